@@ -1,0 +1,53 @@
+// One maintenance document from its events. Explicit transitions only set flags: the status is
+// derived at render time (maintenanceStatus), because it also follows the clock.
+import type { StoredEventOf } from '../src/events/storedEvent.ts';
+import type { MaintenanceDoc } from './types.ts';
+
+export type MaintenanceEvent = StoredEventOf<
+  | 'maintenance.scheduled'
+  | 'maintenance.updated'
+  | 'maintenance.started'
+  | 'maintenance.completed'
+  | 'maintenance.cancelled'
+>;
+
+export const evolveMaintenance = (
+  doc: MaintenanceDoc | null,
+  event: MaintenanceEvent,
+): MaintenanceDoc | null => {
+  if (event.type === 'maintenance.scheduled') {
+    const { maintenance_id, title, description, scheduled_start, scheduled_end, components } = event.data;
+    return {
+      id: maintenance_id,
+      title,
+      description,
+      scheduledStart: Date.parse(scheduled_start),
+      scheduledEnd: Date.parse(scheduled_end),
+      components,
+      createdAt: Date.parse(event.at),
+      started: false,
+      completed: false,
+      cancelled: false,
+    };
+  }
+  if (doc === null) return null;
+  switch (event.type) {
+    case 'maintenance.updated': {
+      const { title, description, scheduled_start, scheduled_end, components } = event.data;
+      return {
+        ...doc,
+        title: title ?? doc.title,
+        description: description ?? doc.description,
+        scheduledStart: scheduled_start === undefined ? doc.scheduledStart : Date.parse(scheduled_start),
+        scheduledEnd: scheduled_end === undefined ? doc.scheduledEnd : Date.parse(scheduled_end),
+        components: components ?? doc.components,
+      };
+    }
+    case 'maintenance.started':
+      return { ...doc, started: true };
+    case 'maintenance.completed':
+      return { ...doc, completed: true };
+    case 'maintenance.cancelled':
+      return { ...doc, cancelled: true };
+  }
+};

@@ -1,0 +1,93 @@
+// The parts of the embed status response the projector stores in the pg:<slug>:embed hash. The
+// API joins them into one body, picking incidents/rtm/upd only when requested, without parsing.
+import { DAY_MS, MINUTE_MS, floorTo, formatTimestamp } from '../../src/shared/time.ts';
+import { pageDayUptime } from '../figures/pageDayUptime.ts';
+import type { IncidentDoc, IncidentState, MonitorSnapshot, OverallStatus } from '../types.ts';
+
+export type EmbedIncidentJson = {
+  id: string;
+  title: string;
+  state: IncidentState;
+  started: string;
+  component: string;
+};
+export type EmbedParts = { head: string; incidents: string; rtm: string; upd: string; tail: string };
+export type EmbedInput = Readonly<{
+  slug: string;
+  pageUrl: string;
+  overall: OverallStatus;
+  updatedAt: number | null;
+  monitors: readonly MonitorSnapshot[];
+  incidents: readonly IncidentDoc[];
+  nowMs: number;
+}>;
+
+export const RTM_MINUTES = 240;
+export const UPD_DAYS = 30;
+
+/** Active incidents, newest first (started_at descending, then id ascending). */
+export const embedIncidents = (incidents: readonly IncidentDoc[]): EmbedIncidentJson[] =>
+  incidents
+    .filter((doc) => doc.state !== 'resolved')
+    .sort((a, b) => b.startedAt - a.startedAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .map((doc) => ({
+      id: doc.id,
+      title: doc.title,
+      state: doc.state,
+      started: formatTimestamp(doc.startedAt),
+      component: doc.components.join(', '),
+    }));
+
+/** Rounded mean response time of all checks of each of the 240 minutes ending now; null when empty. */
+export const rtmMinutes = (monitors: readonly MonitorSnapshot[], nowMs: number): (number | null)[] => {
+  const values: (number | null)[] = [];
+  const current = floorTo(nowMs, MINUTE_MS);
+  for (let minute = current - (RTM_MINUTES - 1) * MINUTE_MS; minute <= current; minute += MINUTE_MS) {
+    let n = 0;
+    let rt = 0;
+    for (const monitor of monitors) {
+      const bucket = monitor.minutes.get(minute);
+      if (bucket === undefined) continue;
+      n += bucket.n;
+      rt += bucket.rt;
+    }
+    values.push(n === 0 ? null : Math.round(rt / n));
+  }
+  return values;
+};
+
+/**
+ * The rtm=N sparkline: the last `n` values with empty minutes filled. The fill depends on N
+ * (leading empty minutes take the first value inside the N-window), so the stored rtm keeps the
+ * nulls and the API calls this on each request.
+ */
+export const rtmWindow = (values: readonly (number | null)[], n: number): number[] => {
+  const window = values.slice(Math.max(0, values.length - n));
+  let previous = window.find((v) => v !== null) ?? 0;
+  return window.map((v) => (previous = v ?? previous));
+};
+
+/** The page's daily uptime for the 30 days ending today, oldest first; 100 for a day without data. */
+export const updDays = (monitors: readonly MonitorSnapshot[], nowMs: number): number[] => {
+  const values: number[] = [];
+  const today = floorTo(nowMs, DAY_MS);
+  for (let i = UPD_DAYS - 1; i >= 0; i--)
+    values.push(pageDayUptime(monitors, today - i * DAY_MS, nowMs) ?? 100);
+  return values;
+};
+
+export const renderEmbedParts = (args: EmbedInput): EmbedParts => {
+  const { slug, pageUrl, overall, updatedAt, monitors, incidents, nowMs } = args;
+  const json = JSON.stringify;
+  const dnsOnly = monitors.length > 0 && monitors.every((m) => m.type === 'dns');
+  return {
+    head:
+      `"page":${json(slug)},"page_url":${json(pageUrl)},"overall":${json(overall)},` +
+      `"updated":${json(formatTimestamp(updatedAt ?? nowMs))}`,
+    incidents: json(embedIncidents(incidents)),
+    // Raw per-minute means with null for empty minutes: apply rtmWindow(values, N) when serving.
+    rtm: json(rtmMinutes(monitors, nowMs)),
+    upd: json(updDays(monitors, nowMs)),
+    tail: `"dns_only":${json(dnsOnly)}`,
+  };
+};

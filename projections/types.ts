@@ -1,0 +1,90 @@
+// The in-memory shapes the projector loads from Redis and the pure render functions consume.
+// Times are epoch milliseconds (UTC).
+import type { CheckStatus } from '../src/events/check.ts';
+import type { IncidentState } from '../src/events/incident.ts';
+import type { Impact } from '../src/events/monitor.ts';
+import type { Plan } from '../src/events/page.ts';
+
+export type { CheckStatus, Impact, IncidentState, Plan };
+
+/** A failure: a maximal run of down checks, [start, end). */
+export type Interval = Readonly<{ start: number; end: number }>;
+
+export type MinuteBucket = Readonly<{ n: number; rt: number; d: number; g: number }>; // count, Σ ms, downs, degraded
+export type HourBucket = Readonly<{ n: number; rt: number }>;
+
+export type MonitorConfig = Readonly<{
+  id: number;
+  name: string;
+  type: string;
+  impact: Impact;
+  position: number | null;
+}>;
+
+export type MonitorSnapshot = MonitorConfig &
+  Readonly<{
+    firstAt: number | null; // earliest check ever seen; null: no data yet
+    lastStatus: CheckStatus | null; // status of the latest check by `at`
+    down: readonly Interval[]; // closed failures (ascending) overlapping the last 366 days
+    openDownStart: number | null; // start of the failure still open at the latest check
+    hours: ReadonlyMap<number, HourBucket>; // hour start ms → bucket, for today and yesterday
+    minutes: ReadonlyMap<number, MinuteBucket>; // minute start ms → bucket, for the last 240 minutes
+  }>;
+
+export type IncidentUpdate = Readonly<{ status: IncidentState; message: string; createdAt: number }>;
+export type IncidentDoc = Readonly<{
+  id: string;
+  title: string;
+  state: IncidentState;
+  startedAt: number;
+  resolvedAt: number | null;
+  components: readonly string[];
+  updates: readonly IncidentUpdate[];
+}>;
+
+export type MaintenanceDoc = Readonly<{
+  id: string;
+  title: string;
+  description: string;
+  scheduledStart: number;
+  scheduledEnd: number;
+  components: readonly string[];
+  createdAt: number;
+  /** Explicit transitions; otherwise the status follows the clock. */
+  started: boolean;
+  completed: boolean;
+  cancelled: boolean;
+}>;
+
+export type MaintenanceStatus = 'scheduled' | 'in_progress' | 'completed' | 'cancelled';
+
+export type PageSettings = Readonly<{
+  slug: string;
+  title: string;
+  plan: Plan;
+  customDomain: string | null;
+  tokenHash: string | null;
+  blocked: boolean;
+}>;
+
+/** The per-page document the projector keeps (`pg:<slug>:state`). */
+export type PageState = Readonly<{
+  settings: PageSettings;
+  deleted: boolean;
+  updatedAt: number | null; // largest `at` of the page's events projected so far
+  monitors: Readonly<Record<string, MonitorConfig>>;
+  incidents: Readonly<Record<string, IncidentDoc>>;
+  maintenances: Readonly<Record<string, MaintenanceDoc>>;
+}>;
+
+export type OverallStatus =
+  | 'operational'
+  | 'degraded_performance'
+  | 'partial_outage'
+  | 'major_outage'
+  | 'under_maintenance';
+
+export type Period = '24h' | '7d' | '30d' | '90d' | '1y';
+
+/** Where URLs in rendered outputs point. */
+export type UrlSettings = Readonly<{ baseUrl: string; pageUrlTemplate: string }>;

@@ -1,0 +1,78 @@
+// Every setting of operations.md, parsed once at start. A bad value stops the process
+// with a message naming the variable, before anything connects anywhere.
+import { z } from 'zod';
+
+const port = z.coerce.number().int().min(0).max(65535);
+const onOff = z.enum(['on', 'off']);
+
+const Env = z.object({
+  DATABASE_URL: z.string().url().default('postgres://localhost:5432/statuspage'),
+  REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
+  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/).default('sp'),
+  PORT: port.default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  INGEST_PORT: port.default(3001),
+  INGEST_HOST: z.string().min(1).default('127.0.0.1'),
+  INGEST_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  PUBLIC_BASE_URL: z.string().url().default('http://localhost:3000'),
+  PAGE_URL_TEMPLATE: z.string().includes('{slug}').default('{base_url}/s/{slug}'),
+  DEMO: onOff.default('on'),
+  WORKER_PROBE_PORT: port.default(3002),
+  PROJECTOR_PARTITIONS: z.coerce.number().int().min(1).max(256).default(4),
+  PROJECTOR_BATCH_SIZE: z.coerce.number().int().min(1).max(50_000).default(5000),
+  PROJECTOR_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Config = Readonly<{
+  databaseUrl: string;
+  redisUrl: string;
+  redisPrefix: string;
+  port: number;
+  host: string;
+  ingestPort: number;
+  ingestHost: string;
+  ingestToken: string | null;
+  publicBaseUrl: string;
+  pageUrlTemplate: string;
+  demo: boolean;
+  workerProbePort: number;
+  partitions: number;
+  batchSize: number;
+  concurrency: number;
+  logLevel: z.infer<typeof Env>['LOG_LEVEL'];
+}>;
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+/** Parses the environment. Throws ConfigError naming every bad variable. */
+export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
+  // An empty variable means "not set", as shells and compose files often leave them.
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const parsed = Env.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid settings:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  return {
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    redisPrefix: e.REDIS_PREFIX,
+    port: e.PORT,
+    host: e.HOST,
+    ingestPort: e.INGEST_PORT,
+    ingestHost: e.INGEST_HOST,
+    ingestToken: e.INGEST_TOKEN ?? null,
+    publicBaseUrl: e.PUBLIC_BASE_URL.replace(/\/+$/, ''),
+    pageUrlTemplate: e.PAGE_URL_TEMPLATE,
+    demo: e.DEMO === 'on',
+    workerProbePort: e.WORKER_PROBE_PORT,
+    partitions: e.PROJECTOR_PARTITIONS,
+    batchSize: e.PROJECTOR_BATCH_SIZE,
+    concurrency: e.PROJECTOR_CONCURRENCY,
+    logLevel: e.LOG_LEVEL,
+  };
+};

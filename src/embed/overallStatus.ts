@@ -1,0 +1,20 @@
+// The five overall values of the embed status response, shared by the badge, the snippets and the widget.
+export const overallStatuses = [
+  'operational',
+  'degraded_performance',
+  'partial_outage',
+  'major_outage',
+  'under_maintenance',
+] as const;
+export type OverallStatus = (typeof overallStatuses)[number];
+
+const labels = {
+  operational: 'Operational',
+  degraded_performance: 'Degraded Performance',
+  partial_outage: 'Partial Outage',
+  major_outage: 'Major Outage',
+  under_maintenance: 'Under Maintenance',
+} as const satisfies Record<OverallStatus, string>;
+
+/** Human label of an overall status, e.g. `Partial Outage` (badge, minimal_md, widget). */
+export const overallLabel = (status: OverallStatus): string => labels[status];

@@ -1,0 +1,55 @@
+// Appending a batch: parse, ensure partitions, then one transaction. Throws InvalidBatch with
+// every bad event when any is bad; nothing of such a batch is appended.
+import type { DatabasePool } from 'slonik';
+import { isEventError, parseEvent, type EventError, type ParsedEvent } from '../ingest/parseEvent.ts';
+import { createBatchWriter, type AppendResult } from './batchWriter.ts';
+import { checkMonths, ensureCheckPartitions, rememberCheckMonths } from './ensureCheckPartitions.ts';
+
+export type { AppendResult };
+
+export class InvalidBatch extends Error {
+  override readonly name = 'InvalidBatch';
+  readonly details: readonly EventError[];
+  constructor(details: readonly EventError[]) {
+    super(`invalid events: ${details.length}`);
+    this.details = details;
+  }
+}
+
+export type AppendOptions = { now: Date; onCommitted?: (result: AppendResult) => Promise<void> | void };
+
+/** Parses and appends raw events atomically. Throws InvalidBatch. */
+export const appendEvents = async (
+  db: DatabasePool,
+  raw: readonly unknown[],
+  options: AppendOptions,
+): Promise<AppendResult> => {
+  const parsed = raw.map((event, index) => parseEvent(event, index, options.now));
+  return appendParsed(db, [parsed], options);
+};
+
+/** Appends already parsed chunks in one transaction (the CLI streams chunks through here). */
+export const appendParsed = async (
+  db: DatabasePool,
+  chunks: Iterable<readonly (ParsedEvent | EventError)[]> | AsyncIterable<readonly (ParsedEvent | EventError)[]>,
+  options: AppendOptions & { onChunk?: (done: number) => void },
+): Promise<AppendResult> => {
+  let seen = 0;
+  const months: string[] = [];
+  const result = await db.transaction(async (tx) => {
+    const writer = createBatchWriter(tx);
+    for await (const chunk of chunks) {
+      const valid = chunk.filter((e): e is ParsedEvent => !isEventError(e));
+      months.push(...(await ensureCheckPartitions(db, tx, checkMonths(valid))));
+      await writer.write(chunk);
+      seen += chunk.length;
+      options.onChunk?.(seen);
+    }
+    const errors = writer.errors();
+    if (errors.length > 0) throw new InvalidBatch(errors);
+    return writer.result();
+  });
+  rememberCheckMonths(db, months);
+  await options.onCommitted?.(result);
+  return result;
+};

@@ -1,0 +1,117 @@
+// The one append path behind both ingest doors. Runs inside a transaction: reference rules,
+// idempotency, the insert and the write model, chunk by chunk, so the CLI can stream a large
+// file into one all-or-nothing transaction while HTTP writes a single chunk.
+import { sql, type DatabaseTransactionConnection } from 'slonik';
+import { z } from 'zod';
+import type { EventError, ParsedEvent } from '../ingest/parseEvent.ts';
+import { pageHash } from '../shared/pageHash.ts';
+import { applyToRegistry, emptyRegistry, loadRegistry, persistRegistry } from './registry.ts';
+
+export type AppendResult = { accepted: number; duplicates: number; lastPosition: string | null; pages: string[] };
+
+const lockedPageKey = (page: string) => pageHash(page) | 0; // advisory locks take int4 pairs
+
+export const createBatchWriter = (tx: DatabaseTransactionConnection) => {
+  const registry = emptyRegistry();
+  const seenIds = new Set<string>();
+  const lockedPages = new Set<string>();
+  const pages = new Set<string>();
+  const errors: EventError[] = [];
+  let accepted = 0;
+  let duplicates = 0;
+  let lastPosition: string | null = null;
+
+  // One writer per page at a time: the reference rules read what another batch may be changing.
+  const lockPages = async (events: readonly ParsedEvent[]) => {
+    const fresh = [...new Set(events.map((e) => e.page))].filter((p) => !lockedPages.has(p)).sort();
+    if (fresh.length === 0) return;
+    await tx.query(sql.unsafe`
+      SELECT pg_advisory_xact_lock(7421002, k) FROM unnest(${sql.array(fresh.map(lockedPageKey), 'int4')}) AS k ORDER BY k`);
+    for (const page of fresh) lockedPages.add(page);
+  };
+
+  const knownIds = async (ids: readonly string[]): Promise<Set<string>> => {
+    if (ids.length === 0) return new Set();
+    const rows = await tx.anyFirst(sql.type(z.object({ event_id: z.string() }))`
+      SELECT event_id FROM event_ids WHERE event_id = ANY(${sql.array(ids, 'text')})`);
+    return new Set(rows);
+  };
+
+  // Positions are drawn before the ids are claimed, because event_ids records the position of
+  // each id's event; a position drawn for an event that turns out to be a duplicate is a gap.
+  const drawPositions = async (count: number): Promise<readonly string[]> => {
+    if (count === 0) return [];
+    return tx.anyFirst(sql.type(z.object({ position: z.string() }))`
+      SELECT nextval('event_log_position_seq') AS position FROM generate_series(1, ${count}) ORDER BY 1`);
+  };
+
+  const claimIds = async (claims: readonly (readonly [string, string])[]): Promise<Set<string>> => {
+    if (claims.length === 0) return new Set();
+    const rows = await tx.anyFirst(sql.type(z.object({ event_id: z.string() }))`
+      INSERT INTO event_ids (event_id, position) SELECT * FROM ${sql.unnest(claims, ['text', 'int8'])}
+      ON CONFLICT DO NOTHING RETURNING event_id`);
+    return new Set(rows);
+  };
+
+  const insert = async (events: readonly (readonly [ParsedEvent, string])[]) => {
+    const rows = events.map(([e, position]) => [
+      position,
+      e.type,
+      e.page,
+      pageHash(e.page),
+      new Date(e.atMs).toISOString(),
+      JSON.stringify(e.data),
+      e.id,
+    ]);
+    return tx.oneFirst(sql.type(z.object({ last: z.string() }))`
+      WITH inserted AS (
+        INSERT INTO event_log (position, type, page, page_hash, at, data, event_id)
+        SELECT * FROM ${sql.unnest(rows, ['int8', 'text', 'text', 'int8', 'timestamptz', 'jsonb', 'text'])}
+        RETURNING position
+      ) SELECT max(position)::text AS last FROM inserted`);
+  };
+
+  /** Checks and appends one chunk; events after an invalid one are still checked, never appended. */
+  const write = async (chunk: readonly (ParsedEvent | EventError)[]): Promise<void> => {
+    const parsed = chunk.filter((e): e is ParsedEvent => !('message' in e));
+    for (const e of chunk) if ('message' in e) errors.push(e);
+    await lockPages(parsed);
+    const ids = parsed.flatMap((e) => (e.id !== null && !seenIds.has(e.id) ? [e.id] : []));
+    const inLog = await knownIds([...new Set(ids)]);
+    const fresh: ParsedEvent[] = [];
+    for (const event of parsed) {
+      if (event.id !== null && (inLog.has(event.id) || seenIds.has(event.id))) {
+        duplicates += 1;
+        continue;
+      }
+      if (event.id !== null) seenIds.add(event.id);
+      fresh.push(event);
+    }
+    await loadRegistry(tx, registry, fresh);
+    for (const event of fresh) {
+      const broken = applyToRegistry(registry, event);
+      if (broken) errors.push({ index: event.index, message: broken });
+    }
+    if (errors.length > 0) return; // the batch will be rolled back: skip the writes
+    // A concurrent batch may have committed the same id since knownIds: it wins, ours is a duplicate.
+    const positions = await drawPositions(fresh.length);
+    const numbered = fresh.map((e, i) => [e, positions[i] ?? ''] as const);
+    const claimed = await claimIds(
+      numbered.flatMap(([e, position]) => (e.id === null ? [] : [[e.id, position] as const])),
+    );
+    const toInsert = numbered.filter(([e]) => e.id === null || claimed.has(e.id));
+    duplicates += fresh.length - toInsert.length;
+    if (toInsert.length > 0) {
+      lastPosition = await insert(toInsert);
+      accepted += toInsert.length;
+      for (const [event] of toInsert) pages.add(event.page);
+    }
+    await persistRegistry(tx, registry);
+  };
+
+  return {
+    write,
+    errors: (): readonly EventError[] => [...errors].sort((a, b) => a.index - b.index),
+    result: (): AppendResult => ({ accepted, duplicates, lastPosition, pages: [...pages] }),
+  };
+};

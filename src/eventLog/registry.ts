@@ -1,0 +1,153 @@
+// The reference rules of ingest.md, checked against the write model (pages, monitors,
+// incidents, maintenances) overlaid with what earlier events of the same batch did.
+import { sql, type DatabaseTransactionConnection } from 'slonik';
+import { z } from 'zod';
+import type { ParsedEvent } from '../ingest/parseEvent.ts';
+
+type MonitorEntry = { page: string; removed: boolean };
+type Change =
+  | { kind: 'page'; slug: string; deleted: boolean }
+  | { kind: 'monitor'; id: number; page: string; removed: boolean }
+  | { kind: 'incident' | 'maintenance'; page: string; id: string };
+
+export type Registry = {
+  pages: Map<string, boolean>; // slug → deleted
+  monitors: Map<number, MonitorEntry>;
+  incidents: Set<string>;
+  maintenances: Set<string>;
+  changes: Change[];
+};
+
+const key = (page: string, id: string) => `${page}\u0000${id}`;
+const monitorIdOf = (event: ParsedEvent) => event.data['monitor_id'] as number;
+const str = (event: ParsedEvent, field: string) => event.data[field] as string;
+
+export const emptyRegistry = (): Registry => ({
+  pages: new Map(),
+  monitors: new Map(),
+  incidents: new Set(),
+  maintenances: new Set(),
+  changes: [],
+});
+
+/** Loads into `registry` the write-model rows the events refer to that it does not hold yet. */
+export const loadRegistry = async (
+  tx: DatabaseTransactionConnection,
+  registry: Registry,
+  events: readonly ParsedEvent[],
+): Promise<void> => {
+  const pages = [...new Set(events.map((e) => e.page))].filter((p) => !registry.pages.has(p));
+  const monitorIds = [
+    ...new Set(events.filter((e) => 'monitor_id' in e.data).map(monitorIdOf)),
+  ].filter((id) => !registry.monitors.has(id));
+  const refs = (field: string) => events.filter((e) => field in e.data).map((e) => [e.page, str(e, field)]);
+  const incidentRefs = refs('incident_id');
+  const maintenanceRefs = refs('maintenance_id');
+
+  const [pageRows, monitorRows, incidentRows, maintenanceRows] = await Promise.all([
+    tx.any(sql.type(z.object({ slug: z.string(), deleted: z.boolean() }))`
+      SELECT slug, deleted FROM pages WHERE slug = ANY(${sql.array(pages, 'text')})`),
+    tx.any(sql.type(z.object({ monitor_id: z.string(), page: z.string(), removed: z.boolean() }))`
+      SELECT monitor_id, page, removed FROM monitors WHERE monitor_id = ANY(${sql.array(monitorIds, 'int8')})`),
+    tx.any(sql.type(z.object({ page: z.string(), id: z.string() }))`
+      SELECT page, incident_id AS id FROM incidents
+      WHERE (page, incident_id) IN (SELECT * FROM ${sql.unnest(incidentRefs, ['text', 'text'])})`),
+    tx.any(sql.type(z.object({ page: z.string(), id: z.string() }))`
+      SELECT page, maintenance_id AS id FROM maintenances
+      WHERE (page, maintenance_id) IN (SELECT * FROM ${sql.unnest(maintenanceRefs, ['text', 'text'])})`),
+  ]);
+  for (const slug of pages) registry.pages.set(slug, true); // unknown counts as deleted
+  for (const row of pageRows) registry.pages.set(row.slug, row.deleted);
+  for (const row of monitorRows) registry.monitors.set(Number(row.monitor_id), { page: row.page, removed: row.removed });
+  for (const row of incidentRows) registry.incidents.add(key(row.page, row.id));
+  for (const row of maintenanceRows) registry.maintenances.add(key(row.page, row.id));
+};
+
+/** Applies one event to the overlay; returns why it breaks a reference rule, or null. */
+export const applyToRegistry = (registry: Registry, event: ParsedEvent): string | null => {
+  const { page, type } = event;
+  if (type === 'page.configured') {
+    registry.pages.set(page, false);
+    registry.changes.push({ kind: 'page', slug: page, deleted: false });
+    return null;
+  }
+  if (registry.pages.get(page) !== false) return `page "${page}" does not exist`;
+  switch (type) {
+    case 'page.deleted': {
+      registry.pages.set(page, true);
+      for (const monitor of registry.monitors.values()) if (monitor.page === page) monitor.removed = true;
+      const prefix = key(page, '');
+      for (const set of [registry.incidents, registry.maintenances])
+        for (const k of set) if (k.startsWith(prefix)) set.delete(k);
+      registry.changes.push({ kind: 'page', slug: page, deleted: true });
+      return null;
+    }
+    case 'monitor.configured': {
+      const id = monitorIdOf(event);
+      const existing = registry.monitors.get(id);
+      if (existing && !existing.removed && existing.page !== page)
+        return `monitor ${id} belongs to another page`;
+      registry.monitors.set(id, { page, removed: false });
+      registry.changes.push({ kind: 'monitor', id, page, removed: false });
+      return null;
+    }
+    case 'monitor.removed':
+    case 'check.recorded': {
+      const id = monitorIdOf(event);
+      const existing = registry.monitors.get(id);
+      if (!existing || existing.removed || existing.page !== page)
+        return `monitor ${id} does not exist on page "${page}"`;
+      if (type === 'monitor.removed') {
+        existing.removed = true;
+        registry.changes.push({ kind: 'monitor', id, page, removed: true });
+      }
+      return null;
+    }
+    case 'incident.opened':
+    case 'maintenance.scheduled': {
+      const [field, set, kind] =
+        type === 'incident.opened'
+          ? (['incident_id', registry.incidents, 'incident'] as const)
+          : (['maintenance_id', registry.maintenances, 'maintenance'] as const);
+      const id = str(event, field);
+      if (set.has(key(page, id))) return `${kind} "${id}" already exists on page "${page}"`;
+      set.add(key(page, id));
+      registry.changes.push({ kind, page, id });
+      return null;
+    }
+    case 'incident.updated':
+      return registry.incidents.has(key(page, str(event, 'incident_id')))
+        ? null
+        : `incident "${str(event, 'incident_id')}" does not exist on page "${page}"`;
+    default:
+      return registry.maintenances.has(key(page, str(event, 'maintenance_id')))
+        ? null
+        : `maintenance "${str(event, 'maintenance_id')}" does not exist on page "${page}"`;
+  }
+};
+
+/** Writes the overlay's changes back to the write model, in the append transaction. */
+export const persistRegistry = async (tx: DatabaseTransactionConnection, registry: Registry): Promise<void> => {
+  for (const change of registry.changes) {
+    if (change.kind === 'page') {
+      await tx.query(sql.unsafe`
+        INSERT INTO pages (slug, deleted) VALUES (${change.slug}, ${change.deleted})
+        ON CONFLICT (slug) DO UPDATE SET deleted = EXCLUDED.deleted`);
+      if (change.deleted) {
+        await tx.query(sql.unsafe`UPDATE monitors SET removed = true WHERE page = ${change.slug}`);
+        await tx.query(sql.unsafe`DELETE FROM incidents WHERE page = ${change.slug}`);
+        await tx.query(sql.unsafe`DELETE FROM maintenances WHERE page = ${change.slug}`);
+      }
+    } else if (change.kind === 'monitor') {
+      await tx.query(sql.unsafe`
+        INSERT INTO monitors (monitor_id, page, removed) VALUES (${change.id}, ${change.page}, ${change.removed})
+        ON CONFLICT (monitor_id) DO UPDATE SET page = EXCLUDED.page, removed = EXCLUDED.removed`);
+    } else {
+      const table = change.kind === 'incident' ? sql.identifier(['incidents']) : sql.identifier(['maintenances']);
+      const column = change.kind === 'incident' ? sql.identifier(['incident_id']) : sql.identifier(['maintenance_id']);
+      await tx.query(sql.unsafe`
+        INSERT INTO ${table} (page, ${column}) VALUES (${change.page}, ${change.id}) ON CONFLICT DO NOTHING`);
+    }
+  }
+  registry.changes = [];
+};

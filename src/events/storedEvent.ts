@@ -1,0 +1,30 @@
+// An event as the log holds it and projections consume it: defaults applied, timestamps
+// normalised to UTC, the page token replaced by its digest. Parsed again when read (the log is
+// not trusted blindly), as a union discriminated on `type`.
+import { z } from 'zod';
+import { CheckRecorded } from './check.ts';
+import { IncidentOpened, IncidentUpdated } from './incident.ts';
+import { MaintenanceScheduled, MaintenanceTransition, MaintenanceUpdated } from './maintenance.ts';
+import { MonitorConfigured, MonitorRemoved } from './monitor.ts';
+import { PageDeleted, StoredPageConfigured } from './page.ts';
+
+const base = { page: z.string(), at: z.string(), position: z.string() };
+const event = <T extends string, D extends z.ZodTypeAny>(type: T, data: D) =>
+  z.object({ type: z.literal(type), data, ...base });
+
+export const StoredEvent = z.discriminatedUnion('type', [
+  event('page.configured', StoredPageConfigured),
+  event('page.deleted', PageDeleted),
+  event('monitor.configured', MonitorConfigured),
+  event('monitor.removed', MonitorRemoved),
+  event('check.recorded', CheckRecorded),
+  event('incident.opened', IncidentOpened),
+  event('incident.updated', IncidentUpdated),
+  event('maintenance.scheduled', MaintenanceScheduled.innerType()),
+  event('maintenance.updated', MaintenanceUpdated.innerType()),
+  event('maintenance.started', MaintenanceTransition),
+  event('maintenance.completed', MaintenanceTransition),
+  event('maintenance.cancelled', MaintenanceTransition),
+]);
+export type StoredEvent = z.infer<typeof StoredEvent>;
+export type StoredEventOf<T extends StoredEvent['type']> = Extract<StoredEvent, { type: T }>;

@@ -1,0 +1,83 @@
+// Every error the API answers: one row per error of read-api.md and decisions.md, one body shape
+// ({"error": "<text>"}), always Content-Type JSON and Cache-Control no-store.
+import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
+import type { Logger } from '../shared/logger.ts';
+
+const apiErrors = {
+  not_found: { status: 404, message: 'not found' },
+  status_page_not_found: { status: 404, message: 'status page not found' },
+  invalid_parameters: { status: 400, message: 'invalid parameters' },
+  invalid_period: { status: 400, message: 'invalid period' },
+  missing_slug: { status: 400, message: 'missing slug' },
+  auth_required: { status: 401, message: 'auth required' },
+  forbidden: { status: 403, message: 'forbidden' },
+  page_blocked: { status: 403, message: 'status page is blocked' },
+  embeds_not_in_plan: { status: 403, message: 'embeds not available in your plan' },
+  plan_inc_rtm_upd: { status: 403, message: 'incidents and sparklines require Growth plan or higher' },
+  markdown_not_in_plan: { status: 403, message: 'Markdown API requires Growth plan or higher' },
+  service_unavailable: { status: 503, message: 'service unavailable' },
+  internal: { status: 500, message: 'internal error' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ApiErrorCode = keyof typeof apiErrors;
+
+/** Every (status, text) pair the API can answer with; the OpenAPI document lists them. */
+export const apiErrorTable: Readonly<Record<ApiErrorCode, { status: number; message: string }>> = apiErrors;
+
+export const RETRY_AFTER_SECONDS = '5';
+
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  readonly code: ApiErrorCode;
+  readonly status: number;
+  constructor(code: ApiErrorCode, options?: ErrorOptions) {
+    super(apiErrors[code].message, options);
+    this.code = code;
+    this.status = apiErrors[code].status;
+  }
+}
+
+export const sendError = (res: Response, code: ApiErrorCode): void => {
+  const { status, message } = apiErrors[code];
+  res.status(status).set({
+    'Content-Type': 'application/json; charset=utf-8',
+    'Cache-Control': 'no-store',
+    ...(status === 503 ? { 'Retry-After': RETRY_AFTER_SECONDS } : {}),
+  });
+  res.end(JSON.stringify({ error: message }));
+};
+
+const statusOf = (err: unknown): number | undefined => {
+  if (typeof err !== 'object' || err === null) return undefined;
+  const status = (err as { status?: unknown; statusCode?: unknown }).status ?? (err as { statusCode?: unknown }).statusCode;
+  return typeof status === 'number' ? status : undefined;
+};
+
+/** A path parameter Express could not percent-decode: the thing it names cannot exist. */
+export const isUndecodablePath = (err: unknown): boolean => err instanceof URIError;
+
+/**
+ * Placed at the end of a router: an undecodable path parameter of that router's routes becomes
+ * its own "not found" (Express raises it while matching, so it reaches the matching router first).
+ */
+export const undecodablePathAs =
+  (code: ApiErrorCode): ErrorRequestHandler =>
+  (err, _req, _res, next) => {
+    next(isUndecodablePath(err) ? new ApiError(code, { cause: err }) : err);
+  };
+
+export const notFoundHandler: RequestHandler = (_req, res) => sendError(res, 'not_found');
+
+export const errorHandler =
+  (log: Logger): ErrorRequestHandler =>
+  (err, _req, res, next) => {
+    if (res.headersSent) return next(err);
+    if (err instanceof ApiError) return sendError(res, err.code);
+    if (isUndecodablePath(err)) return sendError(res, 'not_found');
+    const status = statusOf(err);
+    // Express's own client errors (bad URL, bad body) are the client's fault, never a 500.
+    if (status === 404) return sendError(res, 'not_found');
+    if (status !== undefined && status >= 400 && status < 500) return sendError(res, 'invalid_parameters');
+    log.error({ err }, 'unhandled request error'); // only what is really unexpected
+    return sendError(res, 'internal');
+  };

@@ -1,0 +1,58 @@
+// What every page endpoint does before it reads a model: find the page's keys under the active
+// version (503 without one) and apply the precedence of decisions.md, "HTTP": unknown or deleted
+// page, then blocked, then token. Plan, monitor and parameter checks follow in the route.
+import type { Config } from '../config.ts';
+import type { Plan } from '../events/page.ts';
+import type { ActiveVersionReader } from '../readModels/activeVersion.ts';
+import { pageKeys, partitionTag } from '../readModels/keys.ts';
+import type { PageAccess } from '../readModels/pageAccess.ts';
+import type { PageKeys, PageReads } from '../readModels/pageReads.ts';
+import { tokenMatches } from '../shared/hashToken.ts';
+import { partitionOf } from '../shared/pageHash.ts';
+import { ApiError, type ApiErrorCode } from './errors.ts';
+import { AuthTokenQuery, Slug } from './schemas.ts';
+
+export type PageLocator = (slug: string) => Promise<PageKeys>;
+
+export type RouteDeps = Readonly<{ reads: PageReads; locate: PageLocator; config: Config }>;
+
+/** @throws ApiError service_unavailable while no model version is active */
+export const createPageLocator =
+  (readActive: ActiveVersionReader, prefix: string): PageLocator =>
+  async (slug) => {
+    const active = await readActive();
+    if (active === null) throw new ApiError('service_unavailable');
+    return pageKeys(partitionTag(prefix, active.version, partitionOf(slug, active.partitions)), slug);
+  };
+
+/** A slug that cannot name a page is an unknown page. @throws ApiError(code) */
+export const parseSlug = (raw: unknown, code: ApiErrorCode): string => {
+  const slug = Slug.safeParse(raw);
+  if (!slug.success) throw new ApiError(code);
+  return slug.data;
+};
+
+export type AccessRules = Readonly<{ missing: ApiErrorCode; blocked: ApiErrorCode; locked: ApiErrorCode }>;
+
+export const pageRules: AccessRules = { missing: 'not_found', blocked: 'not_found', locked: 'auth_required' };
+export const chartRules: AccessRules = {
+  missing: 'status_page_not_found',
+  blocked: 'page_blocked',
+  locked: 'auth_required',
+};
+export const availabilityRules: AccessRules = { missing: 'not_found', blocked: 'not_found', locked: 'forbidden' };
+
+export type Admitted = Readonly<{ isPrivate: boolean; plan: Plan; title: string | null }>;
+
+/** @throws ApiError per `rules` for an unknown, deleted, blocked or locked page */
+export const admit = (access: PageAccess | null, query: unknown, rules: AccessRules): Admitted => {
+  if (access === null || access.state === 'deleted') throw new ApiError(rules.missing);
+  if (access.state === 'blocked') throw new ApiError(rules.blocked);
+  if (access.tokenHash !== null) {
+    const token = AuthTokenQuery.safeParse(query);
+    if (!tokenMatches(token.success ? token.data.auth_token : undefined, access.tokenHash)) {
+      throw new ApiError(rules.locked);
+    }
+  }
+  return { isPrivate: access.tokenHash !== null, plan: access.plan, title: access.title };
+};

@@ -1,0 +1,47 @@
+// Liveness and readiness for orchestrators (operations.md). Readiness asks both backing
+// services, each bounded by a timeout, so a hung connection reads as "not ready", not as a hang.
+import { Router } from 'express';
+import type { Redis } from 'ioredis';
+import { sql, type DatabasePool } from 'slonik';
+
+export const PROBE_TIMEOUT_MS = 2_000;
+
+export type ProbesDeps = { db: DatabasePool; redis: Redis };
+
+/** True when `check` settles successfully within `ms`. */
+const answersWithin = async (check: () => Promise<unknown>, ms: number): Promise<boolean> => {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => {
+      resolve(false);
+    }, ms);
+  });
+  try {
+    return await Promise.race([
+      check().then(
+        () => true,
+        () => false,
+      ),
+      timeout,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+};
+
+/** GET /healthz and GET /readyz. */
+export const probesRouter = (deps: ProbesDeps): Router =>
+  Router()
+    .get('/healthz', (_req, res) => {
+      res.set('Cache-Control', 'no-store').json({ status: 'ok' });
+    })
+    .get('/readyz', async (_req, res) => {
+      const [postgres, redis] = await Promise.all([
+        answersWithin(() => deps.db.query(sql.unsafe`SELECT 1`), PROBE_TIMEOUT_MS),
+        answersWithin(() => deps.redis.ping(), PROBE_TIMEOUT_MS),
+      ]);
+      const failing = [...(postgres ? [] : ['postgres']), ...(redis ? [] : ['redis'])];
+      res.set('Cache-Control', 'no-store');
+      if (failing.length === 0) res.json({ status: 'ready' });
+      else res.status(503).json({ status: 'not ready', failing });
+    });

@@ -1,0 +1,49 @@
+// Sends ready bytes with their strong ETag, answering 304 to a matching If-None-Match. Bodies read
+// from Redis go out exactly as stored: never parsed and re-serialised on the request path.
+import type { Request, Response } from 'express';
+
+export const cacheControl = {
+  noStore: 'no-store',
+  private: 'private, no-store',
+  lists: 'public, max-age=30',
+  embed: 'public, max-age=15',
+  snippets: 'public, max-age=300',
+  static: 'public, max-age=300',
+} as const;
+
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** Public pages get the group's rule; anything answered for a private page is `private, no-store`. */
+export const cacheFor = (isPrivate: boolean, publicRule: string): string =>
+  isPrivate ? cacheControl.private : publicRule;
+
+const opaque = (tag: string): string => (tag.startsWith('W/') ? tag.slice(2) : tag);
+
+/** If-None-Match uses the weak comparison (RFC 9110 §13.1.2): `W/"x"` matches `"x"`; `*` matches all. */
+export const etagMatches = (header: string | undefined, etag: string): boolean => {
+  if (header === undefined) return false;
+  const wanted = opaque(etag);
+  return header.split(',').some((candidate) => {
+    const tag = candidate.trim();
+    return tag === '*' || opaque(tag) === wanted;
+  });
+};
+
+export type Sendable = Readonly<{
+  body: string | Buffer;
+  etag: string;
+  cacheControl: string;
+  contentType?: string;
+  status?: number;
+}>;
+
+export const sendBody = (req: Request, res: Response, out: Sendable): void => {
+  res.set({ ETag: out.etag, 'Cache-Control': out.cacheControl });
+  const status = out.status ?? 200;
+  if (status === 200 && etagMatches(req.headers['if-none-match'], out.etag)) {
+    res.status(304).end();
+    return;
+  }
+  res.status(status).set('Content-Type', out.contentType ?? JSON_TYPE);
+  res.end(out.body);
+};

@@ -1,0 +1,64 @@
+// The one entry point behind the npm scripts: start, serve, work, migrate, ingest, rebuild,
+// simulate. Settings come from the environment (src/config.ts); a bad one stops here.
+import { ConfigError, loadConfig, type Config } from './config.ts';
+import { migrate } from './eventLog/migrate.ts';
+import { createClients } from './runtime/clients.ts';
+import { createShutdown } from './runtime/onShutdown.ts';
+
+const commands: Record<string, (config: Config, args: string[]) => Promise<number | null>> = {
+  migrate: async (config) => {
+    const applied = await migrate(config.databaseUrl);
+    console.log(applied.length ? `applied ${applied.join(', ')}` : 'database is up to date');
+    return 0;
+  },
+  serve: async (config) => {
+    await migrate(config.databaseUrl);
+    const clients = await createClients(config, 'api');
+    const { onShutdown } = createShutdown(clients.log);
+    onShutdown(() => clients.close());
+    const { serve } = await import('./runtime/serve.ts');
+    await serve(config, clients, onShutdown);
+    return null;
+  },
+  work: async (config) => {
+    await migrate(config.databaseUrl);
+    const clients = await createClients(config, 'worker');
+    const { onShutdown } = createShutdown(clients.log);
+    onShutdown(() => clients.close());
+    const { work } = await import('./runtime/work.ts');
+    await work(config, clients, onShutdown);
+    return null;
+  },
+  start: async (config) => (await import('./runtime/start.ts')).start(config),
+  ingest: async (config, args) => (await import('./runtime/ingestCommand.ts')).ingestCommand(config, args),
+  rebuild: async (config) => (await import('./runtime/rebuildCommand.ts')).rebuildCommand(config),
+  simulate: async (config, args) => (await import('./runtime/simulateCommand.ts')).simulateCommand(config, args),
+};
+
+const main = async () => {
+  const [name = '', ...args] = process.argv.slice(2);
+  const command = commands[name];
+  if (!command) {
+    console.error(`usage: tsx src/main.ts <${Object.keys(commands).join('|')}> [args]`);
+    return 2;
+  }
+  try {
+    return await command(loadConfig(), args);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      return 78; // EX_CONFIG
+    }
+    throw error;
+  }
+};
+
+main().then(
+  (code) => {
+    if (code !== null) process.exit(code);
+  },
+  (error: unknown) => {
+    console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+    process.exit(1);
+  },
+);

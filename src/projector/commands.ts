@@ -1,0 +1,20 @@
+// A batch's effect on Redis, as a list of plain commands that one Lua script applies together
+// with the checkpoint compare-and-set (commitBatch.ts). Building them is pure; applying is atomic.
+export type Command = readonly (string | number)[];
+
+export type CommandList = {
+  readonly commands: Command[];
+  push: (...command: (string | number)[]) => void;
+};
+
+export const commandList = (): CommandList => {
+  const commands: Command[] = [];
+  return { commands, push: (...command) => void commands.push(command) };
+};
+
+/** Flattens commands as [argc, ...args] for the script's ARGV. */
+export const encodeCommands = (commands: readonly Command[]): (string | number)[] => {
+  const out: (string | number)[] = [];
+  for (const command of commands) out.push(command.length, ...command);
+  return out;
+};

@@ -1,0 +1,77 @@
+// Rebuilds every read model from position zero into a new version while the current one keeps
+// serving, flips the active pointer once every partition has caught up, then deletes the old
+// version. One rebuild at a time (a Redis lock); safe beside running workers.
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Redis } from 'ioredis';
+import type { ActiveVersion } from '../readModels/keys.ts';
+import { activate, createVersion, deleteVersion } from './versions.ts';
+import { runPartition, type ProjectorDeps } from './runPartition.ts';
+
+export type RebuildProgress = Readonly<{ partition: number; events: number; done: boolean }>;
+export type RebuildOptions = Readonly<{
+  prefix: string;
+  partitions: number;
+  /** How long readers may still hold the old pointer (the API caches it for ~1 s). */
+  graceMs?: number;
+  onProgress?: (progress: RebuildProgress) => void;
+}>;
+
+export class RebuildRunning extends Error {
+  override readonly name = 'RebuildRunning';
+}
+
+const LOCK_TTL_MS = 30_000;
+const lockKey = (prefix: string) => `${prefix}:rebuild-lock`;
+
+const holdLock = async (redis: Redis, prefix: string) => {
+  const token = randomUUID();
+  if ((await redis.set(lockKey(prefix), token, 'PX', LOCK_TTL_MS, 'NX')) !== 'OK')
+    throw new RebuildRunning('another rebuild is running');
+  const timer = setInterval(() => void redis.pexpire(lockKey(prefix), LOCK_TTL_MS).catch(() => undefined), LOCK_TTL_MS / 3);
+  return async () => {
+    clearInterval(timer);
+    // Only release our own lock (compare-and-delete).
+    await redis.eval(
+      "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0",
+      1,
+      lockKey(prefix),
+      token,
+    );
+  };
+};
+
+/** Builds a new version from the log and activates it. Throws RebuildRunning or PoisonEvent. */
+export const rebuild = async (deps: ProjectorDeps, options: RebuildOptions): Promise<ActiveVersion> => {
+  const release = await holdLock(deps.redis, options.prefix);
+  try {
+    const version = await createVersion(deps.redis, options.prefix, options.partitions, deps.clock());
+    const partitions = Array.from({ length: options.partitions }, (_, partition) => partition);
+    const abandon = async (error: unknown) => {
+      await deleteVersion(deps.redis, options.prefix, { version, partitions: options.partitions });
+      throw error;
+    };
+    await Promise.all(
+      partitions.map(async (partition) => {
+        const ref = { prefix: options.prefix, version, partition, partitions: options.partitions };
+        let events = 0;
+        for (;;) {
+          const result = await runPartition(deps, ref, { mode: 'rebuild', budgetMs: 2_000 });
+          events += result.events;
+          if (result.fenced) throw new Error(`rebuild of partition ${partition} was fenced`);
+          options.onProgress?.({ partition, events, done: result.caughtUp });
+          if (result.caughtUp) return;
+        }
+      }),
+    ).catch(abandon);
+    const next = { version, partitions: options.partitions };
+    const previous = await activate(deps.redis, options.prefix, next, deps.clock());
+    if (previous) {
+      await sleep(options.graceMs ?? 2_000);
+      await deleteVersion(deps.redis, options.prefix, previous);
+    }
+    return next;
+  } finally {
+    await release();
+  }
+};

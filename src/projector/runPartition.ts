@@ -1,0 +1,105 @@
+// The catch-up loop of one partition of one read-model version: read a batch after the
+// checkpoint, build its commands, commit them with the checkpoint compare-and-set, render what
+// the batch made dirty; on a new minute, render what the clock changed.
+import type { Redis } from 'ioredis';
+import { sql, type DatabasePool } from 'slonik';
+import type { UrlSettings } from '../../projections/types.ts';
+import { formatCheckpoint, parseCheckpoint, readAfter } from '../eventLog/readAfter.ts';
+import { partitionKeys, partitionTag } from '../readModels/keys.ts';
+import type { Clock } from '../shared/clock.ts';
+import type { Logger } from '../shared/logger.ts';
+import { MINUTE_MS } from '../shared/time.ts';
+import { applyBatch, type DeadLetter } from './applyBatch.ts';
+import { collectRenders } from './collectRenders.ts';
+import { encodeCommands } from './commands.ts';
+import { renderPages } from './renderPages.ts';
+import { commitIfCheckpoint } from './scripts.ts';
+
+export type ProjectorDeps = Readonly<{
+  db: DatabasePool;
+  redis: Redis;
+  clock: Clock;
+  urls: UrlSettings;
+  batchSize: number;
+  log: Logger;
+  onBatch?: (info: { partition: number; events: number; seconds: number }) => void;
+}>;
+
+export type PartitionRef = Readonly<{ prefix: string; version: number; partition: number; partitions: number }>;
+
+export type RunOptions = Readonly<{
+  /** rebuild: a poison event fails the run; continuous: it goes to dead_letters. */
+  mode: 'continuous' | 'rebuild';
+  /** Stop after this long even if not caught up (the job is queued again). */
+  budgetMs?: number;
+}>;
+
+export type RunResult = { events: number; caughtUp: boolean; fenced: boolean };
+
+export class PoisonEvent extends Error {
+  override readonly name = 'PoisonEvent';
+}
+
+const saveDeadLetters = async (db: DatabasePool, projection: string, letters: readonly DeadLetter[]) => {
+  for (const letter of letters)
+    await db.query(sql.unsafe`
+      INSERT INTO dead_letters (projection, position, error) VALUES (${projection}, ${letter.position}, ${letter.error})`);
+};
+
+export const runPartition = async (deps: ProjectorDeps, ref: PartitionRef, options: RunOptions): Promise<RunResult> => {
+  const { db, redis, clock } = deps;
+  const tag = partitionTag(ref.prefix, ref.version, ref.partition);
+  const pk = partitionKeys(tag);
+  const started = Date.now();
+  const result: RunResult = { events: 0, caughtUp: false, fenced: false };
+  const fenced = () => ((result.fenced = true), result);
+
+  while (options.budgetMs === undefined || Date.now() - started < options.budgetMs) {
+    const batchStarted = performance.now();
+    const current = await redis.get(pk.checkpoint);
+    if (current === null) return fenced(); // version retired or not created
+    const { rows, scannedTo } = await readAfter(db, parseCheckpoint(current), {
+      limit: deps.batchSize,
+      partition: { index: ref.partition, count: ref.partitions },
+    });
+    if (scannedTo === null) {
+      result.caughtUp = true;
+      break;
+    }
+    const now = clock().getTime();
+    const effects = await applyBatch(redis, tag, rows, now);
+    if (effects.deadLetters.length > 0 && options.mode === 'rebuild')
+      throw new PoisonEvent(`position ${effects.deadLetters[0]!.position}: ${effects.deadLetters[0]!.error}`);
+    const next = formatCheckpoint(scannedTo);
+    if (!(await commitIfCheckpoint(redis, pk.checkpoint, current, next, encodeCommands(effects.out.commands))))
+      return fenced();
+    if (effects.deadLetters.length > 0) {
+      deps.log.error({ partition: ref.partition, deadLetters: effects.deadLetters }, 'events sent to dead_letters');
+      await saveDeadLetters(db, `v${ref.version}`, effects.deadLetters);
+    }
+    result.events += rows.length;
+    deps.onBatch?.({ partition: ref.partition, events: rows.length, seconds: (performance.now() - batchStarted) / 1000 });
+    if (options.mode === 'continuous') {
+      const pages = await collectRenders(redis, tag, { tick: false, now });
+      if (!(await renderPages(redis, tag, pages, now, deps.urls))) return fenced();
+    }
+  }
+  // A rebuild renders once, when its partition has caught up.
+  if (options.mode === 'rebuild' && !result.caughtUp) return result;
+  if (!(await renderClock(deps, tag, options.mode === 'rebuild'))) return fenced();
+  return result;
+};
+
+/** On a new minute (or at the end of a rebuild) renders every page for the clock. */
+const renderClock = async (deps: ProjectorDeps, tag: string, force: boolean): Promise<boolean> => {
+  const now = deps.clock().getTime();
+  const minute = Math.floor(now / MINUTE_MS) * MINUTE_MS;
+  const pk = partitionKeys(tag);
+  const last = Number((await deps.redis.get(pk.tick)) ?? 0);
+  if (!force && last >= minute) {
+    const pages = await collectRenders(deps.redis, tag, { tick: false, now });
+    return renderPages(deps.redis, tag, pages, now, deps.urls);
+  }
+  const pages = await collectRenders(deps.redis, tag, { tick: true, now });
+  return renderPages(deps.redis, tag, pages, now, deps.urls, [['SET', pk.tick, minute]]);
+};

@@ -1,0 +1,17 @@
+// Ready-to-send bodies are stored as "<etag>\n<json>": the strong ETag is computed once, when
+// the body is rendered, never on the request path.
+import { createHash } from 'node:crypto';
+
+export const etagOf = (body: string): string =>
+  `"${createHash('sha1').update(body, 'utf8').digest('base64url')}"`;
+
+export const toBytes = (body: string): string => `${etagOf(body)}\n${body}`;
+
+export type StoredBody = Readonly<{ etag: string; body: string }>;
+
+export const fromBytes = (stored: string | null | undefined): StoredBody | null => {
+  if (!stored) return null;
+  const newline = stored.indexOf('\n');
+  if (newline < 0) return null;
+  return { etag: stored.slice(0, newline), body: stored.slice(newline + 1) };
+};

@@ -1,0 +1,51 @@
+// GET /badge/{slug}.svg: the README badge always answers an image, so failures are grey "Unknown"
+// badges with the error's status (and no-store, so a fixed page shows at once) instead of JSON.
+import { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
+import { badgeSvg } from '../embed/badgeSvg.ts';
+import { overallStatuses, type OverallStatus } from '../embed/overallStatus.ts';
+import { ApiError, isUndecodablePath, RETRY_AFTER_SECONDS } from '../http/errors.ts';
+import { admit, pageRules, parseSlug, type RouteDeps } from '../http/pageGate.ts';
+import { cacheControl, cacheFor, sendBody } from '../http/send.ts';
+import { etagOf } from '../readModels/bytes.ts';
+
+const SVG_TYPE = 'image/svg+xml; charset=utf-8';
+
+// Six possible images: render each once.
+const rendered = new Map<OverallStatus | 'unknown', { body: string; etag: string }>();
+const badge = (status: OverallStatus | 'unknown') => {
+  let image = rendered.get(status);
+  if (image === undefined) {
+    const body = badgeSvg(status);
+    image = { body, etag: etagOf(body) };
+    rendered.set(status, image);
+  }
+  return image;
+};
+
+const isOverall = (value: string | null): value is OverallStatus =>
+  overallStatuses.some((status) => status === value);
+
+const sendUnknown = (req: Request, res: Response, status: number): void => {
+  if (status === 503) res.set('Retry-After', RETRY_AFTER_SECONDS);
+  sendBody(req, res, { ...badge('unknown'), status, contentType: SVG_TYPE, cacheControl: cacheControl.noStore });
+};
+
+const greyOnError: ErrorRequestHandler = (err, req, res, next) => {
+  if (err instanceof ApiError) return sendUnknown(req, res, err.status);
+  if (isUndecodablePath(err)) return sendUnknown(req, res, 404);
+  return next(err);
+};
+
+export const badgeRoutes = ({ reads, locate }: RouteDeps): Router =>
+  Router()
+    .get('/badge/:file', async (req, res) => {
+      const file = /^(.*)\.svg$/.exec(req.params.file);
+      const slug = parseSlug(file?.[1], 'not_found');
+      const read = await reads.overall(await locate(slug));
+      const { isPrivate, plan } = admit(read.access, req.query, pageRules);
+      if (plan === 'free') throw new ApiError('embeds_not_in_plan');
+      if (!isOverall(read.overall)) throw new ApiError('service_unavailable');
+      const image = badge(read.overall);
+      sendBody(req, res, { ...image, contentType: SVG_TYPE, cacheControl: cacheFor(isPrivate, cacheControl.static) });
+    })
+    .use(greyOnError);

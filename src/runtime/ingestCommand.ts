@@ -1,0 +1,36 @@
+// `npm run ingest -- <file.ndjson|->`.
+import type { Config } from '../config.ts';
+import { migrate } from '../eventLog/migrate.ts';
+import { cliIngest } from '../ingest/cliIngest.ts';
+import { createProjectorQueue } from '../projector/queue.ts';
+import { readActive } from '../projector/versions.ts';
+import { systemClock } from '../shared/clock.ts';
+import { createClients } from './clients.ts';
+
+export const ingestCommand = async (config: Config, args: string[]): Promise<number> => {
+  const source = args[0];
+  if (!source) {
+    console.error('usage: npm run ingest -- <file.ndjson|->');
+    return 2;
+  }
+  await migrate(config.databaseUrl);
+  const clients = await createClients(config, 'ingest');
+  const queue = createProjectorQueue(clients.queueRedis, config.redisPrefix);
+  try {
+    return await cliIngest({
+      db: clients.db,
+      source,
+      clock: systemClock,
+      wake: async (pages) => {
+        const active = await readActive(clients.redis, config.redisPrefix);
+        if (active) await queue.wakePages(pages, active.partitions);
+      },
+      out: process.stdout,
+      err: process.stderr,
+      isTTY: Boolean(process.stderr.isTTY),
+    });
+  } finally {
+    await queue.close();
+    await clients.close();
+  }
+};

@@ -1,0 +1,49 @@
+// `npm run serve`: the public API and the operator listener; no projection work.
+import { Registry, collectDefaultMetrics } from 'prom-client';
+import { buildApp } from '../app.ts';
+import type { Config } from '../config.ts';
+import { buildOperatorApp } from '../http/operatorApp.ts';
+import { createProjectorQueue } from '../projector/queue.ts';
+import { createActiveVersionReader } from '../readModels/activeVersion.ts';
+import { systemClock } from '../shared/clock.ts';
+import type { Clients } from './clients.ts';
+import { listen } from './listen.ts';
+
+export const serve = async (config: Config, clients: Clients, onShutdown: (close: () => Promise<unknown>) => void) => {
+  const { db, redis, queueRedis, log } = clients;
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const queue = createProjectorQueue(queueRedis, config.redisPrefix);
+  const active = createActiveVersionReader(redis, config.redisPrefix);
+  const wake = async (pages: string[]) => {
+    const version = await active();
+    if (version) await queue.wakePages(pages, version.partitions);
+    else await queue.wakePartitions([0]); // partition 0's job rebuilds the missing models
+  };
+  const api = await listen(
+    buildApp({ redis, prefix: config.redisPrefix, config, log, registry }),
+    config.port,
+    config.host,
+  );
+  const operator = await listen(
+    buildOperatorApp({
+      db,
+      redis,
+      prefix: config.redisPrefix,
+      registry,
+      log,
+      clock: systemClock,
+      ingest: { token: config.ingestToken, wake },
+    }),
+    config.ingestPort,
+    config.ingestHost,
+  );
+  onShutdown(() => queue.close());
+  onShutdown(() => operator.close());
+  onShutdown(() => api.close());
+  log.info({ port: config.port, host: config.host }, 'public API listening');
+  log.info({ port: config.ingestPort, host: config.ingestHost }, 'operator listener (ingest, probes, metrics) listening');
+  if (!config.ingestToken)
+    log.warn('ingest disabled: set INGEST_TOKEN (16+ characters) to accept POST /v1/events');
+  return { wake };
+};

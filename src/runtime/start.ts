@@ -1,0 +1,31 @@
+// `npm start`: the whole system in one process for a single machine. Migrates; when the log is
+// empty (and DEMO is on) loads the demo page first; then the API, the operator listener, the
+// workers and the scheduler, and a simulated agent that keeps the demo alive.
+import type { Config } from '../config.ts';
+import { loadDemo } from '../demo/loadDemo.ts';
+import { startDemoAgent } from '../demo/demoAgent.ts';
+import { isLogEmpty } from '../eventLog/isLogEmpty.ts';
+import { migrate } from '../eventLog/migrate.ts';
+import { systemClock } from '../shared/clock.ts';
+import { createClients } from './clients.ts';
+import { createShutdown } from './onShutdown.ts';
+import { printWelcome } from './printWelcome.ts';
+import { serve } from './serve.ts';
+import { work } from './work.ts';
+
+export const start = async (config: Config): Promise<null> => {
+  await migrate(config.databaseUrl);
+  const clients = await createClients(config, 'statuspage');
+  const { onShutdown } = createShutdown(clients.log);
+  onShutdown(() => clients.close());
+  const demo = config.demo && (await isLogEmpty(clients.db));
+  if (demo) await loadDemo({ db: clients.db, clock: systemClock, progress: process.stderr });
+  const { wake } = await serve(config, clients, onShutdown);
+  await work(config, clients, onShutdown, { probes: false });
+  if (config.demo) {
+    const agent = startDemoAgent({ db: clients.db, clock: systemClock, wake, log: clients.log });
+    onShutdown(async () => agent.stop());
+  }
+  printWelcome(config, { demo: config.demo });
+  return null;
+};

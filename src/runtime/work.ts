@@ -1,0 +1,56 @@
+// `npm run work`: projector workers and the scheduler, with their own probes.
+import { Registry, collectDefaultMetrics } from 'prom-client';
+import { startProjectorWorker } from '../../workers/projector.ts';
+import { startScheduler } from '../../workers/scheduler.ts';
+import type { Config } from '../config.ts';
+import { buildOperatorApp } from '../http/operatorApp.ts';
+import { createProjectorMetrics } from '../projector/projectorMetrics.ts';
+import { createProjectorQueue } from '../projector/queue.ts';
+import { systemClock } from '../shared/clock.ts';
+import type { Clients } from './clients.ts';
+import { listen } from './listen.ts';
+
+export const work = async (
+  config: Config,
+  clients: Clients,
+  onShutdown: (close: () => Promise<unknown>) => void,
+  options: { probes: boolean } = { probes: true },
+) => {
+  const { db, redis, queueRedis, log } = clients;
+  const registry = new Registry();
+  const queue = createProjectorQueue(queueRedis, config.redisPrefix);
+  const metrics = createProjectorMetrics(registry, { db, redis, prefix: config.redisPrefix, queue: queue.queue });
+  const worker = startProjectorWorker(
+    {
+      db,
+      redis,
+      clock: systemClock,
+      urls: { baseUrl: config.publicBaseUrl, pageUrlTemplate: config.pageUrlTemplate },
+      batchSize: config.batchSize,
+      log,
+      onBatch: metrics.onBatch,
+      prefix: config.redisPrefix,
+      partitions: config.partitions,
+      requeue: (partition) => queue.wakePartitions([partition]),
+    },
+    queueRedis,
+    config.concurrency,
+  );
+  const scheduler = startScheduler({ queue, redis, prefix: config.redisPrefix, log });
+  await queue.wakePartitions(Array.from({ length: config.partitions }, (_, p) => p));
+  onShutdown(() => queue.close());
+  onShutdown(() => worker.close()); // waits for running jobs (BullMQ going-to-production)
+  onShutdown(async () => scheduler.stop());
+  if (options.probes) {
+    collectDefaultMetrics({ register: registry });
+    const probes = await listen(
+      buildOperatorApp({ db, redis, prefix: config.redisPrefix, registry, log, clock: systemClock }),
+      config.workerProbePort,
+      config.ingestHost,
+    );
+    onShutdown(() => probes.close());
+    log.info({ port: config.workerProbePort }, 'worker probes listening');
+  }
+  log.info({ partitions: config.partitions, concurrency: config.concurrency }, 'projector workers started');
+  return { registry };
+};

@@ -1,0 +1,14 @@
+// UTC helpers shared by the write side, the projections and the API.
+export const MINUTE_MS = 60_000;
+export const HOUR_MS = 3_600_000;
+export const DAY_MS = 86_400_000;
+
+/** ISO 8601 in UTC; whole seconds drop the ".000" (2026-11-22T10:00:00Z). */
+export const formatTimestamp = (ms: number): string => new Date(ms).toISOString().replace('.000Z', 'Z');
+
+/** Normalises any ISO 8601 timestamp with Z or an offset to formatTimestamp's form. */
+export const normalizeTimestamp = (iso: string): string => formatTimestamp(Date.parse(iso));
+
+export const floorTo = (ms: number, unit: number): number => Math.floor(ms / unit) * unit;
+export const dayOf = (ms: number): string => new Date(floorTo(ms, DAY_MS)).toISOString().slice(0, 10);
+export const monthOf = (ms: number): string => new Date(ms).toISOString().slice(0, 7);

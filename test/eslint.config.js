@@ -1,0 +1,34 @@
+// Type-checked lint for the whole repository (run from the root: npm run lint).
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const dbAndIo = ['ioredis', 'slonik', 'pg', 'bullmq', 'express'];
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', 'bench/results/**', 'src/embed/widgetScript.js', '.scratch/**', 'coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.strictTypeChecked,
+  {
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: new URL('..', import.meta.url).pathname } },
+    rules: {
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': 'error',
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      'max-params': ['error', 5],
+    },
+  },
+  {
+    // Read-model definitions are pure: no I/O libraries.
+    files: ['projections/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: dbAndIo }] },
+  },
+  {
+    files: ['test/**/*.ts', 'bench/**/*.ts'],
+    rules: { '@typescript-eslint/no-non-null-assertion': 'off', 'max-params': 'off' },
+  },
+  { files: ['**/*.js'], ...tseslint.configs.disableTypeChecked },
+);

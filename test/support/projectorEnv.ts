@@ -1,0 +1,70 @@
+// A real projector over a fresh database and Redis prefix, driven in-process: append events
+// through the write path, then project every partition until caught up. The clock is pinned
+// and movable, so figures can be asserted exactly.
+import type { Redis } from 'ioredis';
+import { pino } from 'pino';
+import { appendEvents, type AppendResult } from '../../src/eventLog/appendEvents.ts';
+import { partitionTag } from '../../src/readModels/keys.ts';
+import { runPartition, type ProjectorDeps } from '../../src/projector/runPartition.ts';
+import { activate, createVersion, readActive } from '../../src/projector/versions.ts';
+import { dropRedisPrefix, freshDatabase, freshRedisPrefix, testRedis, type TestDatabase } from './testEnv.ts';
+
+export type ProjectorEnv = {
+  t: TestDatabase;
+  redis: Redis;
+  prefix: string;
+  partitions: number;
+  deps: ProjectorDeps;
+  setNow: (iso: string | number) => void;
+  now: () => Date;
+  append: (...events: object[]) => Promise<AppendResult>;
+  project: () => Promise<number>;
+  tagOf: (partition: number) => Promise<string>;
+  close: () => Promise<void>;
+};
+
+export const URLS = { baseUrl: 'http://status.test', pageUrlTemplate: '{base_url}/s/{slug}' } as const;
+
+export const startProjectorEnv = async (options: { partitions?: number; now?: string } = {}): Promise<ProjectorEnv> => {
+  const t = await freshDatabase();
+  const redis = testRedis();
+  const prefix = freshRedisPrefix();
+  const partitions = options.partitions ?? 2;
+  let nowMs = Date.parse(options.now ?? '2026-11-22T12:00:00Z');
+  const clock = () => new Date(nowMs);
+  const deps: ProjectorDeps = { db: t.db, redis, clock, urls: URLS, batchSize: 500, log: pino({ level: 'silent' }) };
+  const version = await createVersion(redis, prefix, partitions, clock());
+  await activate(redis, prefix, { version, partitions }, clock());
+
+  const project = async () => {
+    const active = await readActive(redis, prefix);
+    if (!active) throw new Error('no active version');
+    let events = 0;
+    for (let partition = 0; partition < active.partitions; partition += 1) {
+      const ref = { prefix, version: active.version, partition, partitions: active.partitions };
+      const result = await runPartition(deps, ref, { mode: 'continuous' });
+      events += result.events;
+    }
+    return events;
+  };
+
+  return {
+    t,
+    redis,
+    prefix,
+    partitions,
+    deps,
+    now: clock,
+    setNow: (at) => {
+      nowMs = typeof at === 'number' ? at : Date.parse(at);
+    },
+    append: (...events) => appendEvents(t.db, events, { now: clock() }),
+    project,
+    tagOf: async (partition) => partitionTag(prefix, (await readActive(redis, prefix))!.version, partition),
+    close: async () => {
+      await dropRedisPrefix(redis, prefix);
+      redis.disconnect();
+      await t.close();
+    },
+  };
+};

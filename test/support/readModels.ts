@@ -1,0 +1,51 @@
+// Reading rendered outputs and dumping whole versions, for assertions.
+import type { Redis } from 'ioredis';
+import { fromBytes } from '../../src/readModels/bytes.ts';
+import { pageKeys } from '../../src/readModels/keys.ts';
+import { partitionOf } from '../../src/shared/pageHash.ts';
+import type { ProjectorEnv } from './projectorEnv.ts';
+
+export const keysOf = async (env: ProjectorEnv, slug: string) =>
+  pageKeys(await env.tagOf(partitionOf(slug, env.partitions)), slug);
+
+export const storedJson = async (env: ProjectorEnv, slug: string, pick: (k: ReturnType<typeof pageKeys>) => string) =>
+  JSON.parse(fromBytes(await env.redis.get(pick(await keysOf(env, slug))))!.body) as Record<string, unknown>;
+
+export const availabilityJson = async (env: ProjectorEnv, slug: string, monitorId: number, period: string) => {
+  const keys = await keysOf(env, slug);
+  return JSON.parse(fromBytes(await env.redis.hget(keys.availability(monitorId), period))!.body) as Record<string, unknown>;
+};
+
+const RENDERED = /:(charts|minute|embed|snippets|overall|access|avail:\d+|tick|due|dirty(:\w+)?)$/;
+
+/**
+ * Every key of a version with its value, the version number replaced by V. With
+ * `aggregatesOnly`, outputs rendered from the wall clock are left out (processes that render at
+ * different instants still agree on everything else).
+ */
+export const dumpVersion = async (redis: Redis, prefix: string, version: number, aggregatesOnly = false) => {
+  const found: string[] = [];
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:{v${version}.p*`, 'COUNT', 5000);
+    cursor = next;
+    found.push(...keys);
+  } while (cursor !== '0');
+  const dump = new Map<string, unknown>();
+  for (const key of found.sort()) {
+    if (aggregatesOnly && (RENDERED.test(key) || key.includes(':mnt:') || key.includes(':inc:'))) continue;
+    const type = await redis.type(key);
+    const value =
+      type === 'string'
+        ? await redis.get(key)
+        : type === 'hash'
+          ? Object.fromEntries(Object.entries(await redis.hgetall(key)).sort())
+          : type === 'zset'
+            ? await redis.zrange(key, 0, -1, 'WITHSCORES')
+            : type === 'set'
+              ? (await redis.smembers(key)).sort()
+              : type;
+    dump.set(key.replace(`{v${version}.`, '{vV.'), value);
+  }
+  return dump;
+};
