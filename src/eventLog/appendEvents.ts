@@ -1,6 +1,6 @@
 // Appending a batch: parse, ensure partitions, then one transaction. Throws InvalidBatch with
 // every bad event when any is bad; nothing of such a batch is appended.
-import type { DatabasePool } from 'slonik';
+import { sql, type DatabasePool } from 'slonik';
 import { isEventError, parseEvent, type EventError, type ParsedEvent } from '../ingest/parseEvent.ts';
 import { createBatchWriter, type AppendResult } from './batchWriter.ts';
 import { checkMonths, ensureCheckPartitions, rememberCheckMonths } from './ensureCheckPartitions.ts';
@@ -32,11 +32,18 @@ export const appendEvents = async (
 export const appendParsed = async (
   db: DatabasePool,
   chunks: Iterable<readonly (ParsedEvent | EventError)[]> | AsyncIterable<readonly (ParsedEvent | EventError)[]>,
-  options: AppendOptions & { onChunk?: (done: number) => void },
+  options: AppendOptions & {
+    onChunk?: (done: number) => void;
+    /** Lifts the pool's idle-in-transaction limit for this append: the CLI waits on its input inside it. */
+    idleTimeoutMs?: number;
+  },
 ): Promise<AppendResult> => {
   let seen = 0;
   const months: string[] = [];
   const result = await db.transaction(async (tx) => {
+    if (options.idleTimeoutMs !== undefined)
+      await tx.query(sql.unsafe`
+        SELECT set_config('idle_in_transaction_session_timeout', ${String(options.idleTimeoutMs)}, true)`);
     const writer = createBatchWriter(tx);
     for await (const chunk of chunks) {
       const valid = chunk.filter((e): e is ParsedEvent => !isEventError(e));

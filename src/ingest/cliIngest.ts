@@ -8,6 +8,9 @@ import { readNdjson } from './readNdjson.ts';
 
 export const CHUNK_SIZE = 2_000;
 const PROGRESS_MS = 250;
+// The transaction stays open while the input is read: a pipe may pause far longer than the pool's
+// 10 s idle-in-transaction limit, which is meant for stuck application code, not slow producers.
+export const INPUT_IDLE_MS = 10 * 60_000;
 
 export type CliIngestArgs = Readonly<{
   db: DatabasePool;
@@ -85,7 +88,11 @@ export const cliIngest = async (args: CliIngestArgs): Promise<number> => {
       read = count;
     };
     const events = readNdjson(input.stream, { now, chunkSize: CHUNK_SIZE, onEvent });
-    const result = await appendParsed(args.db, events, { now, onCommitted: wake });
+    const result = await appendParsed(args.db, events, {
+      now,
+      onCommitted: wake,
+      idleTimeoutMs: INPUT_IDLE_MS,
+    });
     endProgress();
     args.out.write(
       `appended ${String(result.accepted)}, duplicates ${String(result.duplicates)}, ` +

@@ -65,8 +65,12 @@ export const renderPages = async (
       },
       page.scope,
     );
-    if (due === null) out.push('ZREM', pk.due, page.slug);
-    else out.push('ZADD', pk.due, due, page.slug);
+    // A partial render only knows the clock changes of what it rendered: it may bring the due
+    // time forward (LT) but never push back one that a skipped part still needs.
+    const full = deleted || (page.scope.maintenances && page.scope.availability === 'all');
+    if (full && due === null) out.push('ZREM', pk.due, page.slug);
+    else if (full) out.push('ZADD', pk.due, due!, page.slug);
+    else if (due !== null) out.push('ZADD', pk.due, 'LT', due, page.slug);
     for (const [set, member] of page.clear) out.push('SREM', set, member);
   }
   for (const command of extra) out.push(...command);

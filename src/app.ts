@@ -1,0 +1,66 @@
+// The public API: validate, look up, send bytes. Read models are precomputed by the projector;
+// nothing is aggregated on the request path. No listen here: server code and tests call buildApp.
+import express, { type Express } from 'express';
+import type { Redis } from 'ioredis';
+import type { Registry } from 'prom-client';
+import type { Config } from './config.ts';
+import { cors } from './http/cors.ts';
+import { errorHandler, notFoundHandler } from './http/errors.ts';
+import { createHttpMetrics, type HttpMetrics } from './http/httpMetrics.ts';
+import { buildOpenApiDocument } from './http/openapi.ts';
+import { createPageLocator, type RouteDeps } from './http/pageGate.ts';
+import { requestLog } from './http/requestLog.ts';
+import { createActiveVersionReader } from './readModels/activeVersion.ts';
+import { createPageReads } from './readModels/pageReads.ts';
+import { availabilityRoutes } from './routes/availability.ts';
+import { badgeRoutes } from './routes/badge.ts';
+import { chartRoutes } from './routes/charts.ts';
+import { embedRoutes } from './routes/embed.ts';
+import { incidentRoutes } from './routes/incidents.ts';
+import { maintenanceRoutes } from './routes/maintenances.ts';
+import { metaRoutes } from './routes/meta.ts';
+import { statusPageRoutes } from './routes/statusPage.ts';
+import { widgetRoutes } from './routes/widget.ts';
+import type { Logger } from './shared/logger.ts';
+
+export type AppDeps = Readonly<{
+  redis: Redis;
+  /** REDIS_PREFIX; tests pass a fresh one. */
+  prefix: string;
+  config: Config;
+  log: Logger;
+  /** Request metrics; or a registry to create them in (createHttpMetrics). */
+  metrics?: HttpMetrics;
+  registry?: Registry;
+}>;
+
+export const buildApp = (deps: AppDeps): Express => {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false); // strong ETags come from the stored bodies
+  app.set('query parser', 'simple'); // flat strings; a repeated parameter becomes an array (invalid)
+  const metrics = deps.metrics ?? (deps.registry ? createHttpMetrics(deps.registry) : undefined);
+  app.use(requestLog(deps.log, metrics));
+  app.use(cors);
+
+  const routeDeps: RouteDeps = {
+    reads: createPageReads(deps.redis),
+    locate: createPageLocator(createActiveVersionReader(deps.redis, deps.prefix), deps.prefix),
+    config: deps.config,
+  };
+  const openApiJson = JSON.stringify(buildOpenApiDocument(deps.config.publicBaseUrl));
+  app.use(
+    metaRoutes(openApiJson),
+    widgetRoutes(),
+    incidentRoutes(routeDeps),
+    maintenanceRoutes(routeDeps),
+    chartRoutes(routeDeps),
+    availabilityRoutes(routeDeps),
+    embedRoutes(routeDeps),
+    badgeRoutes(routeDeps),
+    statusPageRoutes(routeDeps),
+  );
+  app.use(notFoundHandler);
+  app.use(errorHandler(deps.log));
+  return app;
+};

@@ -1,0 +1,94 @@
+// Exactly-once projection on an at-least-once queue: fencing, retried batches, duplicates,
+// and a rebuild that equals the incrementally built models byte for byte.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseCheckpoint, readAfter } from '../../src/eventLog/readAfter.ts';
+import { applyBatch } from '../../src/projector/applyBatch.ts';
+import { encodeCommands } from '../../src/projector/commands.ts';
+import { rebuild } from '../../src/projector/rebuild.ts';
+import { runPartition } from '../../src/projector/runPartition.ts';
+import { commitIfCheckpoint } from '../../src/projector/scripts.ts';
+import { readActive } from '../../src/projector/versions.ts';
+import { partitionKeys } from '../../src/readModels/keys.ts';
+import { check, monitorConfigured, pageConfigured } from '../support/events.ts';
+import { startProjectorEnv, type ProjectorEnv } from '../support/projectorEnv.ts';
+import { dumpVersion, keysOf } from '../support/readModels.ts';
+import { scenario } from '../support/scenario.ts';
+
+const chunks = <T>(items: T[], size: number) =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
+
+describe('projector safety', () => {
+  let env: ProjectorEnv;
+  beforeEach(async () => {
+    env = await startProjectorEnv({ partitions: 3, now: '2026-11-22T12:00:00Z' });
+  });
+  afterEach(() => env.close());
+
+  it('fences a zombie: of two runners that read the same batch, exactly one commits', async () => {
+    await env.append(pageConfigured('z'), monitorConfigured('z', 5), check('z', 5, '2026-11-22T11:00:00Z', 'up', 100));
+    const active = (await readActive(env.redis, env.prefix))!;
+    const partition = (await Promise.all([0, 1, 2].map(async (p) => ((await keysOf(env, 'z')).state.includes(`p${p}}`) ? p : -1)))).find((p) => p >= 0)!;
+    const tag = await env.tagOf(partition);
+    const ckptKey = partitionKeys(tag).checkpoint;
+    const from = (await env.redis.get(ckptKey))!;
+    const read = await readAfter(env.t.db, parseCheckpoint(from), { limit: 100, partition: { index: partition, count: active.partitions } });
+    const now = env.now().getTime();
+    const [a, b] = [await applyBatch(env.redis, tag, read.rows, now), await applyBatch(env.redis, tag, read.rows, now)];
+    const next = `${read.scannedTo!.tx}:${read.scannedTo!.pos}`;
+    expect(await commitIfCheckpoint(env.redis, ckptKey, from, next, encodeCommands(a.out.commands))).toBe(true);
+    expect(await commitIfCheckpoint(env.redis, ckptKey, from, next, encodeCommands(b.out.commands))).toBe(false);
+    const hours = await env.redis.hgetall(`${tag}:mon:5:hr:${Math.floor(Date.parse('2026-11-22T11:00:00Z') / 86_400_000)}`);
+    expect(hours).toEqual({ '11:n': '1', '11:rt': '100' }); // counted once
+  });
+
+  it('lets concurrent runners of one partition project each event once', async () => {
+    const events = scenario('2026-11-22T09:00:00Z', 60);
+    for (const batch of chunks(events, 300)) await env.append(...batch);
+    const active = (await readActive(env.redis, env.prefix))!;
+    // Two runners per partition at once, like a stalled job and its retry.
+    await Promise.all(
+      [0, 1, 2].flatMap((partition) => {
+        const ref = { prefix: env.prefix, version: active.version, partition, partitions: 3 };
+        return [runPartition(env.deps, ref, { mode: 'continuous' }), runPartition(env.deps, ref, { mode: 'continuous' })];
+      }),
+    );
+    await env.project();
+    const concurrent = await dumpVersion(env.redis, env.prefix, active.version);
+    const rebuilt = await rebuild(env.deps, { prefix: env.prefix, partitions: 3, graceMs: 0 });
+    expect(await dumpVersion(env.redis, env.prefix, rebuilt.version)).toEqual(concurrent);
+  });
+
+  it('acknowledges a repeated batch as duplicates and changes no model', async () => {
+    const batch = [pageConfigured('dup'), monitorConfigured('dup', 9), check('dup', 9, '2026-11-22T11:59:00Z', 'down', 10)].map(
+      (e, i) => ({ ...e, id: `dup-${i}` }),
+    );
+    await env.append(...batch);
+    await env.project();
+    const active = (await readActive(env.redis, env.prefix))!;
+    const before = await dumpVersion(env.redis, env.prefix, active.version);
+    expect(await env.append(...batch)).toMatchObject({ accepted: 0, duplicates: 3 });
+    expect(await env.project()).toBe(0);
+    expect(await dumpVersion(env.redis, env.prefix, active.version)).toEqual(before);
+  });
+
+  it('rebuilds models equal byte for byte to the incrementally built ones', async () => {
+    const events = scenario('2026-11-22T09:00:00Z', 150);
+    // Incremental: small batches, projected as they come, the clock moving along.
+    for (const batch of chunks(events, 97)) {
+      env.setNow(Math.max(...batch.map((e) => Date.parse((e as { at: string }).at))) + 30_000);
+      await env.append(...batch);
+      await env.project();
+    }
+    env.setNow('2026-11-22T12:00:00Z');
+    await env.project();
+    const active = (await readActive(env.redis, env.prefix))!;
+    const incremental = await dumpVersion(env.redis, env.prefix, active.version);
+    const rebuilt = await rebuild(env.deps, { prefix: env.prefix, partitions: 3, graceMs: 0 });
+    expect(rebuilt.version).toBe(active.version + 1);
+    const fresh = await dumpVersion(env.redis, env.prefix, rebuilt.version);
+    expect([...fresh.keys()]).toEqual([...incremental.keys()]);
+    for (const [key, value] of incremental) expect({ key, value: fresh.get(key) }).toEqual({ key, value });
+    // The old version is gone, checkpoints first.
+    expect((await dumpVersion(env.redis, env.prefix, active.version)).size).toBe(0);
+  });
+});
