@@ -16,6 +16,11 @@ export const startProjectorWorker = (ctx: JobContext, connection: Redis, concurr
       connection,
       prefix: queuePrefix(ctx.prefix),
       concurrency,
+      // A killed worker's job is noticed within seconds, not the default 30 s; a false stall
+      // is harmless because every commit is fenced by the checkpoint.
+      lockDuration: 10_000,
+      stalledInterval: 5_000,
+      maxStalledCount: 100,
       removeOnComplete: { count: 100 },
       removeOnFail: { count: 1000 },
     },

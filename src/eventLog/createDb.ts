@@ -21,8 +21,17 @@ const resultParser: Interceptor = {
   },
 };
 
+// The log reader's keyset query must walk the (transaction_id, position) indexes in order
+// (a Merge Append that stops after LIMIT rows). With few rows estimated the planner prefers a
+// bitmap scan, which fetches and sorts everything after the checkpoint: unbounded on a backlog.
+const withPlannerSettings = (url: string): string => {
+  const parsed = new URL(url);
+  if (!parsed.searchParams.has('options')) parsed.searchParams.set('options', '-c enable_bitmapscan=off');
+  return parsed.toString();
+};
+
 export const createDb = (url: string, options: { maximumPoolSize?: number } = {}): Promise<DatabasePool> =>
-  createPool(url, {
+  createPool(withPlannerSettings(url), {
     interceptors: [resultParser],
     typeParsers: [
       { name: 'int8', parse: (value) => value },

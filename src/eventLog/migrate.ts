@@ -26,7 +26,8 @@ export const ensureDatabase = async (url: string): Promise<boolean> => {
     return true;
   } catch (error) {
     // Two processes racing to create it: the loser finds it created.
-    if ((error as { code?: string }).code === '42P04') return false;
+    const code = (error as { code?: string }).code;
+    if (code === '42P04' || code === '23505') return false;
     throw error;
   } finally {
     await admin.end();

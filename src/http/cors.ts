@@ -7,7 +7,10 @@ const headerList = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+(?:\s*,\s*[A-Za-z0-9!#$%&'*+.^_`
 
 export const cors: RequestHandler = (req, res, next) => {
   res.set('Access-Control-Allow-Origin', '*');
-  if (req.method !== 'OPTIONS') return next();
+  if (req.method !== 'OPTIONS') {
+    next();
+    return;
+  }
   const requested = req.headers['access-control-request-headers'];
   res.status(204).set({
     'Access-Control-Allow-Methods': 'GET, OPTIONS',

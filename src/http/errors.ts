@@ -49,7 +49,9 @@ export const sendError = (res: Response, code: ApiErrorCode): void => {
 
 const statusOf = (err: unknown): number | undefined => {
   if (typeof err !== 'object' || err === null) return undefined;
-  const status = (err as { status?: unknown; statusCode?: unknown }).status ?? (err as { statusCode?: unknown }).statusCode;
+  const status =
+    (err as { status?: unknown; statusCode?: unknown }).status ??
+    (err as { statusCode?: unknown }).statusCode;
   return typeof status === 'number' ? status : undefined;
 };
 
@@ -66,18 +68,29 @@ export const undecodablePathAs =
     next(isUndecodablePath(err) ? new ApiError(code, { cause: err }) : err);
   };
 
-export const notFoundHandler: RequestHandler = (_req, res) => sendError(res, 'not_found');
+export const notFoundHandler: RequestHandler = (_req, res) => {
+  sendError(res, 'not_found');
+};
+
+/** The answer for an error, or null when it is unexpected (a bug or an outage: 500). */
+const codeFor = (err: unknown): ApiErrorCode | null => {
+  if (err instanceof ApiError) return err.code;
+  if (isUndecodablePath(err)) return 'not_found';
+  // Express's own client errors (bad URL, bad body) are the client's fault, never a 500.
+  const status = statusOf(err);
+  if (status === 404) return 'not_found';
+  if (status !== undefined && status >= 400 && status < 500) return 'invalid_parameters';
+  return null;
+};
 
 export const errorHandler =
   (log: Logger): ErrorRequestHandler =>
   (err, _req, res, next) => {
-    if (res.headersSent) return next(err);
-    if (err instanceof ApiError) return sendError(res, err.code);
-    if (isUndecodablePath(err)) return sendError(res, 'not_found');
-    const status = statusOf(err);
-    // Express's own client errors (bad URL, bad body) are the client's fault, never a 500.
-    if (status === 404) return sendError(res, 'not_found');
-    if (status !== undefined && status >= 400 && status < 500) return sendError(res, 'invalid_parameters');
-    log.error({ err }, 'unhandled request error'); // only what is really unexpected
-    return sendError(res, 'internal');
+    if (res.headersSent) {
+      next(err);
+      return;
+    }
+    const code = codeFor(err);
+    if (code === null) log.error({ err }, 'unhandled request error'); // only what is really unexpected
+    sendError(res, code ?? 'internal');
   };

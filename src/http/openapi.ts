@@ -26,27 +26,155 @@ const pageErrors = ['not_found', 'auth_required', 'invalid_parameters'] as const
 const withToken = (query: z.AnyZodObject = z.object({})) => query.merge(req.AuthTokenQuery);
 
 const endpoints: readonly Endpoint[] = [
-  { path: '/api/status-pages/{slug}/incidents', summary: 'Incident history, paginated (newest first)', params: req.SlugPath, query: withToken(req.IncidentListQuery), body: res.IncidentList, cache: lists, errors: pageErrors },
-  { path: '/api/status-pages/{slug}/incidents/filter', summary: 'Incidents started in one month', params: req.SlugPath, query: withToken(req.MonthQuery), body: res.IncidentMonth, cache: lists, errors: pageErrors },
-  { path: '/api/status-pages/{slug}/incidents/daily-counts', summary: 'Incidents per day of one month', params: req.SlugPath, query: withToken(req.MonthQuery), body: res.DailyCounts, cache: lists, errors: pageErrors },
-  { path: '/api/status-pages/{slug}/maintenances', summary: 'Maintenance windows, paginated (newest start first)', params: req.SlugPath, query: withToken(req.MaintenanceListQuery), body: res.MaintenanceList, cache: lists, errors: pageErrors },
-  { path: '/api/status-pages/{slug}/maintenances/filter', summary: 'Maintenances whose window overlaps one month', params: req.SlugPath, query: withToken(req.MonthQuery), body: res.MaintenanceMonth, cache: lists, errors: pageErrors },
-  { path: '/api/status-pages/{slug}/maintenances/daily-counts', summary: 'Maintenances per day of one month (cancelled ones not counted)', params: req.SlugPath, query: withToken(req.MonthQuery), body: res.DailyCounts, cache: lists, errors: pageErrors },
-  { path: '/api/status/{slug}/charts', summary: 'Chart data of every monitor of the page', params: req.SlugPath, query: withToken(), body: res.Charts, cache: `${cacheControl.noStore}${privateNote}`, errors: ['status_page_not_found', 'page_blocked', 'auth_required'] },
-  { path: '/api/status-page/{slug}/minute-data', summary: 'Minute-level points of the last hour', params: req.SlugPath, query: withToken(), body: res.MinuteData, cache: `${cacheControl.noStore}${privateNote}`, errors: ['status_page_not_found', 'page_blocked', 'auth_required'] },
-  { path: '/api/status-pages/{slug}/monitors/{monitorID}/availability', summary: 'Uptime, MTBF and MTTR of one monitor', params: req.AvailabilityPath, query: withToken(req.PeriodQuery), body: res.Availability, cache: lists, errors: ['not_found', 'forbidden', 'invalid_period'] },
-  { path: '/api/embed/status', summary: 'Overall status for embeds, with optional incidents and sparklines', query: withToken(req.EmbedStatusQuery), body: res.EmbedStatus, cache: `${cacheControl.embed}${privateNote}`, errors: ['missing_slug', 'invalid_parameters', 'not_found', 'auth_required', 'embeds_not_in_plan', 'plan_inc_rtm_upd'] },
-  { path: '/api/embed/markdown', summary: 'Ready-made badge and widget snippets', query: withToken(req.EmbedSlugQuery), body: res.Snippets, cache: `${cacheControl.snippets}${privateNote}`, errors: ['missing_slug', 'invalid_parameters', 'not_found', 'auth_required', 'markdown_not_in_plan'] },
-  { path: '/badge/{file}', summary: 'SVG status badge; every failure is a grey "Status | Unknown" badge (404 unknown, deleted or blocked page; 401 private page; 403 free plan; 503 models missing)', params: req.BadgePath, query: withToken(), body: z.string(), contentType: 'image/svg+xml; charset=utf-8', cache: `${cacheControl.static}${privateNote}; errors no-store`, errors: [] },
-  { path: '/static/embed/v1/status.js', summary: 'The embeddable status widget script', body: z.string(), contentType: 'text/javascript; charset=utf-8', cache: cacheControl.static, errors: [] },
-  { path: '/s/{slug}', summary: 'Small HTML status page (the default page_url)', params: req.SlugPath, query: withToken(), body: z.string(), contentType: 'text/html; charset=utf-8', cache: 'public, max-age=60; private, no-store for a private page', errors: pageErrors.slice(0, 2) },
+  {
+    path: '/api/status-pages/{slug}/incidents',
+    summary: 'Incident history, paginated (newest first)',
+    params: req.SlugPath,
+    query: withToken(req.IncidentListQuery),
+    body: res.IncidentList,
+    cache: lists,
+    errors: pageErrors,
+  },
+  {
+    path: '/api/status-pages/{slug}/incidents/filter',
+    summary: 'Incidents started in one month',
+    params: req.SlugPath,
+    query: withToken(req.MonthQuery),
+    body: res.IncidentMonth,
+    cache: lists,
+    errors: pageErrors,
+  },
+  {
+    path: '/api/status-pages/{slug}/incidents/daily-counts',
+    summary: 'Incidents per day of one month',
+    params: req.SlugPath,
+    query: withToken(req.MonthQuery),
+    body: res.DailyCounts,
+    cache: lists,
+    errors: pageErrors,
+  },
+  {
+    path: '/api/status-pages/{slug}/maintenances',
+    summary: 'Maintenance windows, paginated (newest start first)',
+    params: req.SlugPath,
+    query: withToken(req.MaintenanceListQuery),
+    body: res.MaintenanceList,
+    cache: lists,
+    errors: pageErrors,
+  },
+  {
+    path: '/api/status-pages/{slug}/maintenances/filter',
+    summary: 'Maintenances whose window overlaps one month',
+    params: req.SlugPath,
+    query: withToken(req.MonthQuery),
+    body: res.MaintenanceMonth,
+    cache: lists,
+    errors: pageErrors,
+  },
+  {
+    path: '/api/status-pages/{slug}/maintenances/daily-counts',
+    summary: 'Maintenances per day of one month (cancelled ones not counted)',
+    params: req.SlugPath,
+    query: withToken(req.MonthQuery),
+    body: res.DailyCounts,
+    cache: lists,
+    errors: pageErrors,
+  },
+  {
+    path: '/api/status/{slug}/charts',
+    summary: 'Chart data of every monitor of the page',
+    params: req.SlugPath,
+    query: withToken(),
+    body: res.Charts,
+    cache: `${cacheControl.noStore}${privateNote}`,
+    errors: ['status_page_not_found', 'page_blocked', 'auth_required'],
+  },
+  {
+    path: '/api/status-page/{slug}/minute-data',
+    summary: 'Minute-level points of the last hour',
+    params: req.SlugPath,
+    query: withToken(),
+    body: res.MinuteData,
+    cache: `${cacheControl.noStore}${privateNote}`,
+    errors: ['status_page_not_found', 'page_blocked', 'auth_required'],
+  },
+  {
+    path: '/api/status-pages/{slug}/monitors/{monitorID}/availability',
+    summary: 'Uptime, MTBF and MTTR of one monitor',
+    params: req.AvailabilityPath,
+    query: withToken(req.PeriodQuery),
+    body: res.Availability,
+    cache: lists,
+    errors: ['not_found', 'forbidden', 'invalid_period'],
+  },
+  {
+    path: '/api/embed/status',
+    summary: 'Overall status for embeds, with optional incidents and sparklines',
+    query: withToken(req.EmbedStatusQuery),
+    body: res.EmbedStatus,
+    cache: `${cacheControl.embed}${privateNote}`,
+    errors: [
+      'missing_slug',
+      'invalid_parameters',
+      'not_found',
+      'auth_required',
+      'embeds_not_in_plan',
+      'plan_inc_rtm_upd',
+    ],
+  },
+  {
+    path: '/api/embed/markdown',
+    summary: 'Ready-made badge and widget snippets',
+    query: withToken(req.EmbedSlugQuery),
+    body: res.Snippets,
+    cache: `${cacheControl.snippets}${privateNote}`,
+    errors: ['missing_slug', 'invalid_parameters', 'not_found', 'auth_required', 'markdown_not_in_plan'],
+  },
+  {
+    path: '/badge/{file}',
+    summary:
+      'SVG status badge; every failure is a grey "Status | Unknown" badge (404 unknown, deleted or blocked page; 401 private page; 403 free plan; 503 models missing)',
+    params: req.BadgePath,
+    query: withToken(),
+    body: z.string(),
+    contentType: 'image/svg+xml; charset=utf-8',
+    cache: `${cacheControl.static}${privateNote}; errors no-store`,
+    errors: [],
+  },
+  {
+    path: '/static/embed/v1/status.js',
+    summary: 'The embeddable status widget script',
+    body: z.string(),
+    contentType: 'text/javascript; charset=utf-8',
+    cache: cacheControl.static,
+    errors: [],
+  },
+  {
+    path: '/s/{slug}',
+    summary: 'Small HTML status page (the default page_url)',
+    params: req.SlugPath,
+    query: withToken(),
+    body: z.string(),
+    contentType: 'text/html; charset=utf-8',
+    cache: 'public, max-age=60; private, no-store for a private page',
+    errors: pageErrors.slice(0, 2),
+  },
   { path: '/healthz', summary: 'Liveness probe', body: res.Health, cache: cacheControl.noStore, errors: [] },
-  { path: '/openapi.json', summary: 'This document', body: z.object({}).passthrough(), cache: cacheControl.static, errors: [] },
+  {
+    path: '/openapi.json',
+    summary: 'This document',
+    body: z.object({}).passthrough(),
+    cache: cacheControl.static,
+    errors: [],
+  },
 ];
 
 const errorResponses = (codes: readonly ApiErrorCode[]): Record<number, ResponseConfig> => {
   const byStatus = new Map<number, string[]>();
-  for (const code of [...codes, ...(codes.length > 0 ? (['service_unavailable', 'internal'] as const) : [])]) {
+  for (const code of [
+    ...codes,
+    ...(codes.length > 0 ? (['service_unavailable', 'internal'] as const) : []),
+  ]) {
     const { status, message } = apiErrorTable[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), message]);
   }
@@ -55,8 +183,16 @@ const errorResponses = (codes: readonly ApiErrorCode[]): Record<number, Response
       status,
       {
         description: texts.map((text) => `"${text}"`).join(' or '),
-        headers: { 'Cache-Control': header('no-store'), ...(status === 503 ? { 'Retry-After': header('5') } : {}) },
-        content: { 'application/json; charset=utf-8': { schema: res.ErrorBody, examples: Object.fromEntries(texts.map((text) => [text, { value: { error: text } }])) } },
+        headers: {
+          'Cache-Control': header('no-store'),
+          ...(status === 503 ? { 'Retry-After': header('5') } : {}),
+        },
+        content: {
+          'application/json; charset=utf-8': {
+            schema: res.ErrorBody,
+            examples: Object.fromEntries(texts.map((text) => [text, { value: { error: text } }])),
+          },
+        },
       },
     ]),
   );
@@ -73,7 +209,11 @@ export const buildOpenApiDocument = (baseUrl: string) => {
       responses: {
         200: {
           description: 'OK',
-          headers: { ETag: header('Strong entity tag'), 'Cache-Control': header(e.cache), 'Access-Control-Allow-Origin': header('*') },
+          headers: {
+            ETag: header('Strong entity tag'),
+            'Cache-Control': header(e.cache),
+            'Access-Control-Allow-Origin': header('*'),
+          },
           content: { [e.contentType ?? 'application/json; charset=utf-8']: { schema: e.body } },
         },
         304: { description: 'Not modified (If-None-Match matched the ETag); no body' },
@@ -86,7 +226,8 @@ export const buildOpenApiDocument = (baseUrl: string) => {
     info: {
       title: 'Status page read API',
       version: '1.0.0',
-      description: 'Read-only public API of status pages. Every error body is {"error": "<text>"}; OPTIONS on any path answers 204 (CORS preflight).',
+      description:
+        'Read-only public API of status pages. Every error body is {"error": "<text>"}; OPTIONS on any path answers 204 (CORS preflight).',
     },
     servers: [{ url: baseUrl }],
   });

@@ -40,7 +40,11 @@ export const chartRules: AccessRules = {
   blocked: 'page_blocked',
   locked: 'auth_required',
 };
-export const availabilityRules: AccessRules = { missing: 'not_found', blocked: 'not_found', locked: 'forbidden' };
+export const availabilityRules: AccessRules = {
+  missing: 'not_found',
+  blocked: 'not_found',
+  locked: 'forbidden',
+};
 
 export type Admitted = Readonly<{ isPrivate: boolean; plan: Plan; title: string | null }>;
 

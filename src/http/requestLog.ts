@@ -30,7 +30,13 @@ export const requestLog =
       metrics?.requests.inc({ route, status: String(status) });
       metrics?.duration.observe({ route }, seconds);
       log.info(
-        { method: req.method, route, path: pathOf(req), status, duration_ms: Math.round(seconds * 1e6) / 1e3 },
+        {
+          method: req.method,
+          route,
+          path: pathOf(req),
+          status,
+          duration_ms: Math.round(seconds * 1e6) / 1e3,
+        },
         'request',
       );
     };

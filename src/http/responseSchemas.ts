@@ -63,7 +63,11 @@ export const DailyCounts = z
   })
   .openapi('DailyCounts');
 
-const HourlyPoint = z.object({ hour: z.number().int().min(0).max(23), avg_response: z.number().int(), uptime: z.number() });
+const HourlyPoint = z.object({
+  hour: z.number().int().min(0).max(23),
+  avg_response: z.number().int(),
+  uptime: z.number(),
+});
 const MinutePoint = z.object({
   minute: timestamp,
   response_time: z.number().int(),
@@ -106,7 +110,9 @@ export const Availability = z
       mttr_seconds: z.number().int(),
       incident_count: z.number().int(),
     }),
-    daily_breakdown: z.array(z.object({ date, uptime_percentage: z.number(), downtime_seconds: z.number().int() })),
+    daily_breakdown: z.array(
+      z.object({ date, uptime_percentage: z.number(), downtime_seconds: z.number().int() }),
+    ),
   })
   .openapi('Availability');
 
@@ -117,7 +123,13 @@ export const EmbedStatus = z
     overall,
     updated: timestamp,
     incidents: z.array(
-      z.object({ id: z.string(), title: z.string(), state: incidentState, started: timestamp, component: z.string() }),
+      z.object({
+        id: z.string(),
+        title: z.string(),
+        state: incidentState,
+        started: timestamp,
+        component: z.string(),
+      }),
     ),
     rtm: z.array(z.number().int()).optional().openapi({ description: 'With rtm=N: N values, oldest first' }),
     upd: z.array(z.number()).optional().openapi({ description: 'With upd=N: N values, oldest first' }),

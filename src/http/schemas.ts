@@ -28,8 +28,14 @@ export const AuthTokenQuery = z.object({
   auth_token: z.string().optional().openapi({ description: 'Access token of a private status page' }),
 });
 
-const page = canonicalInt(1, Number.MAX_SAFE_INTEGER).optional().default('1').openapi({ description: 'Page number, default 1; past the end: empty page' });
-const pageSize = canonicalInt(1, 100).optional().default('20').openapi({ description: 'Items per page, default 20' });
+const page = canonicalInt(1, Number.MAX_SAFE_INTEGER)
+  .optional()
+  .default('1')
+  .openapi({ description: 'Page number, default 1; past the end: empty page' });
+const pageSize = canonicalInt(1, 100)
+  .optional()
+  .default('20')
+  .openapi({ description: 'Items per page, default 20' });
 
 export const IncidentListQuery = z.object({ page, page_size: pageSize });
 export type IncidentListQuery = z.infer<typeof IncidentListQuery>;
@@ -52,7 +58,9 @@ export const MonthQuery = z.object({
 export const periods = ['24h', '7d', '30d', '90d', '1y'] as const;
 export const PeriodQuery = z.object({ period: z.enum(periods).default('30d') });
 
-export const EmbedSlugQuery = z.object({ slug: z.string().min(1).openapi({ description: 'Status page slug', example: 'acme' }) });
+export const EmbedSlugQuery = z.object({
+  slug: z.string().min(1).openapi({ description: 'Status page slug', example: 'acme' }),
+});
 export const EmbedStatusQuery = EmbedSlugQuery.extend({
   inc: z.literal('1').optional().openapi({ description: 'Include active incidents (only value: 1)' }),
   rtm: canonicalInt(1, 240).optional().openapi({ description: 'Response-time sparkline: last N minutes' }),
@@ -61,5 +69,8 @@ export const EmbedStatusQuery = EmbedSlugQuery.extend({
 export type EmbedStatusQuery = z.infer<typeof EmbedStatusQuery>;
 
 export const BadgePath = z.object({
-  file: z.string().regex(/\.svg$/).openapi({ description: '`{slug}.svg`', example: 'acme.svg' }),
+  file: z
+    .string()
+    .regex(/\.svg$/)
+    .openapi({ description: '`{slug}.svg`', example: 'acme.svg' }),
 });

@@ -19,9 +19,10 @@ const JOB_BUDGET_MS = 10_000;
 export const ensureModels = async (ctx: JobContext): Promise<ActiveVersion | null> => {
   const active = await readActive(ctx.redis, ctx.prefix);
   if (active) return active;
-  ctx.log.warn('read models missing: rebuilding them from the event log');
   try {
-    return await rebuild(ctx, { prefix: ctx.prefix, partitions: ctx.partitions, graceMs: 0 });
+    const built = await rebuild(ctx, { prefix: ctx.prefix, partitions: ctx.partitions, graceMs: 0 });
+    ctx.log.warn({ version: built.version }, 'read models were missing: rebuilt them from the event log');
+    return built;
   } catch (error) {
     if (error instanceof RebuildRunning) return null;
     throw error;

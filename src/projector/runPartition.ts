@@ -36,6 +36,8 @@ export type RunOptions = Readonly<{
 
 export type RunResult = { events: number; caughtUp: boolean; fenced: boolean };
 
+const RENDER_EVERY_MS = 250;
+
 export class PoisonEvent extends Error {
   override readonly name = 'PoisonEvent';
 }
@@ -53,6 +55,7 @@ export const runPartition = async (deps: ProjectorDeps, ref: PartitionRef, optio
   const started = Date.now();
   const result: RunResult = { events: 0, caughtUp: false, fenced: false };
   const fenced = () => ((result.fenced = true), result);
+  let lastRender = performance.now();
 
   while (options.budgetMs === undefined || Date.now() - started < options.budgetMs) {
     const batchStarted = performance.now();
@@ -79,9 +82,12 @@ export const runPartition = async (deps: ProjectorDeps, ref: PartitionRef, optio
     }
     result.events += rows.length;
     deps.onBatch?.({ partition: ref.partition, events: rows.length, seconds: (performance.now() - batchStarted) / 1000 });
-    if (options.mode === 'continuous') {
+    // While catching up on a backlog, render at most every RENDER_EVERY_MS: the outputs show
+    // every projected event as soon as the backlog is gone, without re-rendering per batch.
+    if (options.mode === 'continuous' && performance.now() - lastRender > RENDER_EVERY_MS) {
       const pages = await collectRenders(redis, tag, { tick: false, now });
       if (!(await renderPages(redis, tag, pages, now, deps.urls))) return fenced();
+      lastRender = performance.now();
     }
   }
   // A rebuild renders once, when its partition has caught up.

@@ -28,7 +28,8 @@ export const parseAccess = (text: string | null | undefined): PageAccess | null 
     throw new CorruptReadModel('access document is not JSON', { cause });
   }
   const doc = AccessDoc.safeParse(json);
-  if (!doc.success) throw new CorruptReadModel('access document has an unexpected shape', { cause: doc.error });
+  if (!doc.success)
+    throw new CorruptReadModel('access document has an unexpected shape', { cause: doc.error });
   const { state, plan, token_hash, title } = doc.data;
   if (state === 'deleted') return { state };
   if (plan === null) throw new CorruptReadModel(`access document of a ${state} page has no plan`);

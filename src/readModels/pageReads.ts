@@ -12,7 +12,11 @@ export type BytesModel = 'charts' | 'minute' | 'snippets';
 export type ListSlice = Readonly<{ zset: string; docs: string; start: number; stop: number }>;
 
 export type ListRead = Readonly<{ access: PageAccess | null; total: number; docs: string[] }>;
-export type AvailabilityRead = Readonly<{ access: PageAccess | null; monitorExists: boolean; stored: StoredBody | null }>;
+export type AvailabilityRead = Readonly<{
+  access: PageAccess | null;
+  monitorExists: boolean;
+  stored: StoredBody | null;
+}>;
 export type EmbedRead = Readonly<{ access: PageAccess | null; fields: Readonly<Record<string, string>> }>;
 
 const results = async (pipeline: ChainableCommander): Promise<unknown[]> =>
@@ -51,12 +55,20 @@ export const createPageReads = (redis: Redis) => {
     },
 
     /** `monitorId` null reads access only, `period` null skips the body (but not the monitor's existence). */
-    availability: async (keys: PageKeys, monitorId: number | null, period: string | null): Promise<AvailabilityRead> => {
+    availability: async (
+      keys: PageKeys,
+      monitorId: number | null,
+      period: string | null,
+    ): Promise<AvailabilityRead> => {
       const pipeline = redis.pipeline().get(keys.access);
       if (monitorId !== null) pipeline.exists(keys.availability(monitorId));
       if (monitorId !== null && period !== null) pipeline.hget(keys.availability(monitorId), period);
       const [access, exists, stored] = await results(pipeline);
-      return { access: parseAccess(asString(access)), monitorExists: exists === 1, stored: fromBytes(asString(stored)) };
+      return {
+        access: parseAccess(asString(access)),
+        monitorExists: exists === 1,
+        stored: fromBytes(asString(stored)),
+      };
     },
 
     embed: async (keys: PageKeys): Promise<EmbedRead> => {
@@ -66,8 +78,14 @@ export const createPageReads = (redis: Redis) => {
 
     /** A slice of a list with its documents in list order; `slice` null reads access only. */
     list: async (keys: PageKeys, slice: ListSlice | null): Promise<ListRead> => {
-      const range = slice === null ? [] : [index(slice.start), slice.stop < 0 ? String(slice.stop) : index(slice.stop)];
-      const [access, total, ...docs] = await redis.apiPageList(keys.access, slice?.zset ?? keys.access, slice?.docs ?? keys.access, ...range);
+      const range =
+        slice === null ? [] : [index(slice.start), slice.stop < 0 ? String(slice.stop) : index(slice.stop)];
+      const [access, total, ...docs] = await redis.apiPageList(
+        keys.access,
+        slice?.zset ?? keys.access,
+        slice?.docs ?? keys.access,
+        ...range,
+      );
       return {
         access: parseAccess(asString(access)),
         total: typeof total === 'number' ? total : 0,

@@ -27,13 +27,18 @@ const isOverall = (value: string | null): value is OverallStatus =>
 
 const sendUnknown = (req: Request, res: Response, status: number): void => {
   if (status === 503) res.set('Retry-After', RETRY_AFTER_SECONDS);
-  sendBody(req, res, { ...badge('unknown'), status, contentType: SVG_TYPE, cacheControl: cacheControl.noStore });
+  sendBody(req, res, {
+    ...badge('unknown'),
+    status,
+    contentType: SVG_TYPE,
+    cacheControl: cacheControl.noStore,
+  });
 };
 
 const greyOnError: ErrorRequestHandler = (err, req, res, next) => {
-  if (err instanceof ApiError) return sendUnknown(req, res, err.status);
-  if (isUndecodablePath(err)) return sendUnknown(req, res, 404);
-  return next(err);
+  if (err instanceof ApiError) sendUnknown(req, res, err.status);
+  else if (isUndecodablePath(err)) sendUnknown(req, res, 404);
+  else next(err);
 };
 
 export const badgeRoutes = ({ reads, locate }: RouteDeps): Router =>
@@ -46,6 +51,10 @@ export const badgeRoutes = ({ reads, locate }: RouteDeps): Router =>
       if (plan === 'free') throw new ApiError('embeds_not_in_plan');
       if (!isOverall(read.overall)) throw new ApiError('service_unavailable');
       const image = badge(read.overall);
-      sendBody(req, res, { ...image, contentType: SVG_TYPE, cacheControl: cacheFor(isPrivate, cacheControl.static) });
+      sendBody(req, res, {
+        ...image,
+        contentType: SVG_TYPE,
+        cacheControl: cacheFor(isPrivate, cacheControl.static),
+      });
     })
     .use(greyOnError);

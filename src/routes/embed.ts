@@ -17,7 +17,8 @@ const embedSlug = (req: Request): string => {
   return parseSlug(raw, 'not_found');
 };
 
-const asksForExtras = (req: Request): boolean => ['inc', 'rtm', 'upd'].some((name) => req.query[name] !== undefined);
+const asksForExtras = (req: Request): boolean =>
+  ['inc', 'rtm', 'upd'].some((name) => req.query[name] !== undefined);
 
 /** @throws ApiError service_unavailable when a needed fragment was not rendered */
 const embedBody = (fields: Readonly<Record<string, string>>, query: Query): string => {
@@ -26,8 +27,14 @@ const embedBody = (fields: Readonly<Record<string, string>>, query: Query): stri
     if (value === undefined) throw new ApiError('service_unavailable');
     return value;
   };
-  const rtm = query.rtm === undefined ? '' : `,"rtm":${JSON.stringify(rtmWindow(JSON.parse(field('rtm')) as (number | null)[], query.rtm))}`;
-  const upd = query.upd === undefined ? '' : `,"upd":${JSON.stringify((JSON.parse(field('upd')) as number[]).slice(-query.upd))}`;
+  const rtm =
+    query.rtm === undefined
+      ? ''
+      : `,"rtm":${JSON.stringify(rtmWindow(JSON.parse(field('rtm')) as (number | null)[], query.rtm))}`;
+  const upd =
+    query.upd === undefined
+      ? ''
+      : `,"upd":${JSON.stringify((JSON.parse(field('upd')) as number[]).slice(-query.upd))}`;
   const incidents = query.inc === '1' ? field('incidents') : '[]';
   return `{${field('head')},"incidents":${incidents}${rtm}${upd},${field('tail')}}`;
 };

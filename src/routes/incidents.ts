@@ -13,7 +13,10 @@ export const incidentRoutes = (deps: RouteDeps): Router => {
     counts: (keys) => keys.incidentCounts,
   });
   return Router()
-    .get('/api/status-pages/:slug/incidents', handlers.list(IncidentListQuery, (keys) => keys.incidentList))
+    .get(
+      '/api/status-pages/:slug/incidents',
+      handlers.list(IncidentListQuery, (keys) => keys.incidentList),
+    )
     .get('/api/status-pages/:slug/incidents/filter', handlers.month())
     .get('/api/status-pages/:slug/incidents/daily-counts', handlers.counts())
     .use(undecodablePathAs('not_found'));

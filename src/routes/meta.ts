@@ -10,6 +10,10 @@ export const metaRoutes = (openApiJson: string): Router => {
   const openApi = { body: openApiJson, etag: etagOf(openApiJson) };
   const health = { body: HEALTH, etag: etagOf(HEALTH) };
   return Router()
-    .get('/healthz', (req, res) => sendBody(req, res, { ...health, cacheControl: cacheControl.noStore }))
-    .get('/openapi.json', (req, res) => sendBody(req, res, { ...openApi, cacheControl: cacheControl.static }));
+    .get('/healthz', (req, res) => {
+      sendBody(req, res, { ...health, cacheControl: cacheControl.noStore });
+    })
+    .get('/openapi.json', (req, res) => {
+      sendBody(req, res, { ...openApi, cacheControl: cacheControl.static });
+    });
 };

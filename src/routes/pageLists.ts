@@ -24,7 +24,10 @@ export type ListKind = Readonly<{
 export const pageListHandlers = ({ reads, locate }: RouteDeps, kind: ListKind) => ({
   /** GET …/{incidents|maintenances}: one page of the list chosen by `listOf`. */
   list:
-    <Q extends Paging>(schema: Parser<Q>, listOf: (keys: PageKeys, query: Q) => string): RequestHandler<SlugParams> =>
+    <Q extends Paging>(
+      schema: Parser<Q>,
+      listOf: (keys: PageKeys, query: Q) => string,
+    ): RequestHandler<SlugParams> =>
     async (req, res) => {
       const slug = parseSlug(req.params.slug, 'not_found');
       const query = schema.safeParse(req.query);
@@ -53,7 +56,9 @@ export const pageListHandlers = ({ reads, locate }: RouteDeps, kind: ListKind) =
     const slug = parseSlug(req.params.slug, 'not_found');
     const query = MonthQuery.safeParse(req.query);
     const keys = await locate(slug);
-    const slice = query.success ? { zset: kind.month(keys, query.data.month), docs: kind.docs(keys), start: 0, stop: -1 } : null;
+    const slice = query.success
+      ? { zset: kind.month(keys, query.data.month), docs: kind.docs(keys), start: 0, stop: -1 }
+      : null;
     const read = await reads.list(keys, slice);
     const { isPrivate } = admit(read.access, req.query, pageRules);
     if (!query.success) throw new ApiError('invalid_parameters');

@@ -11,10 +11,21 @@ export const SEED_VERSION = 1;
 export const SEED_PARTITIONS = 4;
 
 export type IncidentJson = { id: string; started_at: string } & Record<string, unknown>;
-export type MaintenanceJson = { id: string; status: string; scheduled_start: string; scheduled_end: string } & Record<string, unknown>;
+export type MaintenanceJson = {
+  id: string;
+  status: string;
+  scheduled_start: string;
+  scheduled_end: string;
+} & Record<string, unknown>;
 export type EmbedSeed = {
-  page: string; page_url: string; overall: string; updated: string;
-  incidents: unknown[]; rtm: (number | null)[]; upd: number[]; dns_only: boolean;
+  page: string;
+  page_url: string;
+  overall: string;
+  updated: string;
+  incidents: unknown[];
+  rtm: (number | null)[];
+  upd: number[];
+  dns_only: boolean;
 };
 
 export type SeedPage = {
@@ -87,10 +98,23 @@ export const seedPage = async (redis: Redis, prefix: string, page: SeedPage): Pr
   if (page.embed !== undefined) {
     const e = page.embed;
     const head = `"page":${json(e.page)},"page_url":${json(e.page_url)},"overall":${json(e.overall)},"updated":${json(e.updated)}`;
-    tx.hset(k.embed, 'head', head, 'incidents', json(e.incidents), 'rtm', json(e.rtm), 'upd', json(e.upd), 'tail', `"dns_only":${json(e.dns_only)}`);
+    tx.hset(
+      k.embed,
+      'head',
+      head,
+      'incidents',
+      json(e.incidents),
+      'rtm',
+      json(e.rtm),
+      'upd',
+      json(e.upd),
+      'tail',
+      `"dns_only":${json(e.dns_only)}`,
+    );
   }
   for (const [id, periods] of Object.entries(page.availability ?? {})) {
-    for (const [period, body] of Object.entries(periods)) tx.hset(k.availability(Number(id)), period, toBytes(json(body)));
+    for (const [period, body] of Object.entries(periods))
+      tx.hset(k.availability(Number(id)), period, toBytes(json(body)));
   }
   for (const doc of page.incidents ?? []) {
     const score = -msOf(doc.started_at);
@@ -109,7 +133,9 @@ export const seedPage = async (redis: Redis, prefix: string, page: SeedPage): Pr
     for (const month of months) tx.zadd(k.maintenanceMonth(month), score, doc.id);
   }
   const counted = (page.maintenances ?? []).filter((d) => d.status !== 'cancelled');
-  for (const [month, perDay] of countByMonth(counted.flatMap((d) => daysOverlapped(d.scheduled_start, d.scheduled_end))))
+  for (const [month, perDay] of countByMonth(
+    counted.flatMap((d) => daysOverlapped(d.scheduled_start, d.scheduled_end)),
+  ))
     tx.hset(k.maintenanceCounts, month, toBytes(json(dailyCounts(month, perDay))));
   await tx.exec();
 };

@@ -1,0 +1,354 @@
+// The demo page `demo`: six monitors with 90 days of checks, outages, incidents and maintenances,
+// as raw ingest events in `at` order (checks in order per monitor, so the projector takes its
+// fast path). Pure: the same `nowMs` always gives the same events, ids included, so a second
+// load at the same instant only finds duplicates. Check values are a function of monitor and
+// instant alone, so the demo agent extends the history with the same kind of numbers.
+import { DAY_MS, HOUR_MS, MINUTE_MS, formatTimestamp } from '../shared/time.ts';
+
+export const DEMO_SLUG = 'demo';
+export const DEMO_DAYS = 90;
+/** The last two days carry a check per minute; older days one per COARSE_INTERVAL_MS (load time). */
+export const FINE_DAYS = 2;
+export const FINE_INTERVAL_MS = MINUTE_MS;
+export const COARSE_INTERVAL_MS = 5 * MINUTE_MS;
+
+export type DemoMonitor = Readonly<{
+  id: number;
+  name: string;
+  type: string;
+  impact: 'major' | 'partial' | 'degraded' | 'none';
+  baseMs: number; // median response time at quiet hours
+  sigma: number; // spread of log(response time)
+  timeoutMs: number; // what a down check reports
+  offsetMs: number; // agents don't all check on the minute
+}>;
+
+export const DEMO_MONITORS: readonly DemoMonitor[] = [
+  { id: 1, name: 'Website', type: 'http', impact: 'partial', baseMs: 180, sigma: 0.22, timeoutMs: 30_000, offsetMs: 0 },
+  { id: 2, name: 'API', type: 'http', impact: 'major', baseMs: 95, sigma: 0.3, timeoutMs: 30_000, offsetMs: 7_000 },
+  { id: 3, name: 'Dashboard', type: 'http', impact: 'partial', baseMs: 240, sigma: 0.25, timeoutMs: 30_000, offsetMs: 14_000 },
+  { id: 4, name: 'Database', type: 'tcp', impact: 'major', baseMs: 12, sigma: 0.35, timeoutMs: 10_000, offsetMs: 21_000 },
+  { id: 5, name: 'CDN', type: 'http', impact: 'degraded', baseMs: 35, sigma: 0.3, timeoutMs: 30_000, offsetMs: 28_000 },
+  { id: 6, name: 'DNS', type: 'dns', impact: 'none', baseMs: 18, sigma: 0.2, timeoutMs: 5_000, offsetMs: 35_000 },
+];
+
+// ---- deterministic noise: a hash of (monitor, instant, stream), not a stateful PRNG, so any
+// check can be computed on its own (by the loader, the agent, or a test).
+const SEED = 0x5eedd3a0 >>> 0;
+const mix = (a: number, b: number): number => {
+  let h = Math.imul(a ^ b, 0x9e3779b1) ^ 0x85ebca6b;
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+};
+/** Uniform in [0, 1) from the seed, a monitor, an instant and a stream number. */
+export const demoUniform = (monitorId: number, atMs: number, stream: number): number => {
+  const seconds = Math.floor(atMs / 1000);
+  const h = mix(mix(mix(SEED, monitorId), seconds | 0), Math.floor(seconds / 2 ** 32) * 31 + stream);
+  return h / 2 ** 32;
+};
+const gaussian = (monitorId: number, atMs: number): number => {
+  const u = Math.max(demoUniform(monitorId, atMs, 1), 1e-12);
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * demoUniform(monitorId, atMs, 2));
+};
+
+/** Busier (slower) in the European and American afternoon, quietest at night UTC. */
+const seasonality = (atMs: number): number => {
+  const hour = (atMs % DAY_MS) / HOUR_MS;
+  const weekday = Math.floor(atMs / DAY_MS + 4) % 7; // 0 = Sunday
+  const weekend = weekday === 0 || weekday === 6 ? 0.85 : 1;
+  return (1 + 0.3 * Math.max(0, Math.sin((2 * Math.PI * (hour - 8)) / 24)) + 0.08 * Math.sin((2 * Math.PI * hour) / 12)) * weekend;
+};
+
+export type CheckData = { monitor_id: number; status: 'up' | 'down' | 'degraded'; response_time_ms: number };
+
+/** A realistic check of `monitor` at `atMs`: lognormal around its base, rare spikes. */
+export const demoCheckData = (monitor: DemoMonitor, atMs: number, status: CheckData['status'] = 'up'): CheckData => {
+  if (status === 'down') {
+    // Timeouts mostly; sometimes a fast "connection refused".
+    const refused = demoUniform(monitor.id, atMs, 3) < 0.3;
+    return { monitor_id: monitor.id, status, response_time_ms: refused ? Math.round(2 + 10 * demoUniform(monitor.id, atMs, 4)) : monitor.timeoutMs };
+  }
+  const spike = demoUniform(monitor.id, atMs, 5) < 0.004 ? 3 + 5 * demoUniform(monitor.id, atMs, 6) : 1;
+  const slow = status === 'degraded' ? 4 + 3 * demoUniform(monitor.id, atMs, 7) : 1;
+  const ms = monitor.baseMs * seasonality(atMs) * Math.exp(monitor.sigma * gaussian(monitor.id, atMs)) * spike * slow;
+  return { monitor_id: monitor.id, status, response_time_ms: Math.max(1, Math.round(ms)) };
+};
+
+// ---- the story, relative to `end` (the last whole minute at load time).
+type Run = Readonly<{ monitorId: number; from: number; to: number; status: 'down' | 'degraded' }>;
+type Other = { id: string; type: string; at: number; data: Record<string, unknown> };
+
+const D = DAY_MS;
+const H = HOUR_MS;
+const M = MINUTE_MS;
+
+/** Down and degraded runs: [from, to) relative to `end` (negative: in the past). */
+const RUNS: readonly Run[] = [
+  { monitorId: 4, from: -82 * D + 3 * H + 15 * M, to: -82 * D + 3 * H + 35 * M, status: 'down' },
+  { monitorId: 5, from: -71 * D + 19 * H, to: -71 * D + 19 * H + 10 * M, status: 'down' },
+  { monitorId: 5, from: -64 * D + 9 * H, to: -64 * D + 11 * H + 5 * M, status: 'degraded' },
+  { monitorId: 2, from: -47 * D + 14 * H + 20 * M, to: -47 * D + 15 * H + 5 * M, status: 'down' },
+  { monitorId: 3, from: -47 * D + 14 * H + 25 * M, to: -47 * D + 15 * H + 5 * M, status: 'down' },
+  { monitorId: 6, from: -29 * D + 2 * H + 40 * M, to: -29 * D + 2 * H + 55 * M, status: 'down' },
+  { monitorId: 1, from: -13 * D + 16 * H + 10 * M, to: -13 * D + 16 * H + 35 * M, status: 'down' },
+  { monitorId: 2, from: -31 * H, to: -31 * H + 4 * M, status: 'down' },
+  { monitorId: 2, from: -31 * H + 4 * M, to: -30 * H + 34 * M, status: 'degraded' },
+  { monitorId: 1, from: -6 * H - 12 * M, to: -6 * H - 9 * M, status: 'down' },
+  { monitorId: 3, from: -20 * M, to: 5 * M, status: 'degraded' },
+];
+
+type IncidentPlan = Readonly<{
+  id: string;
+  title: string;
+  components: string[];
+  updates: readonly (readonly [offset: number, state: string, message: string])[];
+}>;
+
+const INCIDENTS: readonly IncidentPlan[] = [
+  {
+    id: 'db-pool-exhaustion',
+    title: 'Database connection pool exhausted',
+    components: ['Database', 'API'],
+    updates: [
+      [-82 * D + 3 * H + 18 * M, 'investigating', 'We are seeing failed connections to the primary database.'],
+      [-82 * D + 3 * H + 26 * M, 'identified', 'A batch job leaked connections and exhausted the pool. We are stopping it.'],
+      [-82 * D + 3 * H + 37 * M, 'monitoring', 'The pool has recovered; we are watching error rates.'],
+      [-82 * D + 4 * H + 5 * M, 'resolved', 'Connections are back to normal. The batch job now uses its own pool.'],
+    ],
+  },
+  {
+    id: 'cdn-latency-eu',
+    title: 'Slow asset delivery in Europe',
+    components: ['CDN'],
+    updates: [
+      [-64 * D + 9 * H + 10 * M, 'investigating', 'Static assets load slowly for some visitors in Europe.'],
+      [-64 * D + 9 * H + 50 * M, 'identified', 'Our CDN provider has a degraded edge location in Frankfurt.'],
+      [-64 * D + 11 * H + 10 * M, 'monitoring', 'Traffic has been moved to healthy edges.'],
+      [-64 * D + 12 * H, 'resolved', 'Asset delivery times are back to normal.'],
+    ],
+  },
+  {
+    id: 'api-outage-deploy',
+    title: 'API and Dashboard unavailable',
+    components: ['API', 'Dashboard'],
+    updates: [
+      [-47 * D + 14 * H + 23 * M, 'investigating', 'The API is returning errors. The dashboard is affected too.'],
+      [-47 * D + 14 * H + 40 * M, 'identified', 'A faulty deploy broke request routing. We are rolling it back.'],
+      [-47 * D + 15 * H + 8 * M, 'monitoring', 'The rollback is complete and requests succeed again.'],
+      [-47 * D + 15 * H + 45 * M, 'resolved', 'All systems operational. We are adding a canary stage to deploys.'],
+    ],
+  },
+  {
+    id: 'dns-resolution',
+    title: 'DNS resolution failures',
+    components: ['DNS'],
+    updates: [
+      [-29 * D + 2 * H + 44 * M, 'investigating', 'Some DNS queries for our domains time out.'],
+      [-29 * D + 2 * H + 52 * M, 'identified', 'One of our DNS providers has an outage; we are failing over.'],
+      [-29 * D + 2 * H + 58 * M, 'monitoring', 'Queries are answered by the secondary provider.'],
+      [-29 * D + 3 * H + 30 * M, 'resolved', 'DNS is fully operational.'],
+    ],
+  },
+  {
+    id: 'website-down-lb',
+    title: 'Website unreachable',
+    components: ['Website'],
+    updates: [
+      [-13 * D + 16 * H + 12 * M, 'investigating', 'The website does not load for most visitors.'],
+      [-13 * D + 16 * H + 24 * M, 'identified', 'A load balancer certificate expired. We are renewing it.'],
+      [-13 * D + 16 * H + 37 * M, 'monitoring', 'The new certificate is deployed.'],
+      [-13 * D + 17 * H, 'resolved', 'The website is reachable again. Certificate renewal is now automated.'],
+    ],
+  },
+  {
+    id: 'api-errors-queue',
+    title: 'Elevated API error rates',
+    components: ['API'],
+    updates: [
+      [-31 * H + 2 * M, 'investigating', 'API requests are failing at an elevated rate.'],
+      [-31 * H + 10 * M, 'identified', 'A message queue node ran out of disk space.'],
+      [-30 * H + 36 * M, 'monitoring', 'Disk space is freed and response times are recovering.'],
+      [-29 * H, 'resolved', 'The API is operating normally.'],
+    ],
+  },
+  {
+    id: 'dashboard-slow',
+    title: 'Slow dashboard loading',
+    components: ['Dashboard'],
+    updates: [[-18 * M, 'investigating', 'Some dashboard pages take longer than usual to load. We are looking into it.']],
+  },
+];
+
+type MaintenancePlan = Readonly<{
+  id: string;
+  title: string;
+  description: string;
+  components: string[];
+  created: number;
+  start: number;
+  end: number;
+  transitions: readonly (readonly [offset: number, type: 'maintenance.started' | 'maintenance.completed' | 'maintenance.cancelled'])[];
+}>;
+
+const MAINTENANCES: readonly MaintenancePlan[] = [
+  {
+    id: 'db-upgrade-16',
+    title: 'Database upgrade',
+    description: 'Upgrading the primary database cluster. Writes may pause for up to a minute.',
+    components: ['Database'],
+    created: -67 * D,
+    start: -60 * D + 2 * H,
+    end: -60 * D + 4 * H,
+    transitions: [[-60 * D + 2 * H, 'maintenance.started'], [-60 * D + 3 * H + 20 * M, 'maintenance.completed']],
+  },
+  {
+    id: 'network-switch-swap',
+    title: 'Network switch replacement',
+    description: 'Replacing core switches in our primary data center.',
+    components: ['Website', 'API'],
+    created: -30 * D,
+    start: -23 * D + 1 * H,
+    end: -23 * D + 3 * H,
+    transitions: [],
+  },
+  {
+    id: 'cdn-migration',
+    title: 'CDN provider migration',
+    description: 'Moving static assets to a new CDN provider.',
+    components: ['CDN'],
+    created: -20 * D,
+    start: -12 * D + 6 * H,
+    end: -12 * D + 9 * H,
+    transitions: [[-14 * D, 'maintenance.cancelled']],
+  },
+  {
+    id: 'dashboard-search-reindex',
+    title: 'Dashboard search reindexing',
+    description: 'Rebuilding the search index. Search results may be incomplete.',
+    components: ['Dashboard'],
+    created: -3 * D,
+    start: -30 * M,
+    end: 90 * M,
+    transitions: [[-30 * M, 'maintenance.started']],
+  },
+  {
+    id: 'api-gateway-upgrade',
+    title: 'API gateway upgrade',
+    description: 'Rolling upgrade of the API gateway; no downtime expected.',
+    components: ['API'],
+    created: -1 * D,
+    start: 5 * D + 2 * H,
+    end: 5 * D + 4 * H,
+    transitions: [],
+  },
+  {
+    id: 'dns-provider-change',
+    title: 'DNS provider change',
+    description: 'Switching the secondary DNS provider.',
+    components: ['DNS'],
+    created: -1 * D,
+    start: 12 * D + 3 * H,
+    end: 12 * D + 5 * H,
+    transitions: [],
+  },
+];
+
+/** The last whole minute at or before `nowMs`: every demo time is relative to it. */
+export const demoAnchor = (nowMs: number): number => Math.floor(nowMs / MINUTE_MS) * MINUTE_MS;
+
+/** The check instants of one monitor (ascending): every 5 min, then every minute for the last 2 days. */
+export const demoCheckTimes = (monitor: DemoMonitor, nowMs: number): number[] => {
+  const end = demoAnchor(nowMs);
+  const fineFrom = end - FINE_DAYS * DAY_MS;
+  const times: number[] = [];
+  for (let slot = end - DEMO_DAYS * DAY_MS; slot < fineFrom; slot += COARSE_INTERVAL_MS) times.push(slot + monitor.offsetMs);
+  for (let slot = fineFrom; slot <= end; slot += FINE_INTERVAL_MS)
+    if (slot + monitor.offsetMs <= nowMs) times.push(slot + monitor.offsetMs);
+  return times;
+};
+
+const statusAt = (monitorId: number, at: number, end: number): CheckData['status'] => {
+  for (const run of RUNS) if (run.monitorId === monitorId && at >= end + run.from && at < end + run.to) return run.status;
+  return 'up';
+};
+
+const otherEvents = (end: number): Other[] => {
+  const idOf = (suffix: string) => `demo.${(end / MINUTE_MS).toString(36)}.${suffix}`;
+  const events: Other[] = [];
+  for (const inc of INCIDENTS) {
+    inc.updates.forEach(([offset, state, message], i) =>
+      events.push({
+        id: idOf(`inc.${inc.id}.${i}`),
+        at: end + offset,
+        ...(i === 0
+          ? { type: 'incident.opened', data: { incident_id: inc.id, title: inc.title, message, state, components: inc.components } }
+          : { type: 'incident.updated', data: { incident_id: inc.id, state, message } }),
+      }),
+    );
+  }
+  for (const mnt of MAINTENANCES) {
+    const { id, title, description, components } = mnt;
+    const window = { scheduled_start: formatTimestamp(end + mnt.start), scheduled_end: formatTimestamp(end + mnt.end) };
+    events.push({
+      id: idOf(`mnt.${id}.0`),
+      type: 'maintenance.scheduled',
+      at: end + mnt.created,
+      data: { maintenance_id: id, title, description, components, ...window },
+    });
+    mnt.transitions.forEach(([offset, type], i) =>
+      events.push({ id: idOf(`mnt.${id}.${i + 1}`), type, at: end + offset, data: { maintenance_id: id } }),
+    );
+  }
+  return events.sort((a, b) => a.at - b.at);
+};
+
+const setupEvents = (end: number): Other[] => {
+  const at = end - DEMO_DAYS * DAY_MS - 10 * MINUTE_MS;
+  const idOf = (suffix: string) => `demo.${(end / MINUTE_MS).toString(36)}.${suffix}`;
+  return [
+    { id: idOf('page'), type: 'page.configured', at, data: { title: 'Demo Status', plan: 'growth', custom_domain: null, auth_token: null } },
+    ...DEMO_MONITORS.map((m, i) => ({
+      id: idOf(`mon.${m.id}`),
+      type: 'monitor.configured',
+      at,
+      data: { monitor_id: m.id, name: m.name, type: m.type, impact: m.impact, position: i + 1 },
+    })),
+  ];
+};
+
+const envelope = (e: Other) => ({ id: e.id, type: e.type, page: DEMO_SLUG, at: formatTimestamp(e.at), data: e.data });
+
+/** Every event of the demo page, in `at` order. */
+export function* demoEvents(nowMs: number): Generator<object> {
+  const end = demoAnchor(nowMs);
+  const checkPrefix = `demo.${(end / MINUTE_MS).toString(36)}.c`;
+  for (const e of setupEvents(end)) yield envelope(e);
+  const others = otherEvents(end);
+  let next = 0;
+  const fineFrom = end - FINE_DAYS * DAY_MS;
+  for (let slot = end - DEMO_DAYS * DAY_MS; slot <= end; slot += slot < fineFrom ? COARSE_INTERVAL_MS : FINE_INTERVAL_MS) {
+    for (const monitor of DEMO_MONITORS) {
+      const at = slot + monitor.offsetMs;
+      if (at > nowMs) continue;
+      while (next < others.length && others[next]!.at <= at) yield envelope(others[next++]!);
+      yield {
+        id: `${checkPrefix}${monitor.id}.${(at / 1000).toString(36)}`,
+        type: 'check.recorded',
+        page: DEMO_SLUG,
+        at: formatTimestamp(at),
+        data: demoCheckData(monitor, at, statusAt(monitor.id, at, end)),
+      };
+    }
+  }
+  while (next < others.length) yield envelope(others[next++]!);
+}
+
+/** How many events demoEvents(nowMs) yields (for progress), without building them. */
+export const demoEventCount = (nowMs: number): number =>
+  setupEvents(0).length +
+  otherEvents(demoAnchor(nowMs)).length +
+  DEMO_MONITORS.reduce((sum, m) => sum + demoCheckTimes(m, nowMs).length, 0);
+
+/** The expected totals, for tests and the welcome text. */
+export const DEMO_COUNTS = { monitors: DEMO_MONITORS.length, incidents: INCIDENTS.length, maintenances: MAINTENANCES.length };

@@ -1,0 +1,280 @@
+// Embed status, embed snippets, the badge, the widget script and the /s/{slug} page.
+import { Window } from 'happy-dom';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { widgetScriptBytes, widgetScriptEtag } from '../../src/embed/widgetScript.ts';
+import { etagOf } from '../../src/readModels/bytes.ts';
+import {
+  BASE_URL,
+  embedIncident,
+  snippets,
+  startApiTestApp,
+  TOKEN,
+  type ApiTestApp,
+} from '../support/apiFixture.ts';
+import { seedKeys } from '../support/seedReadModels.ts';
+
+let t: ApiTestApp;
+beforeAll(async () => {
+  t = await startApiTestApp();
+});
+afterAll(() => t.close());
+
+const get = (path: string) => request(t.app).get(path);
+const head = `"page":"acme","page_url":"${BASE_URL}/s/acme","overall":"operational","updated":"2026-11-22T09:59:30Z"`;
+
+describe('GET /api/embed/status', () => {
+  it('answers the basic status: incidents empty, no rtm or upd, fields in spec order', async () => {
+    const res = await get('/api/embed/status?slug=acme');
+    expect(res.status).toBe(200);
+    expect(res.text).toBe(`{${head},"incidents":[],"dns_only":false}`);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(res.headers['cache-control']).toBe('public, max-age=15');
+    expect(res.headers['etag']).toBe(etagOf(res.text));
+  });
+
+  it('adds active incidents with inc=1 and the last N values with rtm=N and upd=N, oldest first', async () => {
+    const res = await get('/api/embed/status?slug=acme&inc=1&rtm=4&upd=2');
+    expect(res.text).toBe(
+      `{${head},"incidents":${JSON.stringify([embedIncident])},"rtm":[110,110,110,130],"upd":[99.5,100],"dns_only":false}`,
+    );
+  });
+
+  it.each([
+    ['rtm=1', '"rtm":[130]'],
+    ['rtm=2', '"rtm":[130,130]'],
+    ['rtm=3', '"rtm":[110,110,130]'],
+    ['rtm=240', `"rtm":${JSON.stringify([...new Array<number>(237).fill(200), 110, 110, 130])}`],
+    ['upd=1', '"upd":[100]'],
+    ['upd=30', `"upd":${JSON.stringify(Array.from({ length: 30 }, (_, i) => (i === 28 ? 99.5 : 100)))}`],
+  ])('%s carries empty minutes forward inside the window', async (query, fragment) => {
+    expect((await get(`/api/embed/status?slug=acme&${query}`)).text).toBe(
+      `{${head},"incidents":[],${fragment},"dns_only":false}`,
+    );
+  });
+
+  it.each(['', '&slug=', '&other=1'])('answers 400 missing slug (query "%s")', async (query) => {
+    const res = await get(`/api/embed/status?x=1${query}`);
+    expect([res.status, res.body, res.headers['cache-control']]).toEqual([
+      400,
+      { error: 'missing slug' },
+      'no-store',
+    ]);
+  });
+
+  it.each([
+    'inc=0',
+    'inc=true',
+    'inc=',
+    'inc=1&inc=1',
+    'rtm=0',
+    'rtm=241',
+    'rtm=1.5',
+    'rtm=060',
+    'rtm=',
+    'upd=0',
+    'upd=31',
+    'upd=-1',
+    'upd=abc',
+  ])('answers 400 invalid parameters for %s', async (query) => {
+    const res = await get(`/api/embed/status?slug=acme&${query}`);
+    expect([res.status, res.body]).toEqual([400, { error: 'invalid parameters' }]);
+  });
+
+  it('answers 404, 401 and 403 by page and plan, in the order of decisions.md', async () => {
+    const cases: [string, number, string][] = [
+      ['slug=no-such-page', 404, 'not found'],
+      ['slug=gone&inc=2', 404, 'not found'],
+      ['slug=blocked-page', 404, 'not found'],
+      ['slug=Bad_Slug', 404, 'not found'],
+      ['slug=a&slug=b', 400, 'invalid parameters'],
+      ['slug=secret', 401, 'auth required'],
+      ['slug=secret&auth_token=wrong', 401, 'auth required'],
+      ['slug=private-free', 401, 'auth required'],
+      [`slug=private-free&auth_token=${TOKEN}`, 403, 'embeds not available in your plan'],
+      ['slug=freebie', 403, 'embeds not available in your plan'],
+      ['slug=freebie&rtm=999', 403, 'embeds not available in your plan'],
+      ['slug=propage&inc=1', 403, 'incidents and sparklines require Growth plan or higher'],
+      ['slug=propage&rtm=60', 403, 'incidents and sparklines require Growth plan or higher'],
+      ['slug=propage&upd=999', 403, 'incidents and sparklines require Growth plan or higher'],
+      [
+        `slug=secret-pro&upd=7&auth_token=${TOKEN}`,
+        403,
+        'incidents and sparklines require Growth plan or higher',
+      ],
+    ];
+    for (const [query, status, error] of cases) {
+      const res = await get(`/api/embed/status?${query}`);
+      expect([res.status, res.body, res.headers['cache-control']], query).toEqual([
+        status,
+        { error },
+        'no-store',
+      ]);
+    }
+  });
+
+  it('answers pro pages without extras, and private pages with the token privately', async () => {
+    const pro = await get('/api/embed/status?slug=propage');
+    expect([pro.status, pro.headers['cache-control']]).toEqual([200, 'public, max-age=15']);
+    const priv = await get(`/api/embed/status?slug=secret&auth_token=${TOKEN}&inc=1`);
+    expect([priv.status, priv.headers['cache-control']]).toEqual([200, 'private, no-store']);
+    expect(JSON.parse(priv.text)).toEqual({
+      page: 'secret',
+      page_url: `${BASE_URL}/s/secret`,
+      overall: 'operational',
+      updated: '2026-11-22T09:59:30Z',
+      incidents: [embedIncident],
+      dns_only: false,
+    });
+  });
+});
+
+describe('GET /api/embed/markdown', () => {
+  it('answers the stored snippets', async () => {
+    const res = await get('/api/embed/markdown?slug=acme');
+    expect(res.status).toBe(200);
+    expect(res.text).toBe(JSON.stringify(snippets('acme')));
+    expect(res.headers['cache-control']).toBe('public, max-age=300');
+    expect(res.headers['etag']).toBe(etagOf(res.text));
+  });
+
+  it('answers the errors of read-api.md and decisions.md', async () => {
+    const cases: [string, number, string][] = [
+      ['', 400, 'missing slug'],
+      ['slug=', 400, 'missing slug'],
+      ['slug=no-such-page', 404, 'not found'],
+      ['slug=gone', 404, 'not found'],
+      ['slug=blocked-page', 404, 'not found'],
+      ['slug=secret', 401, 'auth required'],
+      ['slug=freebie', 403, 'Markdown API requires Growth plan or higher'],
+      ['slug=propage', 403, 'Markdown API requires Growth plan or higher'],
+    ];
+    for (const [query, status, error] of cases) {
+      const res = await get(`/api/embed/markdown?${query}`);
+      expect([res.status, res.body], query).toEqual([status, { error }]);
+    }
+    const priv = await get(`/api/embed/markdown?slug=secret&auth_token=${TOKEN}`);
+    expect([priv.status, priv.body, priv.headers['cache-control']]).toEqual([
+      200,
+      snippets('secret'),
+      'private, no-store',
+    ]);
+  });
+});
+
+describe('GET /badge/:slug.svg', () => {
+  const svgOf = (path: string) =>
+    get(path)
+      .buffer(true)
+      .parse((res, done) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          text += chunk;
+        });
+        res.on('end', () => {
+          done(null, text);
+        });
+      });
+  const parse = (svg: string) => {
+    const doc = new new Window().DOMParser().parseFromString(svg, 'image/svg+xml');
+    expect(doc.documentElement.tagName.toLowerCase()).toBe('svg');
+    expect(doc.querySelector('parsererror')).toBeNull();
+    return {
+      label: doc.querySelector('title')?.textContent,
+      fills: [...doc.querySelectorAll('rect')].map((r) => r.getAttribute('fill')),
+    };
+  };
+
+  it('draws the overall status, cached for 5 minutes', async () => {
+    const res = await svgOf('/badge/acme.svg');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('image/svg+xml; charset=utf-8');
+    expect(res.headers['cache-control']).toBe('public, max-age=300');
+    expect(res.headers['access-control-allow-origin']).toBe('*');
+    expect(parse(res.body as string)).toMatchObject({
+      label: 'Status: Operational',
+      fills: expect.arrayContaining(['#4c1']) as unknown,
+    });
+    const again = await get('/badge/acme.svg').set('If-None-Match', res.headers['etag'] as string);
+    expect(again.status).toBe(304);
+  });
+
+  it('follows the stored overall status', async () => {
+    await t.redis.set(seedKeys(t.prefix, 'propage').overall, 'major_outage');
+    const res = await svgOf('/badge/propage.svg');
+    expect(parse(res.body as string)).toMatchObject({
+      label: 'Status: Major Outage',
+      fills: expect.arrayContaining(['#e05d44']) as unknown,
+    });
+  });
+
+  it.each([
+    ['no-such-page.svg', 404],
+    ['gone.svg', 404],
+    ['blocked-page.svg', 404],
+    ['acme.png', 404],
+    ['acme', 404],
+    ['%E0%A4%A.svg', 404],
+    ['UPPER.svg', 404],
+    ['secret.svg', 401],
+    ['freebie.svg', 403],
+    ['empty.svg', 503],
+  ])('answers a grey Unknown badge for %s with %i', async (file, status) => {
+    const res = await svgOf(`/badge/${file}`);
+    expect(res.status).toBe(status);
+    expect(res.headers['content-type']).toBe('image/svg+xml; charset=utf-8');
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(parse(res.body as string)).toMatchObject({
+      label: 'Status: Unknown',
+      fills: expect.arrayContaining(['#9f9f9f']) as unknown,
+    });
+  });
+
+  it('draws a private page badge with the right token, privately', async () => {
+    const res = await svgOf(`/badge/secret.svg?auth_token=${TOKEN}`);
+    expect([res.status, res.headers['cache-control']]).toEqual([200, 'private, no-store']);
+  });
+});
+
+describe('GET /static/embed/v1/status.js', () => {
+  it('serves the widget script with its ETag', async () => {
+    const res = await get('/static/embed/v1/status.js');
+    expect(res.status).toBe(200);
+    expect(res.text).toBe(widgetScriptBytes.toString('utf8'));
+    expect(res.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(res.headers['cache-control']).toBe('public, max-age=300');
+    expect(res.headers['etag']).toBe(widgetScriptEtag);
+    const again = await get('/static/embed/v1/status.js').set('If-None-Match', widgetScriptEtag);
+    expect([again.status, again.text, again.headers['access-control-allow-origin']]).toEqual([304, '', '*']);
+  });
+});
+
+describe('GET /s/:slug', () => {
+  it('serves the HTML page of a public page', async () => {
+    const res = await get('/s/acme');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.headers['cache-control']).toBe('public, max-age=60');
+    expect(res.text).toContain('<title>acme</title>');
+    expect(res.text).toContain(`${BASE_URL}/badge/acme.svg`);
+  });
+
+  it('answers JSON errors, never HTML', async () => {
+    for (const [path, status, error] of [
+      ['/s/no-such-page', 404, 'not found'],
+      ['/s/gone', 404, 'not found'],
+      ['/s/blocked-page', 404, 'not found'],
+      ['/s/%E0%A4%A', 404, 'not found'],
+      ['/s/secret', 401, 'auth required'],
+    ] as const) {
+      const res = await get(path);
+      expect([res.status, res.body, res.headers['content-type']], path).toEqual([
+        status,
+        { error },
+        'application/json; charset=utf-8',
+      ]);
+    }
+    expect((await get(`/s/secret?auth_token=${TOKEN}`)).headers['cache-control']).toBe('private, no-store');
+  });
+});
