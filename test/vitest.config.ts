@@ -12,7 +12,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'integration',
-          include: ['test/integration/**/*.test.ts', '.scratch/*.test.ts'],
+          include: ['test/integration/**/*.test.ts'],
           globalSetup: ['test/support/globalSetup.ts'],
           hookTimeout: 60_000,
           testTimeout: 60_000,

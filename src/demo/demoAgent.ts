@@ -2,7 +2,7 @@
 // seconds, through the real write path, waking the projector once committed. Rarely a monitor
 // goes down for a few checks, so the live charts have something to show.
 import type { DatabasePool } from 'slonik';
-import { appendEvents } from '../eventLog/appendEvents.ts';
+import { appendEvents, InvalidBatch } from '../eventLog/appendEvents.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Logger } from '../shared/logger.ts';
 import { formatTimestamp } from '../shared/time.ts';
@@ -49,12 +49,17 @@ export const startDemoAgent = (deps: DemoAgentDeps): DemoAgent => {
       data: demoCheckData(monitor, atMs, statusOf(monitor.id, atMs)),
     }));
     try {
-      await appendEvents(deps.db, events, { now, onCommitted: (result) => deps.wake(result.pages) });
+      await appendEvents(deps.db, events, {
+        now,
+        // The checks are committed: a failed wake-up only delays them until the scheduler's poll.
+        onCommitted: (result) =>
+          deps.wake(result.pages).catch((error: unknown) => deps.log.warn({ err: (error as Error).message }, 'demo agent: wake-up failed')),
+      });
       if (lastError !== null) deps.log.info('demo agent: appending checks again');
       lastError = null;
     } catch (error) {
       // Keep going (the database may come back); say so once per distinct problem, not every round.
-      const message = (error as Error).message;
+      const message = error instanceof InvalidBatch ? (error.details[0]?.message ?? error.message) : (error as Error).message;
       if (message !== lastError) deps.log.warn({ err: message }, 'demo agent: could not append checks');
       lastError = message;
     }

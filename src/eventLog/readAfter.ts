@@ -56,12 +56,13 @@ export const readAfter = async (
       ORDER BY transaction_id, position
       LIMIT ${options.limit}
     )
+    -- Qualified names in ORDER BY: a bare position would sort the text alias (10 < 9).
     SELECT transaction_id::text AS tx, position::text AS position, type, page, at, data, mine FROM (
       SELECT transaction_id, position, type, page, at, data, true AS mine FROM scanned WHERE ${mine}
       UNION ALL
       (SELECT transaction_id, position, '', '', at, '{}'::jsonb, false FROM scanned
        ORDER BY transaction_id DESC, position DESC LIMIT 1)
-    ) rows ORDER BY transaction_id, position, mine DESC`)) as readonly z.infer<typeof Row>[];
+    ) rows ORDER BY rows.transaction_id, rows.position, rows.mine DESC`)) as readonly z.infer<typeof Row>[];
   let scannedTo: Checkpoint | null = null;
   const rows: LogRow[] = [];
   for (const row of scanned) {

@@ -72,9 +72,18 @@ export const notFoundHandler: RequestHandler = (_req, res) => {
   sendError(res, 'not_found');
 };
 
-/** The answer for an error, or null when it is unexpected (a bug or an outage: 500). */
+/** Redis unreachable, or still loading its data: the read models are unavailable, not broken. */
+export const isStoreOutage = (err: unknown): boolean =>
+  err instanceof Error &&
+  (err.name === 'MaxRetriesPerRequestError' ||
+    /^(LOADING|MASTERDOWN|CLUSTERDOWN|TRYAGAIN)\b|Connection is closed|ECONNREFUSED|ETIMEDOUT/.test(
+      err.message,
+    ));
+
+/** The answer for an error, or null when it is unexpected (a bug: 500). */
 const codeFor = (err: unknown): ApiErrorCode | null => {
   if (err instanceof ApiError) return err.code;
+  if (isStoreOutage(err)) return 'service_unavailable';
   if (isUndecodablePath(err)) return 'not_found';
   // Express's own client errors (bad URL, bad body) are the client's fault, never a 500.
   const status = statusOf(err);
@@ -91,6 +100,10 @@ export const errorHandler =
       return;
     }
     const code = codeFor(err);
-    if (code === null) log.error({ err }, 'unhandled request error'); // only what is really unexpected
+    if (code === null) {
+      log.error({ err }, 'unhandled request error'); // only what is really unexpected
+    } else if (isStoreOutage(err)) {
+      log.warn({ err: (err as Error).message }, 'read models unreachable');
+    }
     sendError(res, code ?? 'internal');
   };

@@ -5,13 +5,15 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import type { ActiveVersion } from '../readModels/keys.ts';
-import { activate, createVersion, deleteVersion } from './versions.ts';
+import { activate, createVersion, deleteVersion, readActive } from './versions.ts';
 import { runPartition, type ProjectorDeps } from './runPartition.ts';
 
 export type RebuildProgress = Readonly<{ partition: number; events: number; done: boolean }>;
 export type RebuildOptions = Readonly<{
   prefix: string;
   partitions: number;
+  /** Only build when no version is active (checked again once the lock is held). */
+  onlyIfMissing?: boolean;
   /** How long readers may still hold the old pointer (the API caches it for ~1 s). */
   graceMs?: number;
   onProgress?: (progress: RebuildProgress) => void;
@@ -45,6 +47,9 @@ const holdLock = async (redis: Redis, prefix: string) => {
 export const rebuild = async (deps: ProjectorDeps, options: RebuildOptions): Promise<ActiveVersion> => {
   const release = await holdLock(deps.redis, options.prefix);
   try {
+    // Another process may have finished building between our look and our lock.
+    const existing = options.onlyIfMissing ? await readActive(deps.redis, options.prefix) : null;
+    if (existing) return existing;
     const version = await createVersion(deps.redis, options.prefix, options.partitions, deps.clock());
     const partitions = Array.from({ length: options.partitions }, (_, partition) => partition);
     const abandon = async (error: unknown) => {

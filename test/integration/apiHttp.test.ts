@@ -1,8 +1,12 @@
 // Cross-cutting HTTP rules: CORS and preflight, ETag and 304, unknown paths, the 503 without read
 // models, hostile input never answering 500, request logs without tokens, metrics, OpenAPI.
+import { Redis } from 'ioredis';
+import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
 import { createHttpMetrics } from '../../src/http/httpMetrics.ts';
 import { activeKey } from '../../src/readModels/keys.ts';
 import { startApiTestApp, TOKEN, type ApiTestApp } from '../support/apiFixture.ts';
@@ -190,6 +194,31 @@ describe('without read models', () => {
     expect((await request(bare.app).get('/api/status/acme/charts')).body).toEqual({
       error: 'status page not found',
     });
+  });
+});
+
+describe('with Redis unreachable', () => {
+  it('answers 503 service unavailable, not 500', async () => {
+    const down = new Redis('redis://127.0.0.1:1', {
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+      lazyConnect: true,
+    });
+    down.on('error', () => undefined);
+    const app = buildApp({
+      redis: down,
+      prefix: 'nowhere',
+      config: loadConfig({}),
+      log: pino({ level: 'silent' }),
+    });
+    const res = await request(app).get('/api/status/acme/charts');
+    expect([res.status, res.body, res.headers['retry-after']]).toEqual([
+      503,
+      { error: 'service unavailable' },
+      '5',
+    ]);
+    expect((await request(app).get('/healthz')).status).toBe(200);
+    down.disconnect();
   });
 });
 

@@ -54,6 +54,21 @@ describe('readAfter', () => {
     }
   });
 
+  it('returns rows in numeric position order across digit lengths', async () => {
+    const db = await freshDatabase();
+    try {
+      const slugs = Array.from({ length: 25 }, (_, i) => `p${i}`);
+      await appendEvents(db.db, slugs.map(page), { now });
+      for (const partition of [undefined, { index: 0, count: 1 }]) {
+        const { rows } = await readAfter(db.db, START, { limit: 100, ...(partition ? { partition } : {}) });
+        expect(rows.map((r) => r.position)).toEqual(slugs.map((_, i) => String(i + 1)));
+        expect(rows.map((r) => r.page)).toEqual(slugs);
+      }
+    } finally {
+      await db.close();
+    }
+  });
+
   it('filters by partition but reports how far it scanned', async () => {
     const db = await freshDatabase();
     try {

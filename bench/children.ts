@@ -1,0 +1,86 @@
+// Child processes of a benchmark: servers under test (bench/server.ts) and the real projector
+// worker (`src/main.ts work`). Every child is stopped by stopAll(), also on Ctrl-C.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const running = new Set<ChildProcess>();
+
+const stop = (child: ChildProcess): Promise<void> =>
+  new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      running.delete(child);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+
+/** Starts `script` with tsx; resolves once a stdout line satisfies `ready` (returning a value). */
+const startChild = <T>(args: string[], env: Record<string, string>, ready: (line: string) => T | undefined, timeoutMs = 30_000) =>
+  new Promise<{ value: T; stop: () => Promise<void>; output: () => string }>((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    running.add(child);
+    let output = '';
+    let buffered = '';
+    let settled = false;
+    const timer = setTimeout(() => fail(new Error(`${args.join(' ')} did not start within ${timeoutMs} ms:\n${output}`)), timeoutMs);
+    const fail = (error: Error) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      void stop(child).then(() => reject(error));
+    };
+    const keep = (text: string) => {
+      output = (output + text).slice(-20_000); // the tail, for error messages
+    };
+    child.stderr.on('data', (chunk: Buffer) => keep(chunk.toString()));
+    child.stdout.on('data', (chunk: Buffer) => {
+      const text = chunk.toString();
+      keep(text);
+      if (settled) return;
+      buffered += text;
+      const lines = buffered.split('\n');
+      buffered = lines.pop() ?? '';
+      for (const line of lines) {
+        const value = ready(line);
+        if (value === undefined) continue;
+        settled = true;
+        clearTimeout(timer);
+        resolve({ value, stop: () => stop(child), output: () => output });
+        return;
+      }
+    });
+    child.once('exit', (code) => fail(new Error(`${args.join(' ')} exited with ${code}:\n${output}`)));
+  });
+
+export type ServerMode = 'app' | 'hello' | 'raw' | 'sql';
+export type ServerChild = Readonly<{ url: string; stop: () => Promise<void> }>;
+
+export const startServer = async (mode: ServerMode, env: Record<string, string>): Promise<ServerChild> => {
+  const child = await startChild(['bench/server.ts', mode], env, (line) => {
+    try {
+      const { port } = JSON.parse(line) as { port?: number };
+      return typeof port === 'number' ? port : undefined;
+    } catch {
+      return undefined;
+    }
+  });
+  return { url: `http://127.0.0.1:${child.value}`, stop: child.stop };
+};
+
+/** The production worker process (projector workers and scheduler), as `npm run work` runs it. */
+export const startWorker = async (env: Record<string, string>) =>
+  startChild(['src/main.ts', 'work'], { LOG_LEVEL: 'info', WORKER_PROBE_PORT: '0', ...env }, (line) =>
+    line.includes('projector workers started') ? true : undefined,
+  );
+
+export const stopAll = async (): Promise<void> => {
+  await Promise.all([...running].map(stop));
+};

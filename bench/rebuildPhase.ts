@@ -1,0 +1,112 @@
+// Rebuild throughput (src/projector/rebuild.ts over the whole log) against a raw keyset read of
+// the same log, and Redis memory per monitor at full retention against the PostgreSQL bytes of
+// the same monitors' checks.
+import type { Redis } from 'ioredis';
+import { sql, type DatabasePool } from 'slonik';
+import { z } from 'zod';
+import { rebuild } from '../src/projector/rebuild.ts';
+import type { ProjectorDeps } from '../src/projector/runPartition.ts';
+import { partitionTag } from '../src/readModels/keys.ts';
+import { partitionOf } from '../src/shared/pageHash.ts';
+import type { Figure } from './report.ts';
+
+const rawKeysetRead = async (db: DatabasePool): Promise<{ rows: number; seconds: number }> => {
+  const started = performance.now();
+  let tx = '0';
+  let pos = '0';
+  let rows = 0;
+  for (;;) {
+    const batch = await db.query(sql.unsafe`
+      SELECT transaction_id::text AS tx, position::text AS pos, type, page, at, data FROM event_log
+      WHERE (transaction_id, position) > (${tx}::xid8, ${pos}::bigint)
+      ORDER BY transaction_id, position LIMIT 5000`);
+    const last = batch.rows.at(-1) as { tx: string; pos: string } | undefined;
+    if (!last) break;
+    rows += batch.rows.length;
+    ({ tx, pos } = last);
+  }
+  return { rows, seconds: (performance.now() - started) / 1000 };
+};
+
+export const rebuildPhase = async (deps: ProjectorDeps, options: { prefix: string; partitions: number; log: (line: string) => void }): Promise<Figure[]> => {
+  const raw = await rawKeysetRead(deps.db);
+  options.log(`  raw keyset read: ${Math.round(raw.rows / raw.seconds)} rows/s`);
+  const started = performance.now();
+  let events = 0;
+  const done = new Map<number, number>();
+  await rebuild(deps, {
+    prefix: options.prefix,
+    partitions: options.partitions,
+    graceMs: 0,
+    onProgress: ({ partition, events: n }) => void done.set(partition, n),
+  });
+  const seconds = (performance.now() - started) / 1000;
+  for (const n of done.values()) events += n;
+  const rate = events / seconds;
+  options.log(`  rebuild: ${Math.round(rate)} events/s`);
+  return [
+    {
+      section: 'rebuild',
+      name: `rebuild of ${events.toLocaleString('en-US')} events, ${options.partitions} partitions`,
+      unit: 'events/s',
+      value: rate,
+      baseline: { name: 'raw keyset read', value: raw.rows / raw.seconds },
+      ratio: rate / (raw.rows / raw.seconds),
+      target: { text: '≥ 100,000 events/s', met: rate >= 100_000 },
+      detail: { seconds, raw_read_seconds: raw.seconds },
+    },
+  ];
+};
+
+const usage = async (redis: Redis, pattern: string): Promise<{ bytes: number; keys: number }> => {
+  let cursor = '0';
+  let bytes = 0;
+  let keys = 0;
+  do {
+    const [next, found] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+    cursor = next;
+    for (const key of found) {
+      bytes += Number((await redis.call('MEMORY', 'USAGE', key, 'SAMPLES', '0')) ?? 0);
+      keys += 1;
+    }
+  } while (cursor !== '0');
+  return { bytes, keys };
+};
+
+export const memoryPhase = async (
+  redis: Redis,
+  db: DatabasePool,
+  options: { prefix: string; version: number; partitions: number; slug: string; monitors: readonly number[]; table: string; tableDays: number },
+): Promise<Figure[]> => {
+  const tag = partitionTag(options.prefix, options.version, partitionOf(options.slug, options.partitions));
+  let monitorBytes = 0;
+  let monitorKeys = 0;
+  for (const id of options.monitors) {
+    const used = await usage(redis, `${tag}:mon:${id}:*`);
+    monitorBytes += used.bytes;
+    monitorKeys += used.keys;
+  }
+  const page = await usage(redis, `${tag}:pg:${options.slug}:*`);
+  const n = options.monitors.length;
+  const pgBytes = await db.oneFirst(sql.type(z.object({ size: z.string() }))`
+    SELECT pg_total_relation_size(${options.table}::regclass)::text AS size`);
+  const pgPerMonitorYear = (Number(pgBytes) / n) * (365 / options.tableDays);
+  const perMonitor = (monitorBytes + page.bytes) / n;
+  return [
+    {
+      section: 'memory',
+      name: `per monitor, ${n}-monitor page with 1 year of history (incl. its share of page outputs)`,
+      unit: 'bytes',
+      value: perMonitor,
+      baseline: { name: 'PostgreSQL bytes of 1 year of minute checks per monitor', value: pgPerMonitorYear },
+      ratio: perMonitor / pgPerMonitorYear,
+      detail: {
+        monitor_keys_bytes_per_monitor: monitorBytes / n,
+        monitor_keys_per_monitor: monitorKeys / n,
+        page_output_bytes: page.bytes,
+        page_keys: page.keys,
+        ...(options.tableDays === 365 ? {} : { note: `PostgreSQL baseline scaled from ${options.tableDays} days to a year` }),
+      },
+    },
+  ];
+};

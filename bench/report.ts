@@ -1,0 +1,68 @@
+// The benchmark's output: every figure beside the baseline measured in the same run, as a table
+// on stdout and as JSON in bench/results/latest.json.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+
+export type Figure = {
+  section: string;
+  name: string;
+  unit: string;
+  value: number;
+  baseline: { name: string; value: number } | null;
+  /** value ÷ baseline, unless `ratioNote` says otherwise. */
+  ratio: number | null;
+  ratioNote?: string;
+  target?: { text: string; met: boolean };
+  detail?: Record<string, number | string>;
+};
+
+const SECTIONS: Record<string, string> = {
+  http: 'HTTP: the demo page, 10 connections',
+  notModified: 'HTTP: 304 path (If-None-Match with the current ETag)',
+  charts: 'Charts: served from the projection vs computed from PostgreSQL per request',
+  ingest: 'Ingest + projection (real BullMQ worker process)',
+  lag: 'Projection lag at a fixed offered rate',
+  rebuild: 'Rebuild from the log',
+  memory: 'Redis memory',
+};
+
+const num = (x: number, unit = ''): string => {
+  const digits = Math.abs(x) >= 100 ? 0 : Math.abs(x) >= 10 ? 1 : Math.abs(x) >= 1 ? 2 : 3;
+  return `${x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 })}${unit ? ` ${unit}` : ''}`;
+};
+
+const pad = (rows: string[][]): string[] => {
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
+  return rows.map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ').trimEnd());
+};
+
+export const formatTable = (figures: readonly Figure[]): string => {
+  const out: string[] = [];
+  for (const [section, title] of Object.entries(SECTIONS)) {
+    const rows = figures.filter((f) => f.section === section);
+    if (rows.length === 0) continue;
+    out.push('', title);
+    const table = [['figure', 'value', 'baseline', 'ratio', 'target']];
+    for (const f of rows) {
+      const extra = f.detail?.['p50_ms'] !== undefined ? ` (p50 ${num(Number(f.detail['p50_ms']))} / p99 ${num(Number(f.detail['p99_ms']))} ms)` : '';
+      table.push([
+        `  ${f.name}`,
+        `${num(f.value, f.unit)}${extra}`,
+        f.baseline ? `${f.baseline.name}: ${num(f.baseline.value, f.unit === 'ms' || f.unit === 's' ? f.unit : '')}` : '',
+        f.ratio === null ? '' : `${num(f.ratio)}×${f.ratioNote ? ` ${f.ratioNote}` : ''}`,
+        f.target ? `${f.target.met ? 'met' : 'MISSED'} (${f.target.text})` : '',
+      ]);
+    }
+    out.push(...pad(table));
+    for (const f of rows.filter((r) => typeof r.detail?.['note'] === 'string')) out.push(`  note: ${String(f.detail!['note'])}`);
+  }
+  return out.join('\n');
+};
+
+export const writeResults = async (document: object): Promise<string> => {
+  const dir = fileURLToPath(new URL('./results/', import.meta.url));
+  await mkdir(dir, { recursive: true });
+  const path = `${dir}latest.json`;
+  await writeFile(path, `${JSON.stringify(document, null, 2)}\n`);
+  return path;
+};

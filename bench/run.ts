@@ -1,0 +1,168 @@
+// `npm run bench [-- --quick]`: every figure beside a baseline measured in the same run, in an
+// isolated environment (a fresh database sp_bench_<random> and a Redis prefix of its own, both
+// removed at the end). Prints a table; writes bench/results/latest.json.
+import os from 'node:os';
+import { parseArgs } from 'node:util';
+import { Redis } from 'ioredis';
+import { pino } from 'pino';
+import { sql } from 'slonik';
+import { z } from 'zod';
+import { loadDemo } from '../src/demo/loadDemo.ts';
+import { createProjectorQueue } from '../src/projector/queue.ts';
+import { rebuild } from '../src/projector/rebuild.ts';
+import type { ProjectorDeps } from '../src/projector/runPartition.ts';
+import { readActive } from '../src/projector/versions.ts';
+import { pageKeys, partitionTag } from '../src/readModels/keys.ts';
+import { partitionOf } from '../src/shared/pageHash.ts';
+import { chartsPhase } from './chartsPhase.ts';
+import { startServer, startWorker, stopAll } from './children.ts';
+import { startBenchEnv } from './benchEnv.ts';
+import { appendAll, benchMonitors, historyPage } from './fixtures.ts';
+import { httpPhase } from './httpPhase.ts';
+import { ingestPhase } from './ingestPhase.ts';
+import { memoryPhase, rebuildPhase } from './rebuildPhase.ts';
+import { formatTable, writeResults, type Figure } from './report.ts';
+import { createChecksTable } from './sqlCharts.ts';
+
+const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false } }, strict: true });
+const quick = values.quick === true;
+const settings = quick
+  ? { httpSeconds: 2, chartMonitors: 10, longDays: 30, ingestEvents: 60_000, lagRate: 2_000, lagSeconds: 8 }
+  : { httpSeconds: 5, chartMonitors: 50, longDays: 365, ingestEvents: 400_000, lagRate: 10_000, lagSeconds: 20 };
+const PARTITIONS = 4;
+const log = (line: string) => void process.stderr.write(`${line}\n`);
+const began = performance.now();
+const elapsed = () => `${((performance.now() - began) / 1000).toFixed(0)} s`;
+
+const env = await startBenchEnv();
+const queueRedis = new Redis(env.redisUrl, { maxRetriesPerRequest: null });
+const queue = createProjectorQueue(queueRedis, env.prefix);
+let cleaned: Promise<void> | null = null;
+const cleanup = () =>
+  (cleaned ??= (async () => {
+    await stopAll();
+    await queue.close().catch(() => undefined);
+    queueRedis.disconnect();
+    await env.close();
+  })());
+process.once('SIGINT', () => void cleanup().finally(() => process.exit(130)));
+
+const figures: Figure[] = [];
+const machine = {
+  cpus: os.availableParallelism(),
+  cpu_model: os.cpus()[0]?.model ?? 'unknown',
+  memory_gb: Math.round(os.totalmem() / 2 ** 30),
+  node: process.version,
+  postgres: '',
+  redis: '',
+};
+try {
+  machine.postgres = await env.db.oneFirst(sql.type(z.object({ v: z.string() }))`SELECT current_setting('server_version') AS v`);
+  machine.redis = /redis_version:(\S+)/.exec(await env.redis.info('server'))?.[1] ?? 'unknown';
+  log(`bench ${quick ? '--quick ' : ''}in ${env.name} (Redis prefix ${env.prefix})`);
+
+  // Data: the demo page, two chart pages (1 day and 1 year of history) and the per-request
+  // baseline's checks tables.
+  await loadDemo({ db: env.db, clock: () => new Date(), progress: process.stderr });
+  const nowMs = Date.now();
+  const day = benchMonitors('bench-1d', 1001, settings.chartMonitors);
+  const year = benchMonitors('bench-1y', 2001, settings.chartMonitors);
+  const longLabel = settings.longDays === 365 ? '1 year' : `${settings.longDays} days`;
+  log(`[${elapsed()}] appending chart pages and filling the SQL baseline tables…`);
+  await appendAll(env.db, historyPage('bench-1y', year, settings.longDays, nowMs), { batchSize: 5_000 });
+  await Promise.all([
+    appendAll(env.db, historyPage('bench-1d', day, 1, nowMs), { batchSize: 5_000 }),
+    (async () => {
+      await createChecksTable(env.db, 'bench_checks_1d', day.map((m) => m.id), 1, nowMs);
+      await createChecksTable(env.db, 'bench_checks_long', year.map((m) => m.id), settings.longDays, nowMs);
+    })(),
+  ]);
+
+  const deps: ProjectorDeps = {
+    db: env.db,
+    redis: env.redis,
+    clock: () => new Date(),
+    urls: { baseUrl: 'http://localhost:3000', pageUrlTemplate: '{base_url}/s/{slug}' },
+    batchSize: 5_000,
+    log: pino({ level: 'silent' }),
+  };
+  log(`[${elapsed()}] projecting…`);
+  const active = await rebuild(deps, { prefix: env.prefix, partitions: PARTITIONS, graceMs: 0 });
+
+  // Let PostgreSQL finish what the bulk loads started (autovacuum, checkpoint) before timing HTTP.
+  await env.db.query(sql.unsafe`VACUUM ANALYZE`);
+  await env.db.query(sql.unsafe`CHECKPOINT`);
+  log(`[${elapsed()}] HTTP…`);
+  const serverEnv = { REDIS_URL: env.redisUrl, REDIS_PREFIX: env.prefix, DATABASE_URL: env.url, LOG_LEVEL: 'info' };
+  const demoCharts = pageKeys(partitionTag(env.prefix, active.version, partitionOf('demo', PARTITIONS)), 'demo').charts;
+  const app = await startServer('app', serverEnv);
+  const hello = await startServer('hello', serverEnv);
+  const raw = await startServer('raw', { ...serverEnv, BENCH_KEY: demoCharts });
+  const month = new Date().toISOString().slice(0, 7);
+  figures.push(...(await httpPhase({ app: app.url, hello: hello.url, raw: raw.url }, { duration: settings.httpSeconds, month, log })));
+  await Promise.all([hello.stop(), raw.stop()]);
+  const sqlServer = await startServer('sql', serverEnv);
+  log(`[${elapsed()}] charts: projection vs SQL…`);
+  figures.push(
+    ...(await chartsPhase(
+      { app: app.url, sql: sqlServer.url },
+      [
+        { label: '1 day', slug: 'bench-1d', table: 'bench_checks_1d', monitors: day.map((m) => m.id) },
+        { label: longLabel, slug: 'bench-1y', table: 'bench_checks_long', monitors: year.map((m) => m.id) },
+      ],
+      {
+        duration: settings.httpSeconds,
+        log,
+        note:
+          `SQL tables hold a check per minute; the projected page bench-1y holds one per minute for the last 2 days and one per hour before ` +
+          `(older checks live on in the read models only as failures and daily figures)${quick ? '; --quick: 10 monitors, 30 days instead of 50 monitors, 1 year' : ''}`,
+      },
+    )),
+  );
+  await Promise.all([app.stop(), sqlServer.stop()]);
+
+  log(`[${elapsed()}] ingest + projection…`);
+  // The real worker process; it logs at info, which is also how it says it is ready.
+  const worker = await startWorker({ ...serverEnv, PROJECTOR_PARTITIONS: String(PARTITIONS) });
+  figures.push(
+    ...(await ingestPhase(
+      { db: env.db, redis: env.redis, prefix: env.prefix, queue, partitions: PARTITIONS, log },
+      { events: settings.ingestEvents, offeredRate: settings.lagRate, lagSeconds: settings.lagSeconds },
+    )),
+  );
+  await worker.stop();
+
+  log(`[${elapsed()}] rebuild…`);
+  figures.push(...(await rebuildPhase(deps, { prefix: env.prefix, partitions: PARTITIONS, log })));
+  const rebuilt = await readActive(env.redis, env.prefix);
+  figures.push(
+    ...(await memoryPhase(env.redis, env.db, {
+      prefix: env.prefix,
+      version: rebuilt!.version,
+      partitions: PARTITIONS,
+      slug: 'bench-1y',
+      monitors: year.map((m) => m.id),
+      table: 'bench_checks_long',
+      tableDays: settings.longDays,
+    })),
+  );
+} finally {
+  await cleanup();
+}
+
+const seconds = (performance.now() - began) / 1000;
+const header = [
+  `npm run bench${quick ? ' -- --quick' : ''}: ${machine.cpus} CPUs (${machine.cpu_model}), ${machine.memory_gb} GB, Node ${machine.node}, PostgreSQL ${machine.postgres}, Redis ${machine.redis}; ${seconds.toFixed(0)} s`,
+  quick ? '--quick: shorter runs, 10 chart monitors, 30 days instead of 1 year, 60k ingest events, 2,000 events/s for the lag' : '',
+].filter(Boolean);
+console.log([...header, formatTable(figures)].join('\n'));
+const path = await writeResults({
+  command: `npm run bench${quick ? ' -- --quick' : ''}`,
+  quick,
+  machine,
+  settings,
+  started_at: new Date(Date.now() - seconds * 1000).toISOString(),
+  seconds,
+  figures,
+});
+log(`\nwritten to ${path}`);

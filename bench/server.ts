@@ -1,0 +1,71 @@
+// A server under test, run as a child process (`node --import tsx bench/server.ts <mode>`) so the
+// load generator never shares its event loop. Prints {"port": n} once listening.
+//   app    the real API (buildApp), logging at info to /dev/null and counting request metrics,
+//          as `npm run serve` does
+//   hello  baseline: an Express 5 hello-world route
+//   raw    baseline: node:http answering every request with one Redis GET (BENCH_KEY)
+//   sql    the comparison: the charts response computed from PostgreSQL per request
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { Redis } from 'ioredis';
+import { destination, pino } from 'pino';
+import { Registry } from 'prom-client';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { createDb } from '../src/eventLog/createDb.ts';
+import { sqlCharts } from './sqlCharts.ts';
+
+const mode = process.argv[2];
+const env = (name: string): string => {
+  const value = process.env[name];
+  if (!value) throw new Error(`bench/server.ts needs ${name}`);
+  return value;
+};
+
+const listening = (server: ReturnType<typeof createServer>) =>
+  server.once('listening', () => {
+    console.log(JSON.stringify({ port: (server.address() as AddressInfo).port }));
+  });
+
+if (mode === 'app') {
+  const config = loadConfig();
+  const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2 });
+  // Production logs a line per request at info: keep the cost, drop the output.
+  const log = pino({ level: 'info' }, destination({ dest: '/dev/null', sync: false }));
+  const app = buildApp({ redis, prefix: config.redisPrefix, config, log, registry: new Registry() });
+  listening(createServer(app).listen(0, '127.0.0.1'));
+} else if (mode === 'hello') {
+  const app = express();
+  app.get('/', (_req, res) => {
+    res.send('Hello World!');
+  });
+  listening(createServer(app).listen(0, '127.0.0.1'));
+} else if (mode === 'raw') {
+  const redis = new Redis(env('REDIS_URL'), { maxRetriesPerRequest: 2 });
+  const key = env('BENCH_KEY');
+  const server = createServer((_req, res) => {
+    redis.get(key).then(
+      (value) => {
+        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+        res.end(value ?? '');
+      },
+      () => {
+        res.writeHead(500);
+        res.end();
+      },
+    );
+  });
+  listening(server.listen(0, '127.0.0.1'));
+} else if (mode === 'sql') {
+  const db = await createDb(env('DATABASE_URL'), { maximumPoolSize: 10 });
+  const app = express();
+  app.get('/charts/:table', async (req, res) => {
+    const monitors = String(req.query['monitors'] ?? '').split(',').map(Number);
+    res.json(await sqlCharts(db, req.params.table, monitors, Date.now()));
+  });
+  listening(createServer(app).listen(0, '127.0.0.1'));
+} else {
+  console.error('usage: bench/server.ts app|hello|raw|sql');
+  process.exit(2);
+}

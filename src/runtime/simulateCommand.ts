@@ -1,0 +1,303 @@
+// `npm run simulate -- --pages P --monitors M --rate R --duration S [--history DAYS] [--seed N]`:
+// realistic traffic through the real write path, for demos and load tests. Creates P pages of M
+// monitors (slugs and ids derived from the seed, so runs never collide), optionally backfills
+// DAYS of checks at 60 s (in order per monitor), then offers R events/s for S seconds: mostly
+// checks, now and then an incident or maintenance step. Pages are split between two appenders
+// (their own pages each), so order per monitor holds while two transactions overlap.
+import { parseArgs } from 'node:util';
+import { sql, type DatabasePool } from 'slonik';
+import { z } from 'zod';
+import type { Config } from '../config.ts';
+import { DEMO_MONITORS, demoCheckData, demoUniform, type CheckData, type DemoMonitor } from '../demo/demoEvents.ts';
+import { appendEvents } from '../eventLog/appendEvents.ts';
+import { migrate } from '../eventLog/migrate.ts';
+import { createProjectorQueue } from '../projector/queue.ts';
+import { readActive } from '../projector/versions.ts';
+import { DAY_MS, MINUTE_MS, formatTimestamp } from '../shared/time.ts';
+import { createClients } from './clients.ts';
+
+const USAGE = `usage: npm run simulate -- --pages P --monitors M --rate R --duration S [--history DAYS] [--seed N]
+  --pages     pages to create (1–10000), slugs sim-<seed>-<n>
+  --monitors  monitors per page (1–1000; pages × monitors ≤ 999999)
+  --rate      events per second to offer (1–1000000)
+  --duration  seconds of live traffic (0–86400)
+  --history   days of checks at 60 s to append first (0–400, default 0)
+  --seed      1–9000000 (default random); the same seed names the same pages and monitors`;
+
+const Args = z.object({
+  pages: z.coerce.number().int().min(1).max(10_000),
+  monitors: z.coerce.number().int().min(1).max(1000),
+  rate: z.coerce.number().int().min(1).max(1_000_000),
+  duration: z.coerce.number().min(0).max(86_400),
+  history: z.coerce.number().min(0).max(400).default(0),
+  seed: z.coerce.number().int().min(1).max(9_000_000).optional(),
+});
+type Args = z.infer<typeof Args>;
+
+type Lane = { pages: string[]; monitors: (DemoMonitor & { page: string })[] };
+type Emitted = { type: string; page: string; at: string; data: Record<string, unknown> };
+
+const BATCH_MAX = 5_000;
+const TICK_MS = 100;
+const IMPACTS = ['major', 'partial', 'degraded', 'none'] as const;
+const BASES = [20, 45, 90, 150, 250, 400];
+
+const parse = (argv: string[]): Args | string => {
+  try {
+    const { values } = parseArgs({
+      args: argv,
+      options: Object.fromEntries(['pages', 'monitors', 'rate', 'duration', 'history', 'seed'].map((k) => [k, { type: 'string' }])),
+      strict: true,
+      allowPositionals: false,
+    });
+    const missing = ['pages', 'monitors', 'rate', 'duration'].filter((k) => values[k] === undefined);
+    if (missing.length > 0) return missing.map((k) => `--${k} is required`).join('\n');
+    const parsed = Args.safeParse(values);
+    if (!parsed.success) return parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('\n');
+    if (parsed.data.pages * parsed.data.monitors > 999_999) return 'pages × monitors must be at most 999999';
+    return parsed.data;
+  } catch (error) {
+    return (error as Error).message;
+  }
+};
+
+const pageExists = async (db: DatabasePool, slug: string): Promise<boolean> =>
+  (await db.maybeOne(sql.type(z.object({ one: z.number() }))`SELECT 1 AS one FROM pages WHERE slug = ${slug}`)) !== null;
+
+/** A seed whose first page does not exist yet; null when the given one is taken. */
+const chooseSeed = async (db: DatabasePool, wanted: number | undefined): Promise<number | null> => {
+  if (wanted !== undefined) return (await pageExists(db, `sim-${wanted}-1`)) ? null : wanted;
+  for (;;) {
+    const seed = 1 + Math.floor(Math.random() * 9_000_000);
+    if (!(await pageExists(db, `sim-${seed}-1`))) return seed;
+  }
+};
+
+const buildLanes = (args: Args, seed: number): Lane[] => {
+  const lanes: Lane[] = Array.from({ length: Math.min(2, args.pages) }, () => ({ pages: [], monitors: [] }));
+  for (let n = 1; n <= args.pages; n += 1) {
+    const page = `sim-${seed}-${n}`;
+    const lane = lanes[n % lanes.length]!;
+    lane.pages.push(page);
+    for (let m = 1; m <= args.monitors; m += 1) {
+      const id = seed * 1_000_000 + (n - 1) * args.monitors + m;
+      const shape = DEMO_MONITORS[id % DEMO_MONITORS.length]!;
+      lane.monitors.push({
+        ...shape,
+        id,
+        page,
+        name: `${shape.name} ${m}`,
+        impact: IMPACTS[m % IMPACTS.length]!,
+        baseMs: BASES[id % BASES.length]!,
+        offsetMs: (id % 60) * 1000,
+      });
+    }
+  }
+  return lanes;
+};
+
+/** Rare down runs of a few checks, and degraded spells: decided per monitor and instant. */
+const statusStepper = () => {
+  const left = new Map<number, { status: CheckData['status']; n: number }>();
+  return (monitor: DemoMonitor, atMs: number): CheckData['status'] => {
+    let run = left.get(monitor.id);
+    if (!run || run.n === 0) {
+      const u = demoUniform(monitor.id, atMs, 21);
+      run = u < 0.0002 ? { status: 'down', n: 1 + Math.floor(demoUniform(monitor.id, atMs, 22) * 10) } : u < 0.0005 ? { status: 'degraded', n: 5 } : { status: 'up', n: 0 };
+      left.set(monitor.id, run);
+    }
+    if (run.n === 0) return 'up';
+    run.n -= 1;
+    return run.status;
+  };
+};
+
+const check = (monitor: DemoMonitor & { page: string }, atMs: number, status: CheckData['status']): Emitted => ({
+  type: 'check.recorded',
+  page: monitor.page,
+  at: formatTimestamp(atMs),
+  data: demoCheckData(monitor, atMs, status),
+});
+
+/** Incidents open → identified → monitoring → resolved, maintenances scheduled then started, completed or cancelled. */
+const storyTeller = (seed: number) => {
+  const incidents = new Map<string, { id: string; step: number }>();
+  const maintenances = new Map<string, { id: string; step: number }>();
+  let serial = 0;
+  const states = ['identified', 'monitoring', 'resolved'];
+  return (page: string, atMs: number): Emitted => {
+    const at = formatTimestamp(atMs);
+    serial += 1;
+    if (serial % 3 !== 0) {
+      const open = incidents.get(page);
+      if (!open) {
+        const id = `sim-${seed}-inc-${serial}`;
+        incidents.set(page, { id, step: 0 });
+        return { type: 'incident.opened', page, at, data: { incident_id: id, title: 'Elevated error rates', message: 'We are investigating.', components: ['API'] } };
+      }
+      const state = states[open.step]!;
+      open.step += 1;
+      if (state === 'resolved') incidents.delete(page);
+      return { type: 'incident.updated', page, at, data: { incident_id: open.id, state, message: `Status: ${state}.` } };
+    }
+    const planned = maintenances.get(page);
+    if (!planned) {
+      const id = `sim-${seed}-mnt-${serial}`;
+      maintenances.set(page, { id, step: 0 });
+      const start = atMs + 10 * MINUTE_MS;
+      return {
+        type: 'maintenance.scheduled',
+        page,
+        at,
+        data: { maintenance_id: id, title: 'Database maintenance', scheduled_start: formatTimestamp(start), scheduled_end: formatTimestamp(start + 60 * MINUTE_MS) },
+      };
+    }
+    const type = planned.step === 0 ? (serial % 4 === 0 ? 'maintenance.cancelled' : 'maintenance.started') : 'maintenance.completed';
+    planned.step += 1;
+    if (type !== 'maintenance.started') maintenances.delete(page);
+    return { type, page, at, data: { maintenance_id: planned.id } };
+  };
+};
+
+export const simulateCommand = async (config: Config, argv: string[]): Promise<number> => {
+  const args = parse(argv);
+  if (typeof args === 'string') {
+    console.error(`${args}\n${USAGE}`);
+    return 2;
+  }
+  await migrate(config.databaseUrl);
+  const clients = await createClients(config, 'simulate');
+  const queue = createProjectorQueue(clients.queueRedis, config.redisPrefix);
+  const tty = process.stderr.isTTY === true;
+  let stopping = false;
+  const onSigint = () => void (stopping = true);
+  process.once('SIGINT', onSigint);
+  try {
+    const seed = await chooseSeed(clients.db, args.seed);
+    if (seed === null) {
+      console.error(`seed ${args.seed} is taken (page sim-${args.seed}-1 exists): choose another --seed`);
+      return 2;
+    }
+    let active = await readActive(clients.redis, config.redisPrefix);
+    let activeReadAt = Date.now();
+    const wake = async (pages: string[]) => {
+      if (Date.now() - activeReadAt > 1000) [active, activeReadAt] = [await readActive(clients.redis, config.redisPrefix), Date.now()];
+      if (active) await queue.wakePages(pages, active.partitions);
+      else await queue.wakePartitions([0]); // no models yet: partition 0's job builds them
+    };
+    // Two appends that both create a month's check partition can fail ("relation … already
+    // exists"): batches that bring a month this process has not seen yet run one at a time.
+    const knownMonths = new Set<string>();
+    let exclusive: Promise<unknown> = Promise.resolve();
+    const appendOne = async (events: readonly Emitted[]): Promise<number> => {
+      const months = new Set(events.filter((e) => e.type === 'check.recorded').map((e) => e.at.slice(0, 7)));
+      const run = () => appendEvents(clients.db, events, { now: new Date(), onCommitted: (r) => wake(r.pages) });
+      if ([...months].every((m) => knownMonths.has(m))) return (await run()).accepted;
+      const result = exclusive.then(run);
+      exclusive = result.catch(() => undefined);
+      const { accepted } = await result;
+      for (const m of months) knownMonths.add(m);
+      return accepted;
+    };
+    const append = async (events: readonly Emitted[]): Promise<number> => {
+      let accepted = 0;
+      for (let i = 0; i < events.length; i += BATCH_MAX) accepted += await appendOne(events.slice(i, i + BATCH_MAX));
+      return accepted;
+    };
+    const lanes = buildLanes(args, seed);
+    const startMs = Date.now();
+    const historyFrom = Math.floor((startMs - args.history * DAY_MS) / MINUTE_MS) * MINUTE_MS;
+    const setupAt = formatTimestamp(historyFrom - MINUTE_MS);
+    console.log(`simulating pages sim-${seed}-1 … sim-${seed}-${args.pages} (seed ${seed}), ${args.pages * args.monitors} monitors`);
+    for (const lane of lanes) {
+      const setup: Emitted[] = lane.pages.map((page) => ({ type: 'page.configured', page, at: setupAt, data: { title: `Simulated ${page}`, plan: 'growth' } }));
+      for (const m of lane.monitors)
+        setup.push({ type: 'monitor.configured', page: m.page, at: setupAt, data: { monitor_id: m.id, name: m.name, type: m.type, impact: m.impact, position: m.id % 1_000_000 } });
+      await append(setup);
+    }
+
+    const statusOf = statusStepper();
+    if (args.history > 0) {
+      const slots = Math.floor((startMs - historyFrom) / MINUTE_MS);
+      const total = slots * args.pages * args.monitors;
+      let done = 0;
+      let shown = -1;
+      const started = performance.now();
+      await Promise.all(
+        lanes.map(async (lane) => {
+          let batch: Emitted[] = [];
+          for (let slot = historyFrom; slot < startMs && !stopping; slot += MINUTE_MS) {
+            for (const m of lane.monitors) {
+              const at = slot + m.offsetMs;
+              if (at < startMs) batch.push(check(m, at, statusOf(m, at)));
+            }
+            if (batch.length >= BATCH_MAX || slot + MINUTE_MS >= startMs) {
+              const appended = await append(batch); // not `done += await …`: the lanes interleave
+              done += appended;
+              batch = [];
+              const percent = Math.min(100, Math.floor((100 * done) / Math.max(1, total)));
+              const step = tty ? percent : Math.floor(percent / 25); // plain output: a line per quarter
+              if (step !== shown) {
+                shown = step;
+                process.stderr.write(`${tty ? '\r' : ''}history: ${percent}% (${done} checks)${tty ? '' : '\n'}`);
+              }
+            }
+          }
+        }),
+      );
+      const seconds = (performance.now() - started) / 1000;
+      if (tty) process.stderr.write('\n');
+      console.log(`history: ${done} checks in ${seconds.toFixed(1)} s (${Math.round(done / seconds)} events/s)`);
+    }
+
+    // Live traffic: every 100 ms each lane appends what its share of the rate owes by then.
+    const tell = storyTeller(seed);
+    let sent = 0;
+    let lastShown = 0;
+    const liveStarted = performance.now();
+    const deadline = liveStarted + args.duration * 1000;
+    await Promise.all(
+      lanes.map(async (lane, l) => {
+        const rate = args.rate / lanes.length;
+        let cursor = 0;
+        let laneSent = 0;
+        for (let tick = 1; !stopping; tick += 1) {
+          const due = Math.min(deadline, liveStarted + tick * TICK_MS);
+          const wait = due - performance.now();
+          if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+          // When appends fall behind, the backlog is dropped rather than piled up: the achieved
+          // rate printed at the end says what the write path could take.
+          const owed = Math.floor((rate * (due - liveStarted)) / 1000) - laneSent;
+          const events: Emitted[] = [];
+          const nowMs = Date.now();
+          for (let i = 0; i < Math.min(owed, rate); i += 1) {
+            if (Math.random() < 0.002) events.push(tell(lane.pages[cursor % lane.pages.length]!, nowMs));
+            else {
+              const monitor = lane.monitors[cursor % lane.monitors.length]!;
+              events.push(check(monitor, nowMs, statusOf(monitor, nowMs)));
+            }
+            cursor += 1;
+          }
+          if (events.length > 0) await append(events);
+          laneSent += owed;
+          sent += events.length;
+          const elapsed = (performance.now() - liveStarted) / 1000;
+          if (tty && l === 0 && elapsed - lastShown >= 1) {
+            lastShown = elapsed;
+            process.stderr.write(`\rlive: ${sent} events, ${Math.round(sent / elapsed)} events/s (offered ${args.rate}/s)   `);
+          }
+          if (due >= deadline) break;
+        }
+      }),
+    );
+    const seconds = (performance.now() - liveStarted) / 1000;
+    if (tty) process.stderr.write('\n');
+    if (args.duration > 0)
+      console.log(`live: ${sent} events in ${seconds.toFixed(1)} s: ${Math.round(sent / Math.max(seconds, 0.001))} events/s achieved (offered ${args.rate}/s)`);
+    return 0;
+  } finally {
+    process.off('SIGINT', onSigint);
+    await queue.close();
+    await clients.close();
+  }
+};
