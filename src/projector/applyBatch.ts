@@ -80,7 +80,7 @@ export const applyBatch = async (redis: Redis, tag: string, rows: readonly LogRo
             checks.delete(Number(id));
             heads.set(Number(id), null);
             deleteMonitorCommands(out, tag, Number(id), now);
-            mark(pk.dirtyAvailability, `${slug}|${id}`);
+            out.push('DEL', pageKeys(tag, slug).availability(Number(id))); // gone with its monitor
           }
         }
         if (event.type === 'monitor.configured') mark(pk.dirtyAvailability, `${slug}|${event.data.monitor_id}`);

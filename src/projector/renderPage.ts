@@ -38,6 +38,7 @@ const accessDoc = (state: PageState | null) =>
         state: state.settings.blocked ? 'blocked' : 'active',
         plan: state.settings.plan,
         token_hash: state.settings.tokenHash,
+        title: state.settings.title,
       };
 
 const pageOverall = (state: PageState, monitors: readonly MonitorSnapshot[], now: number): OverallStatus =>
@@ -84,9 +85,6 @@ export const renderPage = (out: CommandList, input: RenderInput, scope: RenderSc
     ]);
     out.push('DEL', keys.availability(monitor.id));
     out.push('HSET', keys.availability(monitor.id), ...fields);
-  }
-  if (scope.availability !== 'all') {
-    for (const id of scope.availability) if (!state.monitors[String(id)]) out.push('DEL', keys.availability(id));
   }
   return nextClockChange(state, monitors, now);
 };
