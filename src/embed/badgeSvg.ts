@@ -22,7 +22,7 @@ const charWidths: Readonly<Record<string, number>> = {
 };
 
 const textWidth = (text: string): number =>
-  Math.round([...text].reduce((sum, c) => sum + (charWidths[c] ?? 7), 0));
+  Math.round(Array.from(text).reduce((sum, c) => sum + (charWidths[c] ?? 7), 0));
 
 // One segment's text, drawn twice like shields: a dark shadow 1px lower, then the white text.
 const segmentText = (text: string, left: number, width: number): string => {

@@ -2,7 +2,6 @@
 // visible at commit, so a reader ordered by position alone could skip a late committer. Rows are
 // read in (transaction_id, position) order and only below the oldest transaction still open.
 import { sql, type CommonQueryMethods } from 'slonik';
-import { z } from 'zod';
 
 export type Checkpoint = Readonly<{ tx: string; pos: string }>;
 export const START: Checkpoint = { tx: '0', pos: '0' };
@@ -14,16 +13,16 @@ export const parseCheckpoint = (text: string | null | undefined): Checkpoint => 
   return { tx, pos };
 };
 
-const Row = z.object({
-  tx: z.string(),
-  position: z.string(),
-  type: z.string(),
-  page: z.string(),
-  at: z.number(),
-  data: z.record(z.unknown()),
-  mine: z.boolean(),
-});
-export type LogRow = Omit<z.infer<typeof Row>, 'mine'>;
+type Row = {
+  tx: string;
+  position: string;
+  type: string;
+  page: string;
+  at: number; // epoch ms
+  data: Record<string, unknown>;
+  mine: boolean;
+};
+export type LogRow = Omit<Row, 'mine'>;
 
 export type ReadAfterOptions = Readonly<{
   limit: number;
@@ -62,7 +61,7 @@ export const readAfter = async (
       UNION ALL
       (SELECT transaction_id, position, '', '', at, '{}'::jsonb, false FROM scanned
        ORDER BY transaction_id DESC, position DESC LIMIT 1)
-    ) rows ORDER BY rows.transaction_id, rows.position, rows.mine DESC`)) as readonly z.infer<typeof Row>[];
+    ) rows ORDER BY rows.transaction_id, rows.position, rows.mine DESC`)) as readonly Row[];
   let scannedTo: Checkpoint | null = null;
   const rows: LogRow[] = [];
   for (const row of scanned) {

@@ -119,7 +119,10 @@ export const applyToRegistry = (registry: Registry, event: ParsedEvent): string 
       return registry.incidents.has(key(page, str(event, 'incident_id')))
         ? null
         : `incident "${str(event, 'incident_id')}" does not exist on page "${page}"`;
-    default:
+    case 'maintenance.updated':
+    case 'maintenance.started':
+    case 'maintenance.completed':
+    case 'maintenance.cancelled':
       return registry.maintenances.has(key(page, str(event, 'maintenance_id')))
         ? null
         : `maintenance "${str(event, 'maintenance_id')}" does not exist on page "${page}"`;

@@ -174,7 +174,6 @@ export const ingestRouter = (deps: IngestDeps): Router => {
   };
 
   // Express recognises an error handler by its four parameters.
-  // eslint-disable-next-line max-params
   const onError: ErrorRequestHandler = (error, _req, res, next) => {
     if (res.headersSent) {
       next(error);

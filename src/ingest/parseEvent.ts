@@ -57,7 +57,7 @@ export const parseEvent = (raw: unknown, index: number, now: Date): ParsedEvent 
     type: knownType.data,
     page,
     atMs,
-    data: toStoredData(knownType.data, parsed.data as Record<string, unknown>),
+    data: toStoredData(knownType.data, parsed.data),
   };
 };
 

@@ -27,7 +27,7 @@ export const ingestCommand = async (config: Config, args: string[]): Promise<num
       },
       out: process.stdout,
       err: process.stderr,
-      isTTY: Boolean(process.stderr.isTTY),
+      isTTY: process.stderr.isTTY,
     });
   } finally {
     await queue.close();

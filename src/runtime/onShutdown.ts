@@ -1,5 +1,5 @@
 // Graceful shutdown on SIGTERM and SIGINT: run the registered closers in reverse order, once.
-type Closer = () => Promise<unknown> | unknown;
+type Closer = () => unknown;
 
 export const createShutdown = (log: { info: (msg: string) => void; error: (obj: object, msg: string) => void }) => {
   const closers: Closer[] = [];

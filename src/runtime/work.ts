@@ -6,6 +6,7 @@ import type { Config } from '../config.ts';
 import { buildOperatorApp } from '../http/operatorApp.ts';
 import { createProjectorMetrics } from '../projector/projectorMetrics.ts';
 import { createProjectorQueue } from '../projector/queue.ts';
+import { readActive } from '../projector/versions.ts';
 import { systemClock } from '../shared/clock.ts';
 import type { Clients } from './clients.ts';
 import { listen } from './listen.ts';
@@ -37,6 +38,12 @@ export const work = async (
     config.concurrency,
   );
   const scheduler = startScheduler({ queue, redis, prefix: config.redisPrefix, log });
+  const active = await readActive(redis, config.redisPrefix);
+  if (active && active.partitions !== config.partitions)
+    log.warn(
+      { active: active.partitions, configured: config.partitions },
+      'PROJECTOR_PARTITIONS differs from the active read models: run `npm run rebuild` to apply it',
+    );
   await queue.wakePartitions(Array.from({ length: config.partitions }, (_, p) => p));
   onShutdown(() => queue.close());
   onShutdown(() => worker.close()); // waits for running jobs (BullMQ going-to-production)

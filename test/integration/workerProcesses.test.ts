@@ -50,8 +50,13 @@ describe('two worker processes, four partitions, one killed', () => {
   };
   const stop = (child: ChildProcess, signal: NodeJS.Signals) =>
     new Promise<void>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      child.once('exit', () => resolve());
+      if (child.exitCode !== null || child.signalCode !== null) {
+        resolve();
+        return;
+      }
+      child.once('exit', () => {
+        resolve();
+      });
       child.kill(signal);
     });
 
@@ -67,7 +72,8 @@ describe('two worker processes, four partitions, one killed', () => {
   });
 
   it('projects every event exactly once', async () => {
-    const [first] = [startWorker(), startWorker()];
+    const first = startWorker();
+    startWorker();
     while (!(await readActive(redis, prefix))) await sleep(100); // the workers built the empty models
     // Events arrive while the workers project; one worker is killed half way and replaced.
     const queue = createProjectorQueue(testQueueRedis, prefix);
@@ -86,7 +92,7 @@ describe('two worker processes, four partitions, one killed', () => {
       if (!killed && total > 100_000) {
         const status = await projectionStatus(t.db, redis, prefix);
         expect(Number(status.projected_position)).toBeGreaterThan(0);
-        await stop(first!, 'SIGKILL');
+        await stop(first, 'SIGKILL');
         startWorker();
         killed = true;
       }
@@ -95,7 +101,8 @@ describe('two worker processes, four partitions, one killed', () => {
     await queue.close();
     expect(total).toBe(PAGES * MONITORS * CHECKS + PAGES * (MONITORS + 2));
     let zeroSince = 0;
-    for (const started = Date.now(); Date.now() - started < 240_000; await sleep(200)) {
+    for (const started = Date.now(); Date.now() - started < 240_000; ) {
+      await sleep(200);
       const status = await projectionStatus(t.db, redis, prefix);
       if (status.lag_events === 0 && status.log_position === String(total)) {
         zeroSince ||= Date.now();

@@ -9,7 +9,7 @@ const HOW_TO =
 export const startServices = async (): Promise<Services> => {
   const pgUrl = process.env['TEST_DATABASE_URL'];
   const redisUrl = process.env['TEST_REDIS_URL'];
-  if (pgUrl && redisUrl) return { pgServerUrl: pgUrl, redisUrl, stop: async () => undefined };
+  if (pgUrl && redisUrl) return { pgServerUrl: pgUrl, redisUrl, stop: () => Promise.resolve() };
   try {
     const { PostgreSqlContainer } = await import('@testcontainers/postgresql');
     const { RedisContainer } = await import('@testcontainers/redis');
