@@ -4,6 +4,7 @@
 import type { Redis } from 'ioredis';
 import { evolvePageState } from '../../projections/pageState.ts';
 import type { PageState } from '../../projections/types.ts';
+import { eventTypes } from '../events/catalogue.ts';
 import { StoredEvent } from '../events/storedEvent.ts';
 import type { LogRow } from '../eventLog/readAfter.ts';
 import { monitorKeys, pageKeys, partitionKeys } from '../readModels/keys.ts';
@@ -17,6 +18,8 @@ export type DeadLetter = Readonly<{ position: string; error: string }>;
 export type BatchEffects = Readonly<{ out: CommandList; deadLetters: DeadLetter[]; applied: number }>;
 
 type Loaded = { states: Map<string, PageState | null>; updated: Map<string, number>; heads: Map<number, TimelineHead | null> };
+
+const knownTypes = new Set<string>(eventTypes);
 
 const toEvent = (row: LogRow) =>
   StoredEvent.parse({ type: row.type, page: row.page, at: formatTimestamp(row.at), position: row.position, data: row.data });
@@ -46,6 +49,8 @@ export const applyBatch = async (redis: Redis, tag: string, rows: readonly LogRo
   const deadLetters: DeadLetter[] = [];
   const events: StoredEvent[] = [];
   for (const row of rows) {
+    // A type this version does not know (written by a newer one) is skipped, not dead-lettered.
+    if (!knownTypes.has(row.type)) continue;
     try {
       events.push(toEvent(row));
     } catch (error) {
