@@ -18,8 +18,11 @@ export type BenchEnv = Readonly<{
 }>;
 
 export const serverUrl = (): string =>
-  process.env['DATABASE_URL'] ?? process.env['TEST_DATABASE_URL'] ?? 'postgres://root@127.0.0.1:5432/postgres';
-export const redisUrl = (): string => process.env['REDIS_URL'] ?? process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+  process.env['DATABASE_URL'] ??
+  process.env['TEST_DATABASE_URL'] ??
+  'postgres://root@127.0.0.1:5432/postgres';
+export const redisUrl = (): string =>
+  process.env['REDIS_URL'] ?? process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 
 export const adminQuery = async (sqlText: string): Promise<void> => {
   const admin = new pg.Client({ connectionString: withDatabase(serverUrl(), 'postgres') });

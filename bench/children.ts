@@ -8,7 +8,10 @@ const running = new Set<ChildProcess>();
 
 const stop = (child: ChildProcess): Promise<void> =>
   new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    if (child.exitCode !== null || child.signalCode !== null) {
+      resolve();
+      return;
+    }
     const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
     child.once('exit', () => {
       clearTimeout(timer);
@@ -19,7 +22,12 @@ const stop = (child: ChildProcess): Promise<void> =>
   });
 
 /** Starts `script` with tsx; resolves once a stdout line satisfies `ready` (returning a value). */
-const startChild = <T>(args: string[], env: Record<string, string>, ready: (line: string) => T | undefined, timeoutMs = 30_000) =>
+const startChild = <T>(
+  args: string[],
+  env: Record<string, string>,
+  ready: (line: string) => T | undefined,
+  timeoutMs = 30_000,
+) =>
   new Promise<{ value: T; stop: () => Promise<void>; output: () => string }>((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
       cwd: root,
@@ -30,7 +38,10 @@ const startChild = <T>(args: string[], env: Record<string, string>, ready: (line
     let output = '';
     let buffered = '';
     let settled = false;
-    const timer = setTimeout(() => fail(new Error(`${args.join(' ')} did not start within ${timeoutMs} ms:\n${output}`)), timeoutMs);
+    const timer = setTimeout(
+      () => fail(new Error(`${args.join(' ')} did not start within ${timeoutMs} ms:\n${output}`)),
+      timeoutMs,
+    );
     const fail = (error: Error) => {
       if (settled) return;
       settled = true;

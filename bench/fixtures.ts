@@ -1,7 +1,13 @@
 // Data the benchmarks run against, appended through the real write path: pages of monitors with
 // history (checks in order per monitor), and live checks for the ingest figures.
 import type { DatabasePool } from 'slonik';
-import { DEMO_MONITORS, demoCheckData, demoUniform, type CheckData, type DemoMonitor } from '../src/demo/demoEvents.ts';
+import {
+  DEMO_MONITORS,
+  demoCheckData,
+  demoUniform,
+  type CheckData,
+  type DemoMonitor,
+} from '../src/demo/demoEvents.ts';
 import { appendEvents, type AppendOptions } from '../src/eventLog/appendEvents.ts';
 import { DAY_MS, HOUR_MS, MINUTE_MS, formatTimestamp } from '../src/shared/time.ts';
 
@@ -11,7 +17,14 @@ export type BenchMonitor = DemoMonitor & Readonly<{ page: string }>;
 export const benchMonitors = (page: string, firstId: number, count: number): BenchMonitor[] =>
   Array.from({ length: count }, (_, i) => {
     const shape = DEMO_MONITORS[i % DEMO_MONITORS.length]!;
-    return { ...shape, id: firstId + i, page, name: `${shape.name} ${i + 1}`, impact: 'partial', offsetMs: (i % 60) * 1000 };
+    return {
+      ...shape,
+      id: firstId + i,
+      page,
+      name: `${shape.name} ${i + 1}`,
+      impact: 'partial',
+      offsetMs: (i % 60) * 1000,
+    };
   });
 
 /** About one 30-minute failure a week per monitor, the same wherever the check falls. */
@@ -26,7 +39,12 @@ export const checkEvent = (m: BenchMonitor, atMs: number): RawEvent => ({
 });
 
 export const setupEvents = (page: string, monitors: readonly BenchMonitor[], atMs: number): RawEvent[] => [
-  { type: 'page.configured', page, at: formatTimestamp(atMs), data: { title: `Bench ${page}`, plan: 'growth' } },
+  {
+    type: 'page.configured',
+    page,
+    at: formatTimestamp(atMs),
+    data: { title: `Bench ${page}`, plan: 'growth' },
+  },
   ...monitors.map((m, i) => ({
     type: 'monitor.configured',
     page,
@@ -40,7 +58,13 @@ export const setupEvents = (page: string, monitors: readonly BenchMonitor[], atM
  * per `coarseMs` before (older checks survive in the read models only as failures and daily
  * figures, so their density changes the build time, not what is stored or served).
  */
-export function* historyPage(page: string, monitors: readonly BenchMonitor[], days: number, nowMs: number, coarseMs = HOUR_MS): Generator<RawEvent> {
+export function* historyPage(
+  page: string,
+  monitors: readonly BenchMonitor[],
+  days: number,
+  nowMs: number,
+  coarseMs = HOUR_MS,
+): Generator<RawEvent> {
   const end = Math.floor(nowMs / MINUTE_MS) * MINUTE_MS;
   const start = end - days * DAY_MS;
   const fineFrom = end - Math.min(days, 2) * DAY_MS;
@@ -58,7 +82,10 @@ export const appendAll = async (
   let batch: RawEvent[] = [];
   let appended = 0;
   const flush = async () => {
-    const result = await appendEvents(db, batch, { now: new Date(), ...(options.onCommitted ? { onCommitted: options.onCommitted } : {}) });
+    const result = await appendEvents(db, batch, {
+      now: new Date(),
+      ...(options.onCommitted ? { onCommitted: options.onCommitted } : {}),
+    });
     appended += result.accepted;
     batch = [];
   };

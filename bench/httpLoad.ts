@@ -43,5 +43,5 @@ export const httpLoad = async (url: string, options: LoadOptions): Promise<LoadR
 
 /** A short run so the server's JIT and connection pools are warm before measuring. */
 export const warmUp = async (url: string, headers: Record<string, string> = {}): Promise<void> => {
-  await autocannon({ url, connections: 10, amount: 2_000, headers, timeout: 30 });
+  await autocannon({ url, connections: 10, amount: 1_000, headers, timeout: 30 });
 };

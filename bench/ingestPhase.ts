@@ -10,7 +10,14 @@ import { projectionStatus } from '../src/projector/projectionStatus.ts';
 import type { ProjectorQueue } from '../src/projector/queue.ts';
 import { pageHash } from '../src/shared/pageHash.ts';
 import { MINUTE_MS } from '../src/shared/time.ts';
-import { appendAll, benchMonitors, checkEvent, setupEvents, type BenchMonitor, type RawEvent } from './fixtures.ts';
+import {
+  appendAll,
+  benchMonitors,
+  checkEvent,
+  setupEvents,
+  type BenchMonitor,
+  type RawEvent,
+} from './fixtures.ts';
 import type { Figure } from './report.ts';
 
 export type IngestContext = Readonly<{
@@ -38,14 +45,16 @@ const waitForLagZero = async (ctx: IngestContext, timeoutMs: number, everyMs = 2
   for (;;) {
     const status = await projectionStatus(ctx.db, ctx.redis, ctx.prefix);
     if (status.lag_events === 0) return performance.now();
-    if (performance.now() - started > timeoutMs) throw new Error(`projection still ${status.lag_events} events behind after ${timeoutMs} ms`);
+    if (performance.now() - started > timeoutMs)
+      throw new Error(`projection still ${status.lag_events} events behind after ${timeoutMs} ms`);
     await sleep(everyMs);
   }
 };
 
 const lanesOf = (): BenchMonitor[][] => {
   const lanes: BenchMonitor[][] = Array.from({ length: LANES }, () => []);
-  for (let p = 1; p <= PAGES; p += 1) lanes[p % LANES]!.push(...benchMonitors(`ing-${p}`, 10_000 + p * 100, MONITORS_PER_PAGE));
+  for (let p = 1; p <= PAGES; p += 1)
+    lanes[p % LANES]!.push(...benchMonitors(`ing-${p}`, 10_000 + p * 100, MONITORS_PER_PAGE));
   return lanes;
 };
 
@@ -56,7 +65,8 @@ const backlog = (lanes: readonly BenchMonitor[][], total: number, nowMs: number)
   const first = Math.floor(nowMs / MINUTE_MS) * MINUTE_MS - (slots + 1) * MINUTE_MS;
   return lanes.map((lane) => {
     const events: RawEvent[] = [];
-    for (let s = 0; s < slots; s += 1) for (const m of lane) events.push(checkEvent(m, first + s * MINUTE_MS + m.offsetMs));
+    for (let s = 0; s < slots; s += 1)
+      for (const m of lane) events.push(checkEvent(m, first + s * MINUTE_MS + m.offsetMs));
     return events;
   });
 };
@@ -72,7 +82,15 @@ const rawInsert = async (db: DatabasePool, lanes: readonly RawEvent[][]): Promis
   await Promise.all(
     lanes.map(async (events) => {
       for (const batch of chunks(events, BATCH)) {
-        const rows = batch.map((e) => [++position, e.type, e.page, pageHash(e.page), e.at, JSON.stringify(e.data), null]);
+        const rows = batch.map((e) => [
+          ++position,
+          e.type,
+          e.page,
+          pageHash(e.page),
+          e.at,
+          JSON.stringify(e.data),
+          null,
+        ]);
         await db.query(sql.unsafe`
           INSERT INTO bench_raw_log SELECT * FROM ${sql.unnest(rows, ['int8', 'text', 'text', 'int8', 'timestamptz', 'jsonb', 'text'])}`);
       }
@@ -83,12 +101,18 @@ const rawInsert = async (db: DatabasePool, lanes: readonly RawEvent[][]): Promis
   return lanes.reduce((n, l) => n + l.length, 0) / seconds;
 };
 
-export const ingestPhase = async (ctx: IngestContext, options: { events: number; offeredRate: number; lagSeconds: number }) => {
+export const ingestPhase = async (
+  ctx: IngestContext,
+  options: { events: number; offeredRate: number; lagSeconds: number },
+) => {
   const wake = async (pages: string[]) => ctx.queue.wakePages(pages, ctx.partitions);
   const lanes = lanesOf();
   for (let p = 1; p <= PAGES; p += 1) {
     const monitors = lanes.flat().filter((m) => m.page === `ing-${p}`);
-    await appendAll(ctx.db, setupEvents(`ing-${p}`, monitors, Date.now() - 3 * 86_400_000), { batchSize: BATCH, onCommitted: (r) => wake(r.pages) });
+    await appendAll(ctx.db, setupEvents(`ing-${p}`, monitors, Date.now() - 3 * 86_400_000), {
+      batchSize: BATCH,
+      onCommitted: (r) => wake(r.pages),
+    });
   }
   await waitForLagZero(ctx, 60_000);
 
@@ -119,7 +143,12 @@ export const ingestPhase = async (ctx: IngestContext, options: { events: number;
       baseline: { name: 'raw INSERT, plain table', value: raw },
       ratio: sustained / raw,
       target: { text: '≥ 25,000 events/s', met: sustained >= 25_000 },
-      detail: { append_only_events_per_s: total / ((appended - started) / 1000), seconds: (caughtUp - started) / 1000, batch: BATCH, appenders: LANES },
+      detail: {
+        append_only_events_per_s: total / ((appended - started) / 1000),
+        seconds: (caughtUp - started) / 1000,
+        batch: BATCH,
+        appenders: LANES,
+      },
     },
     {
       section: 'lag',
@@ -128,8 +157,17 @@ export const ingestPhase = async (ctx: IngestContext, options: { events: number;
       value: lag.p99,
       baseline: { name: 'append commit p99', value: lag.appendP99 },
       ratio: lag.p99 / Math.max(lag.appendP99, 0.001),
-      target: { text: '≤ 2 s at 10,000 events/s', met: lag.p99 <= 2 && options.offeredRate >= 10_000 },
-      detail: { lag_p50_s: lag.p50, lag_max_s: lag.max, achieved_events_per_s: lag.achieved, samples: lag.samples, drain_s: lag.drain, append_p50_s: lag.appendP50 },
+      ...(options.offeredRate >= 10_000
+        ? { target: { text: '≤ 2 s at 10,000 events/s', met: lag.p99 <= 2 } }
+        : {}),
+      detail: {
+        lag_p50_s: lag.p50,
+        lag_max_s: lag.max,
+        achieved_events_per_s: lag.achieved,
+        samples: lag.samples,
+        drain_s: lag.drain,
+        append_p50_s: lag.appendP50,
+      },
     },
     {
       section: 'lag',

@@ -28,7 +28,10 @@ const rawKeysetRead = async (db: DatabasePool): Promise<{ rows: number; seconds:
   return { rows, seconds: (performance.now() - started) / 1000 };
 };
 
-export const rebuildPhase = async (deps: ProjectorDeps, options: { prefix: string; partitions: number; log: (line: string) => void }): Promise<Figure[]> => {
+export const rebuildPhase = async (
+  deps: ProjectorDeps,
+  options: { prefix: string; partitions: number; log: (line: string) => void },
+): Promise<Figure[]> => {
   const raw = await rawKeysetRead(deps.db);
   options.log(`  raw keyset read: ${Math.round(raw.rows / raw.seconds)} rows/s`);
   const started = performance.now();
@@ -58,7 +61,12 @@ export const rebuildPhase = async (deps: ProjectorDeps, options: { prefix: strin
   ];
 };
 
-const usage = async (redis: Redis, pattern: string): Promise<{ bytes: number; keys: number }> => {
+/** MEMORY USAGE of every key matching `pattern`, also by kind (`min`, `recent`, …: the key's last part but day numbers). */
+const usage = async (
+  redis: Redis,
+  pattern: string,
+  kinds?: Map<string, number>,
+): Promise<{ bytes: number; keys: number }> => {
   let cursor = '0';
   let bytes = 0;
   let keys = 0;
@@ -66,8 +74,11 @@ const usage = async (redis: Redis, pattern: string): Promise<{ bytes: number; ke
     const [next, found] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
     cursor = next;
     for (const key of found) {
-      bytes += Number((await redis.call('MEMORY', 'USAGE', key, 'SAMPLES', '0')) ?? 0);
+      const used = Number((await redis.call('MEMORY', 'USAGE', key, 'SAMPLES', '0')) ?? 0);
+      bytes += used;
       keys += 1;
+      const kind = key.replace(/:\d+$/, '').split(':').at(-1) ?? key;
+      kinds?.set(kind, (kinds.get(kind) ?? 0) + used);
     }
   } while (cursor !== '0');
   return { bytes, keys };
@@ -76,13 +87,23 @@ const usage = async (redis: Redis, pattern: string): Promise<{ bytes: number; ke
 export const memoryPhase = async (
   redis: Redis,
   db: DatabasePool,
-  options: { prefix: string; version: number; partitions: number; slug: string; monitors: readonly number[]; table: string; tableDays: number },
+  options: {
+    prefix: string;
+    version: number;
+    partitions: number;
+    slug: string;
+    monitors: readonly number[];
+    table: string;
+    tableDays: number;
+    label: string;
+  },
 ): Promise<Figure[]> => {
   const tag = partitionTag(options.prefix, options.version, partitionOf(options.slug, options.partitions));
   let monitorBytes = 0;
   let monitorKeys = 0;
+  const kinds = new Map<string, number>();
   for (const id of options.monitors) {
-    const used = await usage(redis, `${tag}:mon:${id}:*`);
+    const used = await usage(redis, `${tag}:mon:${id}:*`, kinds);
     monitorBytes += used.bytes;
     monitorKeys += used.keys;
   }
@@ -95,7 +116,7 @@ export const memoryPhase = async (
   return [
     {
       section: 'memory',
-      name: `per monitor, ${n}-monitor page with 1 year of history (incl. its share of page outputs)`,
+      name: `per monitor, ${n}-monitor page with ${options.label} of history (incl. its share of page outputs)`,
       unit: 'bytes',
       value: perMonitor,
       baseline: { name: 'PostgreSQL bytes of 1 year of minute checks per monitor', value: pgPerMonitorYear },
@@ -103,9 +124,14 @@ export const memoryPhase = async (
       detail: {
         monitor_keys_bytes_per_monitor: monitorBytes / n,
         monitor_keys_per_monitor: monitorKeys / n,
+        ...Object.fromEntries(
+          [...kinds].map(([kind, bytes]) => [`monitor_${kind}_bytes_per_monitor`, bytes / n]),
+        ),
         page_output_bytes: page.bytes,
         page_keys: page.keys,
-        ...(options.tableDays === 365 ? {} : { note: `PostgreSQL baseline scaled from ${options.tableDays} days to a year` }),
+        ...(options.tableDays === 365
+          ? {}
+          : { note: `PostgreSQL baseline scaled from ${options.tableDays} days to a year` }),
       },
     },
   ];

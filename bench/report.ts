@@ -33,7 +33,12 @@ const num = (x: number, unit = ''): string => {
 
 const pad = (rows: string[][]): string[] => {
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
-  return rows.map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ').trimEnd());
+  return rows.map((r) =>
+    r
+      .map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!)))
+      .join('  ')
+      .trimEnd(),
+  );
 };
 
 export const formatTable = (figures: readonly Figure[]): string => {
@@ -44,17 +49,23 @@ export const formatTable = (figures: readonly Figure[]): string => {
     out.push('', title);
     const table = [['figure', 'value', 'baseline', 'ratio', 'target']];
     for (const f of rows) {
-      const extra = f.detail?.['p50_ms'] !== undefined ? ` (p50 ${num(Number(f.detail['p50_ms']))} / p99 ${num(Number(f.detail['p99_ms']))} ms)` : '';
+      const extra =
+        f.detail?.['p50_ms'] !== undefined
+          ? ` (p50 ${num(Number(f.detail['p50_ms']))} / p99 ${num(Number(f.detail['p99_ms']))} ms)`
+          : '';
       table.push([
         `  ${f.name}`,
         `${num(f.value, f.unit)}${extra}`,
-        f.baseline ? `${f.baseline.name}: ${num(f.baseline.value, f.unit === 'ms' || f.unit === 's' ? f.unit : '')}` : '',
+        f.baseline
+          ? `${f.baseline.name}: ${num(f.baseline.value, f.unit === 'ms' || f.unit === 's' ? f.unit : '')}`
+          : '',
         f.ratio === null ? '' : `${num(f.ratio)}×${f.ratioNote ? ` ${f.ratioNote}` : ''}`,
         f.target ? `${f.target.met ? 'met' : 'MISSED'} (${f.target.text})` : '',
       ]);
     }
     out.push(...pad(table));
-    for (const f of rows.filter((r) => typeof r.detail?.['note'] === 'string')) out.push(`  note: ${String(f.detail!['note'])}`);
+    for (const f of rows.filter((r) => typeof r.detail?.['note'] === 'string'))
+      out.push(`  note: ${String(f.detail!['note'])}`);
   }
   return out.join('\n');
 };

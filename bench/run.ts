@@ -25,10 +25,26 @@ import { formatTable, writeResults, type Figure } from './report.ts';
 import { createChecksTable } from './sqlCharts.ts';
 
 const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false } }, strict: true });
-const quick = values.quick === true;
+const quick = values.quick;
 const settings = quick
-  ? { httpSeconds: 2, chartMonitors: 10, longDays: 30, ingestEvents: 60_000, lagRate: 2_000, lagSeconds: 8 }
-  : { httpSeconds: 5, chartMonitors: 50, longDays: 365, ingestEvents: 400_000, lagRate: 10_000, lagSeconds: 20 };
+  ? {
+      httpSeconds: 2,
+      baselineSeconds: 1,
+      chartMonitors: 10,
+      longDays: 30,
+      ingestEvents: 50_000,
+      lagRate: 2_000,
+      lagSeconds: 6,
+    }
+  : {
+      httpSeconds: 5,
+      baselineSeconds: 3,
+      chartMonitors: 50,
+      longDays: 365,
+      ingestEvents: 400_000,
+      lagRate: 10_000,
+      lagSeconds: 20,
+    };
 const PARTITIONS = 4;
 const log = (line: string) => void process.stderr.write(`${line}\n`);
 const began = performance.now();
@@ -57,7 +73,9 @@ const machine = {
   redis: '',
 };
 try {
-  machine.postgres = await env.db.oneFirst(sql.type(z.object({ v: z.string() }))`SELECT current_setting('server_version') AS v`);
+  machine.postgres = await env.db.oneFirst(
+    sql.type(z.object({ v: z.string() }))`SELECT current_setting('server_version') AS v`,
+  );
   machine.redis = /redis_version:(\S+)/.exec(await env.redis.info('server'))?.[1] ?? 'unknown';
   log(`bench ${quick ? '--quick ' : ''}in ${env.name} (Redis prefix ${env.prefix})`);
 
@@ -73,8 +91,20 @@ try {
   await Promise.all([
     appendAll(env.db, historyPage('bench-1d', day, 1, nowMs), { batchSize: 5_000 }),
     (async () => {
-      await createChecksTable(env.db, 'bench_checks_1d', day.map((m) => m.id), 1, nowMs);
-      await createChecksTable(env.db, 'bench_checks_long', year.map((m) => m.id), settings.longDays, nowMs);
+      await createChecksTable(
+        env.db,
+        'bench_checks_1d',
+        day.map((m) => m.id),
+        1,
+        nowMs,
+      );
+      await createChecksTable(
+        env.db,
+        'bench_checks_long',
+        year.map((m) => m.id),
+        settings.longDays,
+        nowMs,
+      );
     })(),
   ]);
 
@@ -93,15 +123,30 @@ try {
   await env.db.query(sql.unsafe`VACUUM ANALYZE`);
   await env.db.query(sql.unsafe`CHECKPOINT`);
   log(`[${elapsed()}] HTTP…`);
-  const serverEnv = { REDIS_URL: env.redisUrl, REDIS_PREFIX: env.prefix, DATABASE_URL: env.url, LOG_LEVEL: 'info' };
-  const demoCharts = pageKeys(partitionTag(env.prefix, active.version, partitionOf('demo', PARTITIONS)), 'demo').charts;
-  const app = await startServer('app', serverEnv);
-  const hello = await startServer('hello', serverEnv);
-  const raw = await startServer('raw', { ...serverEnv, BENCH_KEY: demoCharts });
+  const serverEnv = {
+    REDIS_URL: env.redisUrl,
+    REDIS_PREFIX: env.prefix,
+    DATABASE_URL: env.url,
+    LOG_LEVEL: 'info',
+  };
+  const demoCharts = pageKeys(
+    partitionTag(env.prefix, active.version, partitionOf('demo', PARTITIONS)),
+    'demo',
+  ).charts;
+  const [app, hello, raw, sqlServer] = await Promise.all([
+    startServer('app', serverEnv),
+    startServer('hello', serverEnv),
+    startServer('raw', { ...serverEnv, BENCH_KEY: demoCharts }),
+    startServer('sql', serverEnv),
+  ]);
   const month = new Date().toISOString().slice(0, 7);
-  figures.push(...(await httpPhase({ app: app.url, hello: hello.url, raw: raw.url }, { duration: settings.httpSeconds, month, log })));
+  figures.push(
+    ...(await httpPhase(
+      { app: app.url, hello: hello.url, raw: raw.url },
+      { duration: settings.httpSeconds, baselineDuration: settings.baselineSeconds, month, log },
+    )),
+  );
   await Promise.all([hello.stop(), raw.stop()]);
-  const sqlServer = await startServer('sql', serverEnv);
   log(`[${elapsed()}] charts: projection vs SQL…`);
   figures.push(
     ...(await chartsPhase(
@@ -144,6 +189,7 @@ try {
       monitors: year.map((m) => m.id),
       table: 'bench_checks_long',
       tableDays: settings.longDays,
+      label: longLabel,
     })),
   );
 } finally {
@@ -153,7 +199,9 @@ try {
 const seconds = (performance.now() - began) / 1000;
 const header = [
   `npm run bench${quick ? ' -- --quick' : ''}: ${machine.cpus} CPUs (${machine.cpu_model}), ${machine.memory_gb} GB, Node ${machine.node}, PostgreSQL ${machine.postgres}, Redis ${machine.redis}; ${seconds.toFixed(0)} s`,
-  quick ? '--quick: shorter runs, 10 chart monitors, 30 days instead of 1 year, 60k ingest events, 2,000 events/s for the lag' : '',
+  quick
+    ? '--quick: shorter runs, 10 chart monitors, 30 days instead of 1 year, 50k ingest events, 2,000 events/s for 6 s for the lag'
+    : '',
 ].filter(Boolean);
 console.log([...header, formatTable(figures)].join('\n'));
 const path = await writeResults({

@@ -61,7 +61,8 @@ if (mode === 'app') {
   const db = await createDb(env('DATABASE_URL'), { maximumPoolSize: 10 });
   const app = express();
   app.get('/charts/:table', async (req, res) => {
-    const monitors = String(req.query['monitors'] ?? '').split(',').map(Number);
+    const raw = req.query['monitors'];
+    const monitors = (typeof raw === 'string' ? raw : '').split(',').map(Number);
     res.json(await sqlCharts(db, req.params.table, monitors, Date.now()));
   });
   listening(createServer(app).listen(0, '127.0.0.1'));

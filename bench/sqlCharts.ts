@@ -8,16 +8,30 @@ import { z } from 'zod';
 const DAY = 86_400_000;
 const STATUS = ['up', 'down', 'degraded'] as const;
 
-const Hourly = z.object({ monitor_id: z.number(), bucket: z.number(), avg: z.number(), uptime: z.number(), n: z.number() });
+const Hourly = z.object({
+  monitor_id: z.number(),
+  bucket: z.number(),
+  avg: z.number(),
+  uptime: z.number(),
+  n: z.number(),
+});
 const Minute = z.object({ monitor_id: z.number(), bucket: z.number(), avg: z.number(), worst: z.number() });
 const Daily = z.object({ day: z.number(), uptime: z.number() });
 const Latest = z.object({ monitor_id: z.number(), status: z.number().nullable() });
 
 /** Creates the narrow checks table the baseline reads, filled by generate_series (fast, in the server). */
-export const createChecksTable = async (db: DatabasePool, table: string, monitors: readonly number[], days: number, nowMs: number) => {
+export const createChecksTable = async (
+  db: DatabasePool,
+  table: string,
+  monitors: readonly number[],
+  days: number,
+  nowMs: number,
+) => {
   const id = sql.identifier([table]);
   const end = Math.floor(nowMs / 60_000) * 60_000;
-  await db.query(sql.unsafe`CREATE UNLOGGED TABLE ${id} (monitor_id int NOT NULL, at timestamptz NOT NULL, status smallint NOT NULL, response_time_ms int NOT NULL)`);
+  await db.query(
+    sql.unsafe`CREATE UNLOGGED TABLE ${id} (monitor_id int NOT NULL, at timestamptz NOT NULL, status smallint NOT NULL, response_time_ms int NOT NULL)`,
+  );
   await db.query(sql.unsafe`
     INSERT INTO ${id}
     SELECT m, ts, CASE WHEN random() < 0.0005 THEN 1 WHEN random() < 0.001 THEN 2 ELSE 0 END, (40 + 200 * random() * random())::int
@@ -29,7 +43,12 @@ export const createChecksTable = async (db: DatabasePool, table: string, monitor
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
-export const sqlCharts = async (db: DatabasePool, table: string, monitors: readonly number[], nowMs: number) => {
+export const sqlCharts = async (
+  db: DatabasePool,
+  table: string,
+  monitors: readonly number[],
+  nowMs: number,
+) => {
   if (!/^bench_checks_\w+$/.test(table)) throw new Error('unknown table');
   const t = sql.identifier([table]);
   const ids = sql.array(monitors, 'int4');
@@ -62,7 +81,11 @@ export const sqlCharts = async (db: DatabasePool, table: string, monitors: reado
     const hours = hourly.filter((h) => h.monitor_id === id);
     const todays = hours.filter((h) => h.bucket * 3_600_000 >= today);
     const n = todays.reduce((sum, h) => sum + h.n, 0);
-    const hourPoint = (h: (typeof hours)[number]) => ({ hour: new Date(h.bucket * 3_600_000).getUTCHours(), avg_response: Math.round(h.avg), uptime: round3(h.uptime) });
+    const hourPoint = (h: (typeof hours)[number]) => ({
+      hour: new Date(h.bucket * 3_600_000).getUTCHours(),
+      avg_response: Math.round(h.avg),
+      uptime: round3(h.uptime),
+    });
     const status = latest.find((l) => l.monitor_id === id)?.status ?? 0;
     return {
       id,
@@ -72,7 +95,11 @@ export const sqlCharts = async (db: DatabasePool, table: string, monitors: reado
       hourly_data: todays.map(hourPoint),
       minute_data: minutes
         .filter((m) => m.monitor_id === id)
-        .map((m) => ({ minute: new Date(m.bucket * 60_000).toISOString().replace('.000Z', 'Z'), response_time: Math.round(m.avg), status: worstName[m.worst] })),
+        .map((m) => ({
+          minute: new Date(m.bucket * 60_000).toISOString().replace('.000Z', 'Z'),
+          response_time: Math.round(m.avg),
+          status: worstName[m.worst],
+        })),
       yesterday_hourly_data: hours.filter((h) => h.bucket * 3_600_000 < today).map(hourPoint),
     };
   });
@@ -80,7 +107,10 @@ export const sqlCharts = async (db: DatabasePool, table: string, monitors: reado
   return {
     monitors: result,
     overall: anyDown ? 'partial_outage' : 'operational',
-    globalDaily: daily.map((d) => ({ date: new Date(d.day * DAY).toISOString().slice(0, 10), uptime: round3(d.uptime) })),
+    globalDaily: daily.map((d) => ({
+      date: new Date(d.day * DAY).toISOString().slice(0, 10),
+      uptime: round3(d.uptime),
+    })),
     timestamp: Math.floor(nowMs / 1000),
   };
 };

@@ -77,12 +77,7 @@ export type PageState = Readonly<{
   maintenances: Readonly<Record<string, MaintenanceDoc>>;
 }>;
 
-export type OverallStatus =
-  | 'operational'
-  | 'degraded_performance'
-  | 'partial_outage'
-  | 'major_outage'
-  | 'under_maintenance';
+export type { OverallStatus } from '../src/shared/overallStatus.ts';
 
 export type Period = '24h' | '7d' | '30d' | '90d' | '1y';
 

@@ -2,8 +2,22 @@
 // simulate. Settings come from the environment (src/config.ts); a bad one stops here.
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { migrate } from './eventLog/migrate.ts';
-import { createClients } from './runtime/clients.ts';
+import { createClients, type Clients } from './runtime/clients.ts';
 import { createShutdown } from './runtime/onShutdown.ts';
+
+/** A long-running process: migrate, connect, run until SIGTERM/SIGINT. */
+const runService = async (
+  config: Config,
+  name: string,
+  run: (clients: Clients, onShutdown: (close: () => unknown) => void) => Promise<void>,
+): Promise<null> => {
+  await migrate(config.databaseUrl);
+  const clients = await createClients(config, name);
+  const { onShutdown } = createShutdown(clients.log);
+  onShutdown(() => clients.close());
+  await run(clients, onShutdown);
+  return null;
+};
 
 const commands: Record<string, (config: Config, args: string[]) => Promise<number | null>> = {
   migrate: async (config) => {
@@ -11,24 +25,12 @@ const commands: Record<string, (config: Config, args: string[]) => Promise<numbe
     console.log(applied.length ? `applied ${applied.join(', ')}` : 'database is up to date');
     return 0;
   },
-  serve: async (config) => {
-    await migrate(config.databaseUrl);
-    const clients = await createClients(config, 'api');
-    const { onShutdown } = createShutdown(clients.log);
-    onShutdown(() => clients.close());
-    const { serve } = await import('./runtime/serve.ts');
-    await serve(config, clients, onShutdown);
-    return null;
-  },
-  work: async (config) => {
-    await migrate(config.databaseUrl);
-    const clients = await createClients(config, 'worker');
-    const { onShutdown } = createShutdown(clients.log);
-    onShutdown(() => clients.close());
-    const { work } = await import('./runtime/work.ts');
-    await work(config, clients, onShutdown);
-    return null;
-  },
+  serve: (config) => runService(config, 'api', async (clients, onShutdown) => {
+    await (await import('./runtime/serve.ts')).serve(config, clients, onShutdown);
+  }),
+  work: (config) => runService(config, 'worker', async (clients, onShutdown) => {
+    await (await import('./runtime/work.ts')).work(config, clients, onShutdown);
+  }),
   start: async (config) => (await import('./runtime/start.ts')).start(config),
   ingest: async (config, args) => (await import('./runtime/ingestCommand.ts')).ingestCommand(config, args),
   rebuild: async (config) => (await import('./runtime/rebuildCommand.ts')).rebuildCommand(config),

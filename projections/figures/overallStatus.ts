@@ -33,12 +33,4 @@ export const overallStatus = (
   return worst === 'operational' && maintenanceInProgress ? 'under_maintenance' : worst;
 };
 
-const labels = {
-  operational: 'Operational',
-  degraded_performance: 'Degraded Performance',
-  partial_outage: 'Partial Outage',
-  major_outage: 'Major Outage',
-  under_maintenance: 'Under Maintenance',
-} as const satisfies Record<OverallStatus, string>;
-
-export const overallLabel = (status: OverallStatus): string => labels[status];
+export { overallLabel } from '../../src/shared/overallStatus.ts';

@@ -53,13 +53,20 @@ export const startDemoAgent = (deps: DemoAgentDeps): DemoAgent => {
         now,
         // The checks are committed: a failed wake-up only delays them until the scheduler's poll.
         onCommitted: (result) =>
-          deps.wake(result.pages).catch((error: unknown) => deps.log.warn({ err: (error as Error).message }, 'demo agent: wake-up failed')),
+          deps
+            .wake(result.pages)
+            .catch((error: unknown) =>
+              deps.log.warn({ err: (error as Error).message }, 'demo agent: wake-up failed'),
+            ),
       });
       if (lastError !== null) deps.log.info('demo agent: appending checks again');
       lastError = null;
     } catch (error) {
       // Keep going (the database may come back); say so once per distinct problem, not every round.
-      const message = error instanceof InvalidBatch ? (error.details[0]?.message ?? error.message) : (error as Error).message;
+      const message =
+        error instanceof InvalidBatch
+          ? (error.details[0]?.message ?? error.message)
+          : (error as Error).message;
       if (message !== lastError) deps.log.warn({ err: message }, 'demo agent: could not append checks');
       lastError = message;
     }

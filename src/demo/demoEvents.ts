@@ -24,12 +24,66 @@ export type DemoMonitor = Readonly<{
 }>;
 
 export const DEMO_MONITORS: readonly DemoMonitor[] = [
-  { id: 1, name: 'Website', type: 'http', impact: 'partial', baseMs: 180, sigma: 0.22, timeoutMs: 30_000, offsetMs: 0 },
-  { id: 2, name: 'API', type: 'http', impact: 'major', baseMs: 95, sigma: 0.3, timeoutMs: 30_000, offsetMs: 7_000 },
-  { id: 3, name: 'Dashboard', type: 'http', impact: 'partial', baseMs: 240, sigma: 0.25, timeoutMs: 30_000, offsetMs: 14_000 },
-  { id: 4, name: 'Database', type: 'tcp', impact: 'major', baseMs: 12, sigma: 0.35, timeoutMs: 10_000, offsetMs: 21_000 },
-  { id: 5, name: 'CDN', type: 'http', impact: 'degraded', baseMs: 35, sigma: 0.3, timeoutMs: 30_000, offsetMs: 28_000 },
-  { id: 6, name: 'DNS', type: 'dns', impact: 'none', baseMs: 18, sigma: 0.2, timeoutMs: 5_000, offsetMs: 35_000 },
+  {
+    id: 1,
+    name: 'Website',
+    type: 'http',
+    impact: 'partial',
+    baseMs: 180,
+    sigma: 0.22,
+    timeoutMs: 30_000,
+    offsetMs: 0,
+  },
+  {
+    id: 2,
+    name: 'API',
+    type: 'http',
+    impact: 'major',
+    baseMs: 95,
+    sigma: 0.3,
+    timeoutMs: 30_000,
+    offsetMs: 7_000,
+  },
+  {
+    id: 3,
+    name: 'Dashboard',
+    type: 'http',
+    impact: 'partial',
+    baseMs: 240,
+    sigma: 0.25,
+    timeoutMs: 30_000,
+    offsetMs: 14_000,
+  },
+  {
+    id: 4,
+    name: 'Database',
+    type: 'tcp',
+    impact: 'major',
+    baseMs: 12,
+    sigma: 0.35,
+    timeoutMs: 10_000,
+    offsetMs: 21_000,
+  },
+  {
+    id: 5,
+    name: 'CDN',
+    type: 'http',
+    impact: 'degraded',
+    baseMs: 35,
+    sigma: 0.3,
+    timeoutMs: 30_000,
+    offsetMs: 28_000,
+  },
+  {
+    id: 6,
+    name: 'DNS',
+    type: 'dns',
+    impact: 'none',
+    baseMs: 18,
+    sigma: 0.2,
+    timeoutMs: 5_000,
+    offsetMs: 35_000,
+  },
 ];
 
 // ---- deterministic noise: a hash of (monitor, instant, stream), not a stateful PRNG, so any
@@ -57,21 +111,35 @@ const seasonality = (atMs: number): number => {
   const hour = (atMs % DAY_MS) / HOUR_MS;
   const weekday = Math.floor(atMs / DAY_MS + 4) % 7; // 0 = Sunday
   const weekend = weekday === 0 || weekday === 6 ? 0.85 : 1;
-  return (1 + 0.3 * Math.max(0, Math.sin((2 * Math.PI * (hour - 8)) / 24)) + 0.08 * Math.sin((2 * Math.PI * hour) / 12)) * weekend;
+  return (
+    (1 +
+      0.3 * Math.max(0, Math.sin((2 * Math.PI * (hour - 8)) / 24)) +
+      0.08 * Math.sin((2 * Math.PI * hour) / 12)) *
+    weekend
+  );
 };
 
 export type CheckData = { monitor_id: number; status: 'up' | 'down' | 'degraded'; response_time_ms: number };
 
 /** A realistic check of `monitor` at `atMs`: lognormal around its base, rare spikes. */
-export const demoCheckData = (monitor: DemoMonitor, atMs: number, status: CheckData['status'] = 'up'): CheckData => {
+export const demoCheckData = (
+  monitor: DemoMonitor,
+  atMs: number,
+  status: CheckData['status'] = 'up',
+): CheckData => {
   if (status === 'down') {
     // Timeouts mostly; sometimes a fast "connection refused".
     const refused = demoUniform(monitor.id, atMs, 3) < 0.3;
-    return { monitor_id: monitor.id, status, response_time_ms: refused ? Math.round(2 + 10 * demoUniform(monitor.id, atMs, 4)) : monitor.timeoutMs };
+    return {
+      monitor_id: monitor.id,
+      status,
+      response_time_ms: refused ? Math.round(2 + 10 * demoUniform(monitor.id, atMs, 4)) : monitor.timeoutMs,
+    };
   }
   const spike = demoUniform(monitor.id, atMs, 5) < 0.004 ? 3 + 5 * demoUniform(monitor.id, atMs, 6) : 1;
   const slow = status === 'degraded' ? 4 + 3 * demoUniform(monitor.id, atMs, 7) : 1;
-  const ms = monitor.baseMs * seasonality(atMs) * Math.exp(monitor.sigma * gaussian(monitor.id, atMs)) * spike * slow;
+  const ms =
+    monitor.baseMs * seasonality(atMs) * Math.exp(monitor.sigma * gaussian(monitor.id, atMs)) * spike * slow;
   return { monitor_id: monitor.id, status, response_time_ms: Math.max(1, Math.round(ms)) };
 };
 
@@ -111,10 +179,22 @@ const INCIDENTS: readonly IncidentPlan[] = [
     title: 'Database connection pool exhausted',
     components: ['Database', 'API'],
     updates: [
-      [-82 * D + 3 * H + 18 * M, 'investigating', 'We are seeing failed connections to the primary database.'],
-      [-82 * D + 3 * H + 26 * M, 'identified', 'A batch job leaked connections and exhausted the pool. We are stopping it.'],
+      [
+        -82 * D + 3 * H + 18 * M,
+        'investigating',
+        'We are seeing failed connections to the primary database.',
+      ],
+      [
+        -82 * D + 3 * H + 26 * M,
+        'identified',
+        'A batch job leaked connections and exhausted the pool. We are stopping it.',
+      ],
       [-82 * D + 3 * H + 37 * M, 'monitoring', 'The pool has recovered; we are watching error rates.'],
-      [-82 * D + 4 * H + 5 * M, 'resolved', 'Connections are back to normal. The batch job now uses its own pool.'],
+      [
+        -82 * D + 4 * H + 5 * M,
+        'resolved',
+        'Connections are back to normal. The batch job now uses its own pool.',
+      ],
     ],
   },
   {
@@ -133,10 +213,22 @@ const INCIDENTS: readonly IncidentPlan[] = [
     title: 'API and Dashboard unavailable',
     components: ['API', 'Dashboard'],
     updates: [
-      [-47 * D + 14 * H + 23 * M, 'investigating', 'The API is returning errors. The dashboard is affected too.'],
-      [-47 * D + 14 * H + 40 * M, 'identified', 'A faulty deploy broke request routing. We are rolling it back.'],
+      [
+        -47 * D + 14 * H + 23 * M,
+        'investigating',
+        'The API is returning errors. The dashboard is affected too.',
+      ],
+      [
+        -47 * D + 14 * H + 40 * M,
+        'identified',
+        'A faulty deploy broke request routing. We are rolling it back.',
+      ],
       [-47 * D + 15 * H + 8 * M, 'monitoring', 'The rollback is complete and requests succeed again.'],
-      [-47 * D + 15 * H + 45 * M, 'resolved', 'All systems operational. We are adding a canary stage to deploys.'],
+      [
+        -47 * D + 15 * H + 45 * M,
+        'resolved',
+        'All systems operational. We are adding a canary stage to deploys.',
+      ],
     ],
   },
   {
@@ -145,7 +237,11 @@ const INCIDENTS: readonly IncidentPlan[] = [
     components: ['DNS'],
     updates: [
       [-29 * D + 2 * H + 44 * M, 'investigating', 'Some DNS queries for our domains time out.'],
-      [-29 * D + 2 * H + 52 * M, 'identified', 'One of our DNS providers has an outage; we are failing over.'],
+      [
+        -29 * D + 2 * H + 52 * M,
+        'identified',
+        'One of our DNS providers has an outage; we are failing over.',
+      ],
       [-29 * D + 2 * H + 58 * M, 'monitoring', 'Queries are answered by the secondary provider.'],
       [-29 * D + 3 * H + 30 * M, 'resolved', 'DNS is fully operational.'],
     ],
@@ -176,7 +272,13 @@ const INCIDENTS: readonly IncidentPlan[] = [
     id: 'dashboard-slow',
     title: 'Slow dashboard loading',
     components: ['Dashboard'],
-    updates: [[-18 * M, 'investigating', 'Some dashboard pages take longer than usual to load. We are looking into it.']],
+    updates: [
+      [
+        -18 * M,
+        'investigating',
+        'Some dashboard pages take longer than usual to load. We are looking into it.',
+      ],
+    ],
   },
 ];
 
@@ -188,7 +290,10 @@ type MaintenancePlan = Readonly<{
   created: number;
   start: number;
   end: number;
-  transitions: readonly (readonly [offset: number, type: 'maintenance.started' | 'maintenance.completed' | 'maintenance.cancelled'])[];
+  transitions: readonly (readonly [
+    offset: number,
+    type: 'maintenance.started' | 'maintenance.completed' | 'maintenance.cancelled',
+  ])[];
 }>;
 
 const MAINTENANCES: readonly MaintenancePlan[] = [
@@ -200,7 +305,10 @@ const MAINTENANCES: readonly MaintenancePlan[] = [
     created: -67 * D,
     start: -60 * D + 2 * H,
     end: -60 * D + 4 * H,
-    transitions: [[-60 * D + 2 * H, 'maintenance.started'], [-60 * D + 3 * H + 20 * M, 'maintenance.completed']],
+    transitions: [
+      [-60 * D + 2 * H, 'maintenance.started'],
+      [-60 * D + 3 * H + 20 * M, 'maintenance.completed'],
+    ],
   },
   {
     id: 'network-switch-swap',
@@ -262,14 +370,16 @@ export const demoCheckTimes = (monitor: DemoMonitor, nowMs: number): number[] =>
   const end = demoAnchor(nowMs);
   const fineFrom = end - FINE_DAYS * DAY_MS;
   const times: number[] = [];
-  for (let slot = end - DEMO_DAYS * DAY_MS; slot < fineFrom; slot += COARSE_INTERVAL_MS) times.push(slot + monitor.offsetMs);
+  for (let slot = end - DEMO_DAYS * DAY_MS; slot < fineFrom; slot += COARSE_INTERVAL_MS)
+    times.push(slot + monitor.offsetMs);
   for (let slot = fineFrom; slot <= end; slot += FINE_INTERVAL_MS)
     if (slot + monitor.offsetMs <= nowMs) times.push(slot + monitor.offsetMs);
   return times;
 };
 
 const statusAt = (monitorId: number, at: number, end: number): CheckData['status'] => {
-  for (const run of RUNS) if (run.monitorId === monitorId && at >= end + run.from && at < end + run.to) return run.status;
+  for (const run of RUNS)
+    if (run.monitorId === monitorId && at >= end + run.from && at < end + run.to) return run.status;
   return 'up';
 };
 
@@ -282,14 +392,20 @@ const otherEvents = (end: number): Other[] => {
         id: idOf(`inc.${inc.id}.${i}`),
         at: end + offset,
         ...(i === 0
-          ? { type: 'incident.opened', data: { incident_id: inc.id, title: inc.title, message, state, components: inc.components } }
+          ? {
+              type: 'incident.opened',
+              data: { incident_id: inc.id, title: inc.title, message, state, components: inc.components },
+            }
           : { type: 'incident.updated', data: { incident_id: inc.id, state, message } }),
       }),
     );
   }
   for (const mnt of MAINTENANCES) {
     const { id, title, description, components } = mnt;
-    const window = { scheduled_start: formatTimestamp(end + mnt.start), scheduled_end: formatTimestamp(end + mnt.end) };
+    const window = {
+      scheduled_start: formatTimestamp(end + mnt.start),
+      scheduled_end: formatTimestamp(end + mnt.end),
+    };
     events.push({
       id: idOf(`mnt.${id}.0`),
       type: 'maintenance.scheduled',
@@ -307,7 +423,12 @@ const setupEvents = (end: number): Other[] => {
   const at = end - DEMO_DAYS * DAY_MS - 10 * MINUTE_MS;
   const idOf = (suffix: string) => `demo.${(end / MINUTE_MS).toString(36)}.${suffix}`;
   return [
-    { id: idOf('page'), type: 'page.configured', at, data: { title: 'Demo Status', plan: 'growth', custom_domain: null, auth_token: null } },
+    {
+      id: idOf('page'),
+      type: 'page.configured',
+      at,
+      data: { title: 'Demo Status', plan: 'growth', custom_domain: null, auth_token: null },
+    },
     ...DEMO_MONITORS.map((m, i) => ({
       id: idOf(`mon.${m.id}`),
       type: 'monitor.configured',
@@ -317,7 +438,13 @@ const setupEvents = (end: number): Other[] => {
   ];
 };
 
-const envelope = (e: Other) => ({ id: e.id, type: e.type, page: DEMO_SLUG, at: formatTimestamp(e.at), data: e.data });
+const envelope = (e: Other) => ({
+  id: e.id,
+  type: e.type,
+  page: DEMO_SLUG,
+  at: formatTimestamp(e.at),
+  data: e.data,
+});
 
 /** Every event of the demo page, in `at` order. */
 export function* demoEvents(nowMs: number): Generator<object> {
@@ -327,7 +454,11 @@ export function* demoEvents(nowMs: number): Generator<object> {
   const others = otherEvents(end);
   let next = 0;
   const fineFrom = end - FINE_DAYS * DAY_MS;
-  for (let slot = end - DEMO_DAYS * DAY_MS; slot <= end; slot += slot < fineFrom ? COARSE_INTERVAL_MS : FINE_INTERVAL_MS) {
+  for (
+    let slot = end - DEMO_DAYS * DAY_MS;
+    slot <= end;
+    slot += slot < fineFrom ? COARSE_INTERVAL_MS : FINE_INTERVAL_MS
+  ) {
     for (const monitor of DEMO_MONITORS) {
       const at = slot + monitor.offsetMs;
       if (at > nowMs) continue;
@@ -351,4 +482,8 @@ export const demoEventCount = (nowMs: number): number =>
   DEMO_MONITORS.reduce((sum, m) => sum + demoCheckTimes(m, nowMs).length, 0);
 
 /** The expected totals, for tests and the welcome text. */
-export const DEMO_COUNTS = { monitors: DEMO_MONITORS.length, incidents: INCIDENTS.length, maintenances: MAINTENANCES.length };
+export const DEMO_COUNTS = {
+  monitors: DEMO_MONITORS.length,
+  incidents: INCIDENTS.length,
+  maintenances: MAINTENANCES.length,
+};

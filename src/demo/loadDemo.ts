@@ -18,7 +18,13 @@ export type LoadDemoDeps = Readonly<{
   batchSize?: number;
 }>;
 
-export type LoadDemoResult = Readonly<{ events: number; accepted: number; duplicates: number; skipped: boolean; seconds: number }>;
+export type LoadDemoResult = Readonly<{
+  events: number;
+  accepted: number;
+  duplicates: number;
+  skipped: boolean;
+  seconds: number;
+}>;
 
 const PLAIN_STEPS = 4; // non-TTY: a line at 25 %, 50 %, 75 %, 100 %
 
@@ -69,6 +75,8 @@ export const loadDemo = async (deps: LoadDemoDeps): Promise<LoadDemoResult> => {
     if (batch.length >= batchSize) await flush();
   }
   if (batch.length > 0) await flush();
-  deps.progress.write(`${tty ? '\r' : ''}loading demo: ${accepted} events appended (${duplicates} already there) in ${seconds()} s\n`);
+  deps.progress.write(
+    `${tty ? '\r' : ''}loading demo: ${accepted} events appended (${duplicates} already there) in ${seconds()} s\n`,
+  );
   return { events, accepted, duplicates, skipped: false, seconds: seconds() };
 };

@@ -1,6 +1,6 @@
 // The "Status | Operational" badge served at /badge/{slug}.svg, drawn like shields.io's flat style so it
 // sits well next to other README badges. Every text in it is one of our fixed labels, never user input.
-import { overallLabel, type OverallStatus } from './overallStatus.ts';
+import { overallLabel, type OverallStatus } from '../shared/overallStatus.ts';
 
 const colours = {
   operational: '#4c1',

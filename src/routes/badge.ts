@@ -2,7 +2,7 @@
 // badges with the error's status (and no-store, so a fixed page shows at once) instead of JSON.
 import { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
 import { badgeSvg } from '../embed/badgeSvg.ts';
-import { overallStatuses, type OverallStatus } from '../embed/overallStatus.ts';
+import { overallStatuses, type OverallStatus } from '../shared/overallStatus.ts';
 import { ApiError, isUndecodablePath, RETRY_AFTER_SECONDS } from '../http/errors.ts';
 import { admit, pageRules, parseSlug, type RouteDeps } from '../http/pageGate.ts';
 import { cacheControl, cacheFor, sendBody } from '../http/send.ts';

@@ -10,7 +10,8 @@ export type WelcomeOptions = Readonly<{
 }>;
 
 // A wildcard bind address is not something to put in a browser.
-const reachable = (host: string): string => (host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host);
+const reachable = (host: string): string =>
+  host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
 
 export const welcomeText = (config: Config, options: WelcomeOptions): string => {
   const base = config.publicBaseUrl;
@@ -29,7 +30,10 @@ export const welcomeText = (config: Config, options: WelcomeOptions): string => 
     [`${page}/maintenances/daily-counts?month=${month}`, ''],
     [`${base}/api/status/${slug}/charts`, 'charts of every monitor'],
     [`${base}/api/status-page/${slug}/minute-data`, ''],
-    [`${page}/monitors/${options.demo ? '1' : '<monitorId>'}/availability?period=30d`, 'uptime, MTBF and MTTR of a monitor'],
+    [
+      `${page}/monitors/${options.demo ? '1' : '<monitorId>'}/availability?period=30d`,
+      'uptime, MTBF and MTTR of a monitor',
+    ],
     [`${base}/api/embed/status?slug=${slug}&inc=1&rtm=60&upd=7`, 'embed status with sparklines'],
     [`${base}/api/embed/markdown?slug=${slug}`, 'badge and widget snippets'],
     [`${base}/badge/${slug}.svg`, 'the badge'],

@@ -8,7 +8,13 @@ import { parseArgs } from 'node:util';
 import { sql, type DatabasePool } from 'slonik';
 import { z } from 'zod';
 import type { Config } from '../config.ts';
-import { DEMO_MONITORS, demoCheckData, demoUniform, type CheckData, type DemoMonitor } from '../demo/demoEvents.ts';
+import {
+  DEMO_MONITORS,
+  demoCheckData,
+  demoUniform,
+  type CheckData,
+  type DemoMonitor,
+} from '../demo/demoEvents.ts';
 import { appendEvents } from '../eventLog/appendEvents.ts';
 import { migrate } from '../eventLog/migrate.ts';
 import { createProjectorQueue } from '../projector/queue.ts';
@@ -46,14 +52,17 @@ const parse = (argv: string[]): Args | string => {
   try {
     const { values } = parseArgs({
       args: argv,
-      options: Object.fromEntries(['pages', 'monitors', 'rate', 'duration', 'history', 'seed'].map((k) => [k, { type: 'string' }])),
+      options: Object.fromEntries(
+        ['pages', 'monitors', 'rate', 'duration', 'history', 'seed'].map((k) => [k, { type: 'string' }]),
+      ),
       strict: true,
       allowPositionals: false,
     });
     const missing = ['pages', 'monitors', 'rate', 'duration'].filter((k) => values[k] === undefined);
     if (missing.length > 0) return missing.map((k) => `--${k} is required`).join('\n');
     const parsed = Args.safeParse(values);
-    if (!parsed.success) return parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('\n');
+    if (!parsed.success)
+      return parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('\n');
     if (parsed.data.pages * parsed.data.monitors > 999_999) return 'pages × monitors must be at most 999999';
     return parsed.data;
   } catch (error) {
@@ -62,7 +71,9 @@ const parse = (argv: string[]): Args | string => {
 };
 
 const pageExists = async (db: DatabasePool, slug: string): Promise<boolean> =>
-  (await db.maybeOne(sql.type(z.object({ one: z.number() }))`SELECT 1 AS one FROM pages WHERE slug = ${slug}`)) !== null;
+  (await db.maybeOne(
+    sql.type(z.object({ one: z.number() }))`SELECT 1 AS one FROM pages WHERE slug = ${slug}`,
+  )) !== null;
 
 /** A seed whose first page does not exist yet; null when the given one is taken. */
 const chooseSeed = async (db: DatabasePool, wanted: number | undefined): Promise<number | null> => {
@@ -103,7 +114,12 @@ const statusStepper = () => {
     let run = left.get(monitor.id);
     if (!run || run.n === 0) {
       const u = demoUniform(monitor.id, atMs, 21);
-      run = u < 0.0002 ? { status: 'down', n: 1 + Math.floor(demoUniform(monitor.id, atMs, 22) * 10) } : u < 0.0005 ? { status: 'degraded', n: 5 } : { status: 'up', n: 0 };
+      run =
+        u < 0.0002
+          ? { status: 'down', n: 1 + Math.floor(demoUniform(monitor.id, atMs, 22) * 10) }
+          : u < 0.0005
+            ? { status: 'degraded', n: 5 }
+            : { status: 'up', n: 0 };
       left.set(monitor.id, run);
     }
     if (run.n === 0) return 'up';
@@ -112,7 +128,11 @@ const statusStepper = () => {
   };
 };
 
-const check = (monitor: DemoMonitor & { page: string }, atMs: number, status: CheckData['status']): Emitted => ({
+const check = (
+  monitor: DemoMonitor & { page: string },
+  atMs: number,
+  status: CheckData['status'],
+): Emitted => ({
   type: 'check.recorded',
   page: monitor.page,
   at: formatTimestamp(atMs),
@@ -133,12 +153,27 @@ const storyTeller = (seed: number) => {
       if (!open) {
         const id = `sim-${seed}-inc-${serial}`;
         incidents.set(page, { id, step: 0 });
-        return { type: 'incident.opened', page, at, data: { incident_id: id, title: 'Elevated error rates', message: 'We are investigating.', components: ['API'] } };
+        return {
+          type: 'incident.opened',
+          page,
+          at,
+          data: {
+            incident_id: id,
+            title: 'Elevated error rates',
+            message: 'We are investigating.',
+            components: ['API'],
+          },
+        };
       }
       const state = states[open.step]!;
       open.step += 1;
       if (state === 'resolved') incidents.delete(page);
-      return { type: 'incident.updated', page, at, data: { incident_id: open.id, state, message: `Status: ${state}.` } };
+      return {
+        type: 'incident.updated',
+        page,
+        at,
+        data: { incident_id: open.id, state, message: `Status: ${state}.` },
+      };
     }
     const planned = maintenances.get(page);
     if (!planned) {
@@ -149,10 +184,20 @@ const storyTeller = (seed: number) => {
         type: 'maintenance.scheduled',
         page,
         at,
-        data: { maintenance_id: id, title: 'Database maintenance', scheduled_start: formatTimestamp(start), scheduled_end: formatTimestamp(start + 60 * MINUTE_MS) },
+        data: {
+          maintenance_id: id,
+          title: 'Database maintenance',
+          scheduled_start: formatTimestamp(start),
+          scheduled_end: formatTimestamp(start + 60 * MINUTE_MS),
+        },
       };
     }
-    const type = planned.step === 0 ? (serial % 4 === 0 ? 'maintenance.cancelled' : 'maintenance.started') : 'maintenance.completed';
+    const type =
+      planned.step === 0
+        ? serial % 4 === 0
+          ? 'maintenance.cancelled'
+          : 'maintenance.started'
+        : 'maintenance.completed';
     planned.step += 1;
     if (type !== 'maintenance.started') maintenances.delete(page);
     return { type, page, at, data: { maintenance_id: planned.id } };
@@ -168,7 +213,7 @@ export const simulateCommand = async (config: Config, argv: string[]): Promise<n
   await migrate(config.databaseUrl);
   const clients = await createClients(config, 'simulate');
   const queue = createProjectorQueue(clients.queueRedis, config.redisPrefix);
-  const tty = process.stderr.isTTY === true;
+  const tty = process.stderr.isTTY;
   let stopping = false;
   const onSigint = () => void (stopping = true);
   process.once('SIGINT', onSigint);
@@ -181,7 +226,8 @@ export const simulateCommand = async (config: Config, argv: string[]): Promise<n
     let active = await readActive(clients.redis, config.redisPrefix);
     let activeReadAt = Date.now();
     const wake = async (pages: string[]) => {
-      if (Date.now() - activeReadAt > 1000) [active, activeReadAt] = [await readActive(clients.redis, config.redisPrefix), Date.now()];
+      if (Date.now() - activeReadAt > 1000)
+        [active, activeReadAt] = [await readActive(clients.redis, config.redisPrefix), Date.now()];
       if (active) await queue.wakePages(pages, active.partitions);
       else await queue.wakePartitions([0]); // no models yet: partition 0's job builds them
     };
@@ -191,7 +237,8 @@ export const simulateCommand = async (config: Config, argv: string[]): Promise<n
     let exclusive: Promise<unknown> = Promise.resolve();
     const appendOne = async (events: readonly Emitted[]): Promise<number> => {
       const months = new Set(events.filter((e) => e.type === 'check.recorded').map((e) => e.at.slice(0, 7)));
-      const run = () => appendEvents(clients.db, events, { now: new Date(), onCommitted: (r) => wake(r.pages) });
+      const run = () =>
+        appendEvents(clients.db, events, { now: new Date(), onCommitted: (r) => wake(r.pages) });
       if ([...months].every((m) => knownMonths.has(m))) return (await run()).accepted;
       const result = exclusive.then(run);
       exclusive = result.catch(() => undefined);
@@ -201,18 +248,37 @@ export const simulateCommand = async (config: Config, argv: string[]): Promise<n
     };
     const append = async (events: readonly Emitted[]): Promise<number> => {
       let accepted = 0;
-      for (let i = 0; i < events.length; i += BATCH_MAX) accepted += await appendOne(events.slice(i, i + BATCH_MAX));
+      for (let i = 0; i < events.length; i += BATCH_MAX)
+        accepted += await appendOne(events.slice(i, i + BATCH_MAX));
       return accepted;
     };
     const lanes = buildLanes(args, seed);
     const startMs = Date.now();
     const historyFrom = Math.floor((startMs - args.history * DAY_MS) / MINUTE_MS) * MINUTE_MS;
     const setupAt = formatTimestamp(historyFrom - MINUTE_MS);
-    console.log(`simulating pages sim-${seed}-1 … sim-${seed}-${args.pages} (seed ${seed}), ${args.pages * args.monitors} monitors`);
+    console.log(
+      `simulating pages sim-${seed}-1 … sim-${seed}-${args.pages} (seed ${seed}), ${args.pages * args.monitors} monitors`,
+    );
     for (const lane of lanes) {
-      const setup: Emitted[] = lane.pages.map((page) => ({ type: 'page.configured', page, at: setupAt, data: { title: `Simulated ${page}`, plan: 'growth' } }));
+      const setup: Emitted[] = lane.pages.map((page) => ({
+        type: 'page.configured',
+        page,
+        at: setupAt,
+        data: { title: `Simulated ${page}`, plan: 'growth' },
+      }));
       for (const m of lane.monitors)
-        setup.push({ type: 'monitor.configured', page: m.page, at: setupAt, data: { monitor_id: m.id, name: m.name, type: m.type, impact: m.impact, position: m.id % 1_000_000 } });
+        setup.push({
+          type: 'monitor.configured',
+          page: m.page,
+          at: setupAt,
+          data: {
+            monitor_id: m.id,
+            name: m.name,
+            type: m.type,
+            impact: m.impact,
+            position: m.id % 1_000_000,
+          },
+        });
       await append(setup);
     }
 
@@ -239,7 +305,9 @@ export const simulateCommand = async (config: Config, argv: string[]): Promise<n
               const step = tty ? percent : Math.floor(percent / 25); // plain output: a line per quarter
               if (step !== shown) {
                 shown = step;
-                process.stderr.write(`${tty ? '\r' : ''}history: ${percent}% (${done} checks)${tty ? '' : '\n'}`);
+                process.stderr.write(
+                  `${tty ? '\r' : ''}history: ${percent}% (${done} checks)${tty ? '' : '\n'}`,
+                );
               }
             }
           }
@@ -247,7 +315,9 @@ export const simulateCommand = async (config: Config, argv: string[]): Promise<n
       );
       const seconds = (performance.now() - started) / 1000;
       if (tty) process.stderr.write('\n');
-      console.log(`history: ${done} checks in ${seconds.toFixed(1)} s (${Math.round(done / seconds)} events/s)`);
+      console.log(
+        `history: ${done} checks in ${seconds.toFixed(1)} s (${Math.round(done / seconds)} events/s)`,
+      );
     }
 
     // Live traffic: every 100 ms each lane appends what its share of the rate owes by then.
@@ -284,7 +354,9 @@ export const simulateCommand = async (config: Config, argv: string[]): Promise<n
           const elapsed = (performance.now() - liveStarted) / 1000;
           if (tty && l === 0 && elapsed - lastShown >= 1) {
             lastShown = elapsed;
-            process.stderr.write(`\rlive: ${sent} events, ${Math.round(sent / elapsed)} events/s (offered ${args.rate}/s)   `);
+            process.stderr.write(
+              `\rlive: ${sent} events, ${Math.round(sent / elapsed)} events/s (offered ${args.rate}/s)   `,
+            );
           }
           if (due >= deadline) break;
         }
@@ -293,7 +365,9 @@ export const simulateCommand = async (config: Config, argv: string[]): Promise<n
     const seconds = (performance.now() - liveStarted) / 1000;
     if (tty) process.stderr.write('\n');
     if (args.duration > 0)
-      console.log(`live: ${sent} events in ${seconds.toFixed(1)} s: ${Math.round(sent / Math.max(seconds, 0.001))} events/s achieved (offered ${args.rate}/s)`);
+      console.log(
+        `live: ${sent} events in ${seconds.toFixed(1)} s: ${Math.round(sent / Math.max(seconds, 0.001))} events/s achieved (offered ${args.rate}/s)`,
+      );
     return 0;
   } finally {
     process.off('SIGINT', onSigint);

@@ -28,14 +28,20 @@ describe('the demo page', () => {
 
   beforeAll(async () => {
     env = await startProjectorEnv({ now: NOW, partitions: 2 });
-    first = await loadDemo({ db: env.t.db, clock: env.now, progress: { write: (text) => progress.push(text) } });
+    first = await loadDemo({
+      db: env.t.db,
+      clock: env.now,
+      progress: { write: (text) => progress.push(text) },
+    });
   });
   afterAll(() => env.close());
 
   it('appends exactly the expected events through the write path', async () => {
     expect(first).toMatchObject({ events: TOTAL, accepted: TOTAL, duplicates: 0, skipped: false });
     const counts = await env.t.db.any(
-      sql.type(Count)`SELECT type, count(*)::int AS n FROM event_log WHERE page = 'demo' GROUP BY type ORDER BY type`,
+      sql.type(
+        Count,
+      )`SELECT type, count(*)::int AS n FROM event_log WHERE page = 'demo' GROUP BY type ORDER BY type`,
     );
     expect(Object.fromEntries(counts.map((c) => [c.type, c.n]))).toEqual({
       'check.recorded': 6 * CHECKS_PER_MONITOR,
@@ -70,7 +76,11 @@ describe('the demo page', () => {
   });
 
   it('leaves a demo loaded at another instant alone', async () => {
-    const later = await loadDemo({ db: env.t.db, clock: () => new Date(Date.parse(NOW) + 3_600_000), progress: { write: () => true } });
+    const later = await loadDemo({
+      db: env.t.db,
+      clock: () => new Date(Date.parse(NOW) + 3_600_000),
+      progress: { write: () => true },
+    });
     expect(later).toMatchObject({ accepted: 0, skipped: true });
   });
 
@@ -78,14 +88,30 @@ describe('the demo page', () => {
     await env.project();
     const keys = await keysOf(env, 'demo');
     const charts = JSON.parse(fromBytes(await env.redis.get(keys.charts))!.body);
-    expect(charts.monitors.map((m: { name: string }) => m.name)).toEqual(['Website', 'API', 'Dashboard', 'Database', 'CDN', 'DNS']);
+    expect(charts.monitors.map((m: { name: string }) => m.name)).toEqual([
+      'Website',
+      'API',
+      'Dashboard',
+      'Database',
+      'CDN',
+      'DNS',
+    ]);
     expect(charts.monitors[2].state).toBe('degraded'); // the active incident's Dashboard slowness
     expect(charts.overall).toBe('degraded_performance');
     expect(charts.globalDaily).toHaveLength(90);
     const incidents = await env.redis.zcard(keys.incidentList);
     expect(incidents).toBe(7);
-    const statuses = Object.values(await env.redis.hgetall(keys.maintenanceDocs)).map((doc) => JSON.parse(doc).status);
-    expect(statuses.sort()).toEqual(['cancelled', 'completed', 'completed', 'in_progress', 'scheduled', 'scheduled']);
+    const statuses = Object.values(await env.redis.hgetall(keys.maintenanceDocs)).map(
+      (doc) => JSON.parse(doc).status,
+    );
+    expect(statuses.sort()).toEqual([
+      'cancelled',
+      'completed',
+      'completed',
+      'in_progress',
+      'scheduled',
+      'scheduled',
+    ]);
     const availability = JSON.parse(fromBytes(await env.redis.hget(keys.availability(4), '90d'))!.body);
     expect(availability.availability.incident_count).toBe(1);
   });
@@ -100,7 +126,10 @@ describe('the demo page', () => {
     const agent = startDemoAgent({
       db: env.t.db,
       clock: () => new Date(Date.parse(NOW) + (Date.now() - started)),
-      wake: async (pages) => void woken.push(pages),
+      wake: (pages) => {
+        woken.push(pages);
+        return Promise.resolve();
+      },
       log: pino({ level: 'silent' }),
       intervalMs: 50,
     });

@@ -1,7 +1,7 @@
 import { Window } from 'happy-dom';
 import { describe, expect, it } from 'vitest';
 import { badgeSvg } from '../../src/embed/badgeSvg.ts';
-import type { OverallStatus } from '../../src/embed/overallStatus.ts';
+import type { OverallStatus } from '../../src/shared/overallStatus.ts';
 
 const parse = (svg: string) => {
   const window = new Window();

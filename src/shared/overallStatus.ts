@@ -1,4 +1,4 @@
-// The five overall values of the embed status response, shared by the badge, the snippets and the widget.
+// The five overall values (charts, embed status, badge), shared by the projections, the badge and the snippets.
 export const overallStatuses = [
   'operational',
   'degraded_performance',
