@@ -43,7 +43,14 @@ const latency = (r: LoadResult) => ({ p50_ms: r.p50, p99_ms: r.p99 });
 
 export const httpPhase = async (
   targets: HttpTargets,
-  options: { duration: number; baselineDuration: number; month: string; log: (line: string) => void },
+  options: {
+    duration: number;
+    baselineDuration: number;
+    /** A hello-world run after every this many endpoints (and one before the first). */
+    helloEvery: number;
+    month: string;
+    log: (line: string) => void;
+  },
 ) => {
   const load = (url: string, duration: number, headers?: Record<string, string>) =>
     httpLoad(url, { connections: CONNECTIONS, duration, ...(headers ? { headers } : {}) });
@@ -51,11 +58,12 @@ export const httpPhase = async (
   for (const url of [`${targets.hello}/`, `${targets.raw}/`, ...endpoints.map((p) => targets.app + p)])
     await warmUp(url);
 
-  // Hello-world runs between every two endpoints: each endpoint is compared with the mean of the
-  // runs just before and after it, so a neighbour's burst on a shared machine skews one pair at most.
+  // Hello-world runs between the endpoints: each endpoint is compared with the mean of the runs
+  // just before and after it, so a neighbour's burst on a shared machine skews few ratios.
   const hello = () => load(`${targets.hello}/`, options.baselineDuration);
   const raw1 = await load(`${targets.raw}/`, options.baselineDuration);
   const hellos: LoadResult[] = [await hello()];
+  const helloAfter: number[] = [-1]; // index of the endpoint each hello-world run follows
   const measured: [string, LoadResult, number][] = [];
   for (const path of endpoints) {
     const response = await fetch(targets.app + path);
@@ -65,7 +73,10 @@ export const httpPhase = async (
       throw new Error(
         `GET ${path}: ${result.requests - result.ok} responses were not 200, ${result.errors} errors`,
       );
-    hellos.push(await hello());
+    if ((measured.length + 1) % options.helloEvery === 0 || measured.length + 1 === endpoints.length) {
+      hellos.push(await hello());
+      helloAfter.push(measured.length);
+    }
     options.log(`  GET ${path}: ${Math.round(result.rps)} req/s`);
     measured.push([path, result, bytes]);
   }
@@ -108,7 +119,8 @@ export const httpPhase = async (
     },
   ];
   measured.forEach(([path, r, bytes], i) => {
-    const around = (helloRps[i]! + helloRps[i + 1]!) / 2;
+    const after = helloAfter.findIndex((position) => position >= i);
+    const around = (helloRps[after - 1]! + helloRps[after]!) / 2;
     figures.push({
       section: 'http',
       name: `GET ${path}`,

@@ -30,6 +30,7 @@ const settings = quick
   ? {
       httpSeconds: 2,
       baselineSeconds: 1,
+      helloEvery: 4,
       chartMonitors: 10,
       longDays: 30,
       ingestEvents: 50_000,
@@ -39,6 +40,7 @@ const settings = quick
   : {
       httpSeconds: 5,
       baselineSeconds: 3,
+      helloEvery: 1,
       chartMonitors: 50,
       longDays: 365,
       ingestEvents: 400_000,
@@ -143,7 +145,13 @@ try {
   figures.push(
     ...(await httpPhase(
       { app: app.url, hello: hello.url, raw: raw.url },
-      { duration: settings.httpSeconds, baselineDuration: settings.baselineSeconds, month, log },
+      {
+        duration: settings.httpSeconds,
+        baselineDuration: settings.baselineSeconds,
+        helloEvery: settings.helloEvery,
+        month,
+        log,
+      },
     )),
   );
   await Promise.all([hello.stop(), raw.stop()]);
