@@ -62,7 +62,13 @@ export const applyBatch = async (redis: Redis, tag: string, rows: readonly LogRo
   const { states, updated, heads } = await load(redis, tag, pages, monitorIds);
   const checks = new Map<number, Check[]>();
   const changedStates = new Set<string>();
-  const mark = (set: string, member: string) => out.push('SADD', set, member);
+  const marked = new Set<string>();
+  const mark = (set: string, member: string) => {
+    const key = `${set}\u0000${member}`;
+    if (marked.has(key)) return;
+    marked.add(key);
+    out.push('SADD', set, member);
+  };
 
   for (const event of events) {
     const slug = event.page;
@@ -116,7 +122,7 @@ export const applyBatch = async (redis: Redis, tag: string, rows: readonly LogRo
     if (state) out.push('SET', pageKeys(tag, slug).state, JSON.stringify(state));
   }
   for (const slug of pages) {
-    out.push('SADD', pk.pages, slug);
+    mark(pk.pages, slug);
     const at = updated.get(slug);
     if (at) out.push('SET', pageKeys(tag, slug).updated, at);
   }

@@ -130,8 +130,11 @@ export const applyChecks = (
 
   const first = Math.min(head?.first ?? Number.POSITIVE_INFINITY, sorted[0]!.at);
   const last = head !== null && compareChecks(head.last, result.last) > 0 ? head.last : result.last;
-  for (const c of sorted) out.push('ZADD', keys.recent, c.at, encodeRecent(c));
-  out.push('TRIMBEFORE', keys.recent, last.at - RECENT_MS);
+  // Only checks a later late arrival could need; TRIMBEFORE keeps one older anchor.
+  const keepFrom = last.at - RECENT_MS;
+  const kept = sorted.filter((c, i) => c.at >= keepFrom || sorted[i + 1] === undefined || sorted[i + 1]!.at >= keepFrom);
+  for (const c of kept) out.push('ZADD', keys.recent, c.at, encodeRecent(c));
+  out.push('TRIMBEFORE', keys.recent, keepFrom);
   out.push('HSET', keys.timeline, 'first', first, 'last_at', last.at, 'last_pos', String(last.position), 'last_status', last.status);
   if (result.openDownStart === null) out.push('HDEL', keys.timeline, 'open_down');
   else out.push('HSET', keys.timeline, 'open_down', result.openDownStart);

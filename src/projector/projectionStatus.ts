@@ -1,5 +1,5 @@
-// How far the read models are behind the log (operations.md): the log head, the checkpoint of
-// the partition furthest behind, and how many events and seconds separate them.
+// How far the read models are behind the log (operations.md): the log head, the position up to
+// which everything is projected, and how many events and seconds are still pending.
 import type { Redis } from 'ioredis';
 import { sql, type DatabasePool } from 'slonik';
 import { z } from 'zod';
@@ -16,38 +16,57 @@ export type ProjectionStatus = {
 
 const LAG_COUNT_CAP = 10_000_000;
 
-const behind = (a: Checkpoint, b: Checkpoint): boolean =>
-  BigInt(a.tx) < BigInt(b.tx) || (a.tx === b.tx && BigInt(a.pos) < BigInt(b.pos));
+type PartitionCheckpoint = Readonly<{ partition: number; partitions: number; checkpoint: Checkpoint }>;
 
-/** The checkpoint of the partition furthest behind on the active version (START when none). */
-export const slowestCheckpoint = async (redis: Redis, prefix: string): Promise<Checkpoint> => {
+/** The checkpoint of every partition of the active version (none when nothing is active). */
+export const partitionCheckpoints = async (redis: Redis, prefix: string): Promise<PartitionCheckpoint[]> => {
   const active = await readActive(redis, prefix);
-  if (!active) return START;
+  if (!active) return [];
   const keys = Array.from({ length: active.partitions }, (_, p) =>
     partitionKeys(partitionTag(prefix, active.version, p)).checkpoint,
   );
-  const values = await redis.mget(...keys);
-  return values.map(parseCheckpoint).reduce((slowest, c) => (behind(c, slowest) ? c : slowest));
+  return (await redis.mget(...keys)).map((text, partition) => ({
+    partition,
+    partitions: active.partitions,
+    checkpoint: parseCheckpoint(text),
+  }));
 };
 
+const Pending = z.object({ partition: z.number(), lag: z.string(), oldest: z.number().nullable(), first: z.string().nullable() });
+
+/**
+ * Each partition's lag is the events *of that partition* after its checkpoint, so an idle
+ * partition (which only moves past others' events on the next poll) adds nothing.
+ */
 export const projectionStatus = async (db: DatabasePool, redis: Redis, prefix: string): Promise<ProjectionStatus> => {
-  const checkpoint = await slowestCheckpoint(redis, prefix);
-  const row = await db.one(sql.type(
-    z.object({ head: z.string(), lag: z.string(), oldest: z.number().nullable() }),
-  )`
-    WITH pending AS (
-      SELECT recorded_at FROM event_log
-      WHERE (transaction_id, position) > (${checkpoint.tx}::xid8, ${checkpoint.pos}::bigint)
-      LIMIT ${LAG_COUNT_CAP}
-    )
-    SELECT coalesce((SELECT max(position) FROM event_log), 0)::text AS head,
-           (SELECT count(*) FROM pending)::text AS lag,
-           (SELECT extract(epoch FROM now() - min(recorded_at)) FROM pending)::float8 AS oldest`);
-  const lag = Number(row.lag);
+  const checkpoints = await partitionCheckpoints(redis, prefix);
+  const head = await db.oneFirst(
+    sql.type(z.object({ head: z.string() }))`SELECT coalesce(max(position), 0)::text AS head FROM event_log`,
+  );
+  const parts = checkpoints.length > 0 ? checkpoints : [{ partition: 0, partitions: 1, checkpoint: START }];
+  const pending = await Promise.all(
+    parts.map(({ partition, partitions, checkpoint }) =>
+      db.one(sql.type(Pending)`
+        WITH pending AS (
+          SELECT position, recorded_at FROM event_log
+          WHERE (transaction_id, position) > (${checkpoint.tx}::xid8, ${checkpoint.pos}::bigint)
+            AND page_hash % ${partitions} = ${partition}
+          LIMIT ${LAG_COUNT_CAP}
+        )
+        SELECT ${partition}::int AS partition, count(*)::text AS lag,
+               extract(epoch FROM now() - min(recorded_at))::float8 AS oldest, min(position)::text AS first
+        FROM pending`),
+    ),
+  );
+  const lag = pending.reduce((sum, p) => sum + Number(p.lag), 0);
+  const oldest = Math.max(0, ...pending.map((p) => p.oldest ?? 0));
+  // Everything before the first pending event is projected.
+  const firstPending = pending.flatMap((p) => (p.first === null ? [] : [BigInt(p.first)]));
+  const projected = firstPending.length === 0 ? head : String(firstPending.reduce((a, b) => (a < b ? a : b)) - 1n);
   return {
-    log_position: row.head,
-    projected_position: checkpoint.pos,
+    log_position: head,
+    projected_position: projected,
     lag_events: lag,
-    lag_seconds: lag === 0 ? 0 : Math.max(0, Math.round((row.oldest ?? 0) * 1000) / 1000),
+    lag_seconds: lag === 0 ? 0 : Math.round(oldest * 1000) / 1000,
   };
 };

@@ -99,3 +99,27 @@ describe('operating the projector', () => {
     expect(back.body.monitors[0].avg_response_time_today).toBe(41); // (42 + 40) / 2
   });
 });
+
+describe('projection status with idle partitions', () => {
+  it('counts only the events each partition still has to project', async () => {
+    const env = await startProjectorEnv({ partitions: 3, now: '2026-11-22T12:00:00Z' });
+    try {
+      await env.append(pageConfigured('solo'), monitorConfigured('solo', 8), check('solo', 8, '2026-11-22T11:59:00Z'));
+      const active = (await readActive(env.redis, env.prefix))!;
+      const mine = pageHash('solo') % 3;
+      const ref = { prefix: env.prefix, version: active.version, partition: mine, partitions: 3 };
+      const { runPartition } = await import('../../src/projector/runPartition.ts');
+      await runPartition(env.deps, ref, { mode: 'continuous' });
+      // The two other partitions have not run at all, but none of these events is theirs.
+      const { projectionStatus } = await import('../../src/projector/projectionStatus.ts');
+      expect(await projectionStatus(env.t.db, env.redis, env.prefix)).toEqual({
+        log_position: '3',
+        projected_position: '3',
+        lag_events: 0,
+        lag_seconds: 0,
+      });
+    } finally {
+      await env.close();
+    }
+  });
+});
