@@ -12,9 +12,6 @@ export const commandList = (): CommandList => {
   return { commands, push: (...command) => void commands.push(command) };
 };
 
-/** Flattens commands as [argc, ...args] for the script's ARGV. */
-export const encodeCommands = (commands: readonly Command[]): (string | number)[] => {
-  const out: (string | number)[] = [];
-  for (const command of commands) out.push(command.length, ...command);
-  return out;
-};
+/** The commands as the commit script reads them: a JSON array of string arrays. */
+export const encodeCommands = (commands: readonly Command[]): string =>
+  JSON.stringify(commands, (_key, value: unknown) => (typeof value === 'number' ? String(value) : value));
