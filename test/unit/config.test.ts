@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.ts';
+
+describe('loadConfig', () => {
+  it('applies the defaults of operations.md', () => {
+    expect(loadConfig({})).toEqual({
+      databaseUrl: 'postgres://localhost:5432/statuspage',
+      redisUrl: 'redis://127.0.0.1:6379',
+      redisPrefix: 'sp',
+      port: 3000,
+      host: '0.0.0.0',
+      ingestPort: 3001,
+      ingestHost: '127.0.0.1',
+      ingestToken: null,
+      publicBaseUrl: 'http://localhost:3000',
+      pageUrlTemplate: '{base_url}/s/{slug}',
+      demo: true,
+      workerProbePort: 3002,
+      partitions: 4,
+      batchSize: 5000,
+      concurrency: 4,
+      logLevel: 'info',
+    });
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      INGEST_TOKEN: 'a-token-of-16-chars',
+      PUBLIC_BASE_URL: 'https://status.example.com/',
+      DEMO: 'off',
+      PROJECTOR_PARTITIONS: '8',
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      ingestToken: 'a-token-of-16-chars',
+      publicBaseUrl: 'https://status.example.com',
+      demo: false,
+      partitions: 8,
+    });
+  });
+
+  it('treats an empty variable as unset', () => {
+    expect(loadConfig({ PORT: '', INGEST_TOKEN: '' })).toMatchObject({ port: 3000, ingestToken: null });
+  });
+
+  it('stops with a message naming every bad variable', () => {
+    const load = () => loadConfig({ PORT: 'eighty', DEMO: 'maybe', INGEST_TOKEN: 'short', PAGE_URL_TEMPLATE: '{base_url}/x' });
+    expect(load).toThrow(ConfigError);
+    const message = (() => {
+      try {
+        load();
+        return '';
+      } catch (error) {
+        return (error as Error).message;
+      }
+    })();
+    for (const name of ['PORT', 'DEMO', 'INGEST_TOKEN', 'PAGE_URL_TEMPLATE']) expect(message).toContain(`  ${name}: `);
+  });
+});
