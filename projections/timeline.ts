@@ -7,7 +7,12 @@ import type { Interval } from './types.ts';
 
 export type TimedCheck = Readonly<{ at: number; position: bigint; status: CheckStatus }>;
 
-export type Anchor = Readonly<{ at: number; position: bigint; status: CheckStatus; downStart: number | null }>;
+export type Anchor = Readonly<{
+  at: number;
+  position: bigint;
+  status: CheckStatus;
+  downStart: number | null;
+}>;
 
 export type TimelineReplay = Readonly<{
   closed: Interval[]; // failures that ended within the replayed span

@@ -8,7 +8,10 @@ const onOff = z.enum(['on', 'off']);
 const Env = z.object({
   DATABASE_URL: z.string().url().default('postgres://localhost:5432/statuspage'),
   REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
-  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/).default('sp'),
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,40}$/)
+    .default('sp'),
   PORT: port.default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
   INGEST_PORT: port.default(3001),

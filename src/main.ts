@@ -25,16 +25,19 @@ const commands: Record<string, (config: Config, args: string[]) => Promise<numbe
     console.log(applied.length ? `applied ${applied.join(', ')}` : 'database is up to date');
     return 0;
   },
-  serve: (config) => runService(config, 'api', async (clients, onShutdown) => {
-    await (await import('./runtime/serve.ts')).serve(config, clients, onShutdown);
-  }),
-  work: (config) => runService(config, 'worker', async (clients, onShutdown) => {
-    await (await import('./runtime/work.ts')).work(config, clients, onShutdown);
-  }),
+  serve: (config) =>
+    runService(config, 'api', async (clients, onShutdown) => {
+      await (await import('./runtime/serve.ts')).serve(config, clients, onShutdown);
+    }),
+  work: (config) =>
+    runService(config, 'worker', async (clients, onShutdown) => {
+      await (await import('./runtime/work.ts')).work(config, clients, onShutdown);
+    }),
   start: async (config) => (await import('./runtime/start.ts')).start(config),
   ingest: async (config, args) => (await import('./runtime/ingestCommand.ts')).ingestCommand(config, args),
   rebuild: async (config) => (await import('./runtime/rebuildCommand.ts')).rebuildCommand(config),
-  simulate: async (config, args) => (await import('./runtime/simulateCommand.ts')).simulateCommand(config, args),
+  simulate: async (config, args) =>
+    (await import('./runtime/simulateCommand.ts')).simulateCommand(config, args),
 };
 
 const main = async () => {

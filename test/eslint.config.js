@@ -6,11 +6,21 @@ import tseslint from 'typescript-eslint';
 const dbAndIo = ['ioredis', 'slonik', 'pg', 'bullmq', 'express'];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'bench/results/**', 'src/embed/widgetScript.js', '.scratch/**', 'coverage/**'] },
+  {
+    ignores: [
+      'node_modules/**',
+      'bench/results/**',
+      'src/embed/widgetScript.js',
+      '.scratch/**',
+      'coverage/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   {
-    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: new URL('..', import.meta.url).pathname } },
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: new URL('..', import.meta.url).pathname },
+    },
     rules: {
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/switch-exhaustiveness-check': 'error',
@@ -19,7 +29,10 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
       '@typescript-eslint/no-non-null-assertion': 'off',
-      '@typescript-eslint/no-confusing-void-expression': ['error', { ignoreArrowShorthand: true, ignoreVoidOperator: true }],
+      '@typescript-eslint/no-confusing-void-expression': [
+        'error',
+        { ignoreArrowShorthand: true, ignoreVoidOperator: true },
+      ],
       'max-params': ['error', 6],
     },
   },

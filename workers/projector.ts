@@ -5,7 +5,11 @@ import { projectPartition, type JobContext } from '../src/projector/projectParti
 import type { ProjectorJob } from '../src/projector/queue.ts';
 import { PROJECTOR_QUEUE, queuePrefix } from '../src/readModels/keys.ts';
 
-export const startProjectorWorker = (ctx: JobContext, connection: Redis, concurrency: number): Worker<ProjectorJob> => {
+export const startProjectorWorker = (
+  ctx: JobContext,
+  connection: Redis,
+  concurrency: number,
+): Worker<ProjectorJob> => {
   const worker = new Worker<ProjectorJob>(
     PROJECTOR_QUEUE,
     async (job) => {
@@ -25,7 +29,9 @@ export const startProjectorWorker = (ctx: JobContext, connection: Redis, concurr
       removeOnFail: { count: 1000 },
     },
   );
-  worker.on('failed', (job, err) => ctx.log.error({ partition: job?.data.partition, err: err.message }, 'projector job failed'));
+  worker.on('failed', (job, err) =>
+    ctx.log.error({ partition: job?.data.partition, err: err.message }, 'projector job failed'),
+  );
   worker.on('error', (err) => ctx.log.error({ err: err.message }, 'projector worker error'));
   return worker;
 };

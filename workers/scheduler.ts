@@ -10,7 +10,12 @@ import { readActive } from '../src/projector/versions.ts';
 
 export const POLL_CRON = '*/5 * * * * *';
 
-export const startScheduler = (deps: { queue: ProjectorQueue; redis: Redis; prefix: string; log: Logger }) => {
+export const startScheduler = (deps: {
+  queue: ProjectorQueue;
+  redis: Redis;
+  prefix: string;
+  log: Logger;
+}) => {
   const task = cron.schedule(POLL_CRON, async () => {
     try {
       const active = await readActive(deps.redis, deps.prefix);

@@ -31,7 +31,8 @@ export const appendEvents = async (
 /** Appends already parsed chunks in one transaction (the CLI streams chunks through here). */
 export const appendParsed = async (
   db: DatabasePool,
-  chunks: Iterable<readonly (ParsedEvent | EventError)[]> | AsyncIterable<readonly (ParsedEvent | EventError)[]>,
+  chunks:
+    Iterable<readonly (ParsedEvent | EventError)[]> | AsyncIterable<readonly (ParsedEvent | EventError)[]>,
   options: AppendOptions & {
     onChunk?: (done: number) => void;
     /** Lifts the pool's idle-in-transaction limit for this append: the CLI waits on its input inside it. */

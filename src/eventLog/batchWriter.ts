@@ -7,7 +7,12 @@ import type { EventError, ParsedEvent } from '../ingest/parseEvent.ts';
 import { pageHash } from '../shared/pageHash.ts';
 import { applyToRegistry, emptyRegistry, loadRegistry, persistRegistry } from './registry.ts';
 
-export type AppendResult = { accepted: number; duplicates: number; lastPosition: string | null; pages: string[] };
+export type AppendResult = {
+  accepted: number;
+  duplicates: number;
+  lastPosition: string | null;
+  pages: string[];
+};
 
 const lockedPageKey = (page: string) => pageHash(page) | 0; // advisory locks take int4 pairs
 

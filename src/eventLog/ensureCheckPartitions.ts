@@ -13,7 +13,8 @@ const committedMonths = (db: DatabasePool): Set<string> => {
 
 export const checkMonths = (events: readonly ParsedEvent[]): Set<string> => {
   const months = new Set<string>();
-  for (const e of events) if (e.type === 'check.recorded') months.add(new Date(e.atMs).toISOString().slice(0, 7));
+  for (const e of events)
+    if (e.type === 'check.recorded') months.add(new Date(e.atMs).toISOString().slice(0, 7));
   return months;
 };
 
@@ -25,7 +26,8 @@ export const ensureCheckPartitions = async (
 ): Promise<string[]> => {
   const known = committedMonths(pool);
   const pending = [...months].filter((m) => !known.has(m));
-  for (const month of pending) await tx.query(sql.unsafe`SELECT ensure_check_partition(${`${month}-01`}::date)`);
+  for (const month of pending)
+    await tx.query(sql.unsafe`SELECT ensure_check_partition(${`${month}-01`}::date)`);
   return pending;
 };
 

@@ -44,7 +44,9 @@ export const migrate = async (url: string): Promise<string[]> => {
     await client.query(
       'CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
     );
-    const done = new Set((await client.query<{ name: string }>('SELECT name FROM schema_migrations')).rows.map((r) => r.name));
+    const done = new Set(
+      (await client.query<{ name: string }>('SELECT name FROM schema_migrations')).rows.map((r) => r.name),
+    );
     const files = (await readdir(migrationsDir)).filter((f) => f.endsWith('.sql')).sort();
     const applied: string[] = [];
     for (const file of files.filter((f) => !done.has(f))) {

@@ -65,7 +65,15 @@ export const readAfter = async (
   let scannedTo: Checkpoint | null = null;
   const rows: LogRow[] = [];
   for (const row of scanned) {
-    if (row.mine) rows.push({ tx: row.tx, position: row.position, type: row.type, page: row.page, at: row.at, data: row.data });
+    if (row.mine)
+      rows.push({
+        tx: row.tx,
+        position: row.position,
+        type: row.type,
+        page: row.page,
+        at: row.at,
+        data: row.data,
+      });
     else scannedTo = { tx: row.tx, pos: row.position };
   }
   return { rows, scannedTo };

@@ -37,9 +37,9 @@ export const loadRegistry = async (
   events: readonly ParsedEvent[],
 ): Promise<void> => {
   const pages = [...new Set(events.map((e) => e.page))].filter((p) => !registry.pages.has(p));
-  const monitorIds = [
-    ...new Set(events.filter((e) => 'monitor_id' in e.data).map(monitorIdOf)),
-  ].filter((id) => !registry.monitors.has(id));
+  const monitorIds = [...new Set(events.filter((e) => 'monitor_id' in e.data).map(monitorIdOf))].filter(
+    (id) => !registry.monitors.has(id),
+  );
   const refs = (field: string) => events.filter((e) => field in e.data).map((e) => [e.page, str(e, field)]);
   const incidentRefs = refs('incident_id');
   const maintenanceRefs = refs('maintenance_id');
@@ -58,7 +58,8 @@ export const loadRegistry = async (
   ]);
   for (const slug of pages) registry.pages.set(slug, true); // unknown counts as deleted
   for (const row of pageRows) registry.pages.set(row.slug, row.deleted);
-  for (const row of monitorRows) registry.monitors.set(Number(row.monitor_id), { page: row.page, removed: row.removed });
+  for (const row of monitorRows)
+    registry.monitors.set(Number(row.monitor_id), { page: row.page, removed: row.removed });
   for (const row of incidentRows) registry.incidents.add(key(row.page, row.id));
   for (const row of maintenanceRows) registry.maintenances.add(key(row.page, row.id));
 };
@@ -130,7 +131,10 @@ export const applyToRegistry = (registry: Registry, event: ParsedEvent): string 
 };
 
 /** Writes the overlay's changes back to the write model, in the append transaction. */
-export const persistRegistry = async (tx: DatabaseTransactionConnection, registry: Registry): Promise<void> => {
+export const persistRegistry = async (
+  tx: DatabaseTransactionConnection,
+  registry: Registry,
+): Promise<void> => {
   for (const change of registry.changes) {
     if (change.kind === 'page') {
       await tx.query(sql.unsafe`
@@ -146,8 +150,10 @@ export const persistRegistry = async (tx: DatabaseTransactionConnection, registr
         INSERT INTO monitors (monitor_id, page, removed) VALUES (${change.id}, ${change.page}, ${change.removed})
         ON CONFLICT (monitor_id) DO UPDATE SET page = EXCLUDED.page, removed = EXCLUDED.removed`);
     } else {
-      const table = change.kind === 'incident' ? sql.identifier(['incidents']) : sql.identifier(['maintenances']);
-      const column = change.kind === 'incident' ? sql.identifier(['incident_id']) : sql.identifier(['maintenance_id']);
+      const table =
+        change.kind === 'incident' ? sql.identifier(['incidents']) : sql.identifier(['maintenances']);
+      const column =
+        change.kind === 'incident' ? sql.identifier(['incident_id']) : sql.identifier(['maintenance_id']);
       await tx.query(sql.unsafe`
         INSERT INTO ${table} (page, ${column}) VALUES (${change.page}, ${change.id}) ON CONFLICT DO NOTHING`);
     }

@@ -5,7 +5,10 @@ const endAfterStart = (w: { scheduled_start?: string | undefined; scheduled_end?
   w.scheduled_start === undefined ||
   w.scheduled_end === undefined ||
   Date.parse(w.scheduled_end) > Date.parse(w.scheduled_start);
-const endAfterStartIssue = { message: 'scheduled_end must be after scheduled_start', path: ['scheduled_end'] };
+const endAfterStartIssue = {
+  message: 'scheduled_end must be after scheduled_start',
+  path: ['scheduled_end'],
+};
 
 export const MaintenanceScheduled = z
   .object({

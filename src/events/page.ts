@@ -6,7 +6,10 @@ export type Plan = z.infer<typeof Plan>;
 const hostname = z
   .string()
   .max(253)
-  .regex(/^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/i, 'invalid hostname');
+  .regex(
+    /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/i,
+    'invalid hostname',
+  );
 
 /** What an agent sends: the token in plaintext. */
 export const PageConfigured = z

@@ -48,7 +48,8 @@ export const parseEvent = (raw: unknown, index: number, now: Date): ParsedEvent 
   const knownType = EventTypeSchema.safeParse(type);
   if (!knownType.success) return { index, message: `type: unknown event type "${type.slice(0, 60)}"` };
   const atMs = Date.parse(at);
-  if (atMs > now.getTime() + MAX_FUTURE_MS) return { index, message: 'at: more than 5 minutes in the future' };
+  if (atMs > now.getTime() + MAX_FUTURE_MS)
+    return { index, message: 'at: more than 5 minutes in the future' };
   const parsed = incomingDataSchemas[knownType.data].safeParse(data ?? {});
   if (!parsed.success) return { index, message: describe(parsed.error, 'data') };
   return {

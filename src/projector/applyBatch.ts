@@ -17,12 +17,22 @@ import { parseTimelineHead, type TimelineHead } from './timelineStore.ts';
 export type DeadLetter = Readonly<{ position: string; error: string }>;
 export type BatchEffects = Readonly<{ out: CommandList; deadLetters: DeadLetter[]; applied: number }>;
 
-type Loaded = { states: Map<string, PageState | null>; updated: Map<string, number>; heads: Map<number, TimelineHead | null> };
+type Loaded = {
+  states: Map<string, PageState | null>;
+  updated: Map<string, number>;
+  heads: Map<number, TimelineHead | null>;
+};
 
 const knownTypes = new Set<string>(eventTypes);
 
 const toEvent = (row: LogRow) =>
-  StoredEvent.parse({ type: row.type, page: row.page, at: formatTimestamp(row.at), position: row.position, data: row.data });
+  StoredEvent.parse({
+    type: row.type,
+    page: row.page,
+    at: formatTimestamp(row.at),
+    position: row.position,
+    data: row.data,
+  });
 
 const load = async (redis: Redis, tag: string, pages: string[], monitorIds: number[]): Promise<Loaded> => {
   const pipeline = redis.pipeline();
@@ -43,7 +53,12 @@ const load = async (redis: Redis, tag: string, pages: string[], monitorIds: numb
 };
 
 /** Builds the commands that project `rows` (all of one partition) into `tag`. */
-export const applyBatch = async (redis: Redis, tag: string, rows: readonly LogRow[], now: number): Promise<BatchEffects> => {
+export const applyBatch = async (
+  redis: Redis,
+  tag: string,
+  rows: readonly LogRow[],
+  now: number,
+): Promise<BatchEffects> => {
   const out = commandList();
   const pk = partitionKeys(tag);
   const deadLetters: DeadLetter[] = [];
@@ -58,7 +73,9 @@ export const applyBatch = async (redis: Redis, tag: string, rows: readonly LogRo
     }
   }
   const pages = [...new Set(events.map((e) => e.page))];
-  const monitorIds = [...new Set(events.flatMap((e) => (e.type === 'check.recorded' ? [e.data.monitor_id] : [])))];
+  const monitorIds = [
+    ...new Set(events.flatMap((e) => (e.type === 'check.recorded' ? [e.data.monitor_id] : []))),
+  ];
   const { states, updated, heads } = await load(redis, tag, pages, monitorIds);
   const checks = new Map<number, Check[]>();
   const changedStates = new Set<string>();
@@ -94,9 +111,12 @@ export const applyBatch = async (redis: Redis, tag: string, rows: readonly LogRo
             out.push('DEL', pageKeys(tag, slug).availability(Number(id))); // gone with its monitor
           }
         }
-        if (event.type === 'monitor.configured') mark(pk.dirtyAvailability, `${slug}|${event.data.monitor_id}`);
-        if (event.type.startsWith('incident.') || event.type.startsWith('page.')) mark(pk.dirtyIncidents, slug);
-        if (event.type.startsWith('maintenance.') || event.type.startsWith('page.')) mark(pk.dirtyMaintenances, slug);
+        if (event.type === 'monitor.configured')
+          mark(pk.dirtyAvailability, `${slug}|${event.data.monitor_id}`);
+        if (event.type.startsWith('incident.') || event.type.startsWith('page.'))
+          mark(pk.dirtyIncidents, slug);
+        if (event.type.startsWith('maintenance.') || event.type.startsWith('page.'))
+          mark(pk.dirtyMaintenances, slug);
       } catch (error) {
         deadLetters.push({ position: event.position, error: (error as Error).message });
         continue;
@@ -112,7 +132,9 @@ export const applyBatch = async (redis: Redis, tag: string, rows: readonly LogRo
     checks: list,
   }));
   const spans = await loadLateSpans(redis, tag, perMonitor.filter(isLate));
-  const pageOf = new Map(events.flatMap((e) => (e.type === 'check.recorded' ? [[e.data.monitor_id, e.page] as const] : [])));
+  const pageOf = new Map(
+    events.flatMap((e) => (e.type === 'check.recorded' ? [[e.data.monitor_id, e.page] as const] : [])),
+  );
   for (const m of perMonitor) {
     const { timelineChanged } = applyChecks(out, tag, m, spans.get(m.monitorId), now);
     if (timelineChanged) mark(pk.dirtyAvailability, `${pageOf.get(m.monitorId)}|${m.monitorId}`);

@@ -32,7 +32,8 @@ type LateSpan = Readonly<{ before: TimedCheck | null; after: TimedCheck[]; failu
 export const isLate = (m: MonitorChecks): boolean =>
   m.head !== null && m.checks.some((c) => compareChecks(c, m.head!.last) < 0);
 
-const earliest = (checks: readonly Check[]): Check => checks.reduce((a, b) => (compareChecks(a, b) <= 0 ? a : b));
+const earliest = (checks: readonly Check[]): Check =>
+  checks.reduce((a, b) => (compareChecks(a, b) <= 0 ? a : b));
 
 /** Loads the spans of every late monitor in one round trip. */
 export const loadLateSpans = async (
@@ -51,7 +52,9 @@ export const loadLateSpans = async (
   const results = (await pipeline.exec()) ?? [];
   const spans = new Map<number, LateSpan>();
   late.forEach((m, i) => {
-    const [beforeRaw, afterRaw, failuresRaw] = [0, 1, 2].map((k) => (results[i * 3 + k]?.[1] ?? []) as string[]);
+    const [beforeRaw, afterRaw, failuresRaw] = [0, 1, 2].map(
+      (k) => (results[i * 3 + k]?.[1] ?? []) as string[],
+    );
     const first = earliest(m.checks);
     // Checks at the same instant as the earliest late one may sit on either side of it.
     const candidates = [...beforeRaw!, ...afterRaw!].map(decodeRecent).sort(compareChecks);
@@ -64,7 +67,13 @@ export const loadLateSpans = async (
 
 type Outcome = Readonly<{ head: TimelineHead; timelineChanged: boolean }>;
 
-const pushBuckets = (out: CommandList, tag: string, monitorId: number, checks: readonly Check[], now: number) => {
+const pushBuckets = (
+  out: CommandList,
+  tag: string,
+  monitorId: number,
+  checks: readonly Check[],
+  now: number,
+) => {
   const keys = monitorKeys(tag, monitorId);
   const deltas = new Map<string, Map<string, number>>();
   const add = (key: string, field: string, by: number) => {
@@ -125,17 +134,31 @@ export const applyChecks = (
   }
 
   const result = replayTimeline(anchor, replayed);
-  if (redoFrom !== null) out.push('ZREMRANGEBYSCORE', keys.down, redoFrom === -Infinity ? '-inf' : redoFrom, '+inf');
+  if (redoFrom !== null)
+    out.push('ZREMRANGEBYSCORE', keys.down, redoFrom === -Infinity ? '-inf' : redoFrom, '+inf');
   for (const failure of result.closed) out.push('ZADD', keys.down, failure.start, encodeInterval(failure));
 
   const first = Math.min(head?.first ?? Number.POSITIVE_INFINITY, sorted[0]!.at);
   const last = head !== null && compareChecks(head.last, result.last) > 0 ? head.last : result.last;
   // Only checks a later late arrival could need; TRIMBEFORE keeps one older anchor.
   const keepFrom = last.at - RECENT_MS;
-  const kept = sorted.filter((c, i) => c.at >= keepFrom || sorted[i + 1] === undefined || sorted[i + 1]!.at >= keepFrom);
+  const kept = sorted.filter(
+    (c, i) => c.at >= keepFrom || sorted[i + 1] === undefined || sorted[i + 1]!.at >= keepFrom,
+  );
   for (const c of kept) out.push('ZADD', keys.recent, c.at, encodeRecent(c));
   out.push('TRIMBEFORE', keys.recent, keepFrom);
-  out.push('HSET', keys.timeline, 'first', first, 'last_at', last.at, 'last_pos', String(last.position), 'last_status', last.status);
+  out.push(
+    'HSET',
+    keys.timeline,
+    'first',
+    first,
+    'last_at',
+    last.at,
+    'last_pos',
+    String(last.position),
+    'last_status',
+    last.status,
+  );
   if (result.openDownStart === null) out.push('HDEL', keys.timeline, 'open_down');
   else out.push('HSET', keys.timeline, 'open_down', result.openDownStart);
 

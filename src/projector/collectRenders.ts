@@ -5,7 +5,12 @@ import type { Redis } from 'ioredis';
 import { partitionKeys } from '../readModels/keys.ts';
 import type { PageRender } from './renderPages.ts';
 
-type Mutable = { incidents: boolean; maintenances: boolean; availability: Set<number> | 'all'; clear: [string, string][] };
+type Mutable = {
+  incidents: boolean;
+  maintenances: boolean;
+  availability: Set<number> | 'all';
+  clear: [string, string][];
+};
 
 export const collectRenders = async (
   redis: Redis,
@@ -24,14 +29,21 @@ export const collectRenders = async (
     .exec())!.map(([, value]) => value as string[]);
   const pages = new Map<string, Mutable>();
   const page = (slug: string) => {
-    const found = pages.get(slug) ?? { incidents: false, maintenances: false, availability: new Set<number>(), clear: [] };
+    const found = pages.get(slug) ?? {
+      incidents: false,
+      maintenances: false,
+      availability: new Set<number>(),
+      clear: [],
+    };
     pages.set(slug, found);
     return found;
   };
   for (const slug of [...dirty!, ...all!]) page(slug);
   for (const slug of dirty!) page(slug).clear.push([pk.dirty, slug]);
-  for (const slug of incidents!) Object.assign(page(slug), { incidents: true }).clear.push([pk.dirtyIncidents, slug]);
-  for (const slug of maintenances!) Object.assign(page(slug), { maintenances: true }).clear.push([pk.dirtyMaintenances, slug]);
+  for (const slug of incidents!)
+    Object.assign(page(slug), { incidents: true }).clear.push([pk.dirtyIncidents, slug]);
+  for (const slug of maintenances!)
+    Object.assign(page(slug), { maintenances: true }).clear.push([pk.dirtyMaintenances, slug]);
   for (const member of availability!) {
     const split = member.lastIndexOf('|');
     const target = page(member.slice(0, split));

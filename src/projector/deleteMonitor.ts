@@ -4,7 +4,12 @@ import { monitorKeys } from '../readModels/keys.ts';
 import { DAY_MS } from '../shared/time.ts';
 import type { CommandList } from './commands.ts';
 
-export const deleteMonitorCommands = (out: CommandList, tag: string, monitorId: number, now: number): void => {
+export const deleteMonitorCommands = (
+  out: CommandList,
+  tag: string,
+  monitorId: number,
+  now: number,
+): void => {
   const keys = monitorKeys(tag, monitorId);
   out.push('DEL', keys.timeline, keys.recent, keys.down);
   const today = Math.floor(now / DAY_MS);

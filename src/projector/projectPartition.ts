@@ -20,7 +20,12 @@ export const ensureModels = async (ctx: JobContext): Promise<ActiveVersion | nul
   const active = await readActive(ctx.redis, ctx.prefix);
   if (active) return active;
   try {
-    const built = await rebuild(ctx, { prefix: ctx.prefix, partitions: ctx.partitions, graceMs: 0, onlyIfMissing: true });
+    const built = await rebuild(ctx, {
+      prefix: ctx.prefix,
+      partitions: ctx.partitions,
+      graceMs: 0,
+      onlyIfMissing: true,
+    });
     ctx.log.info({ version: built.version }, 'read models active');
     return built;
   } catch (error) {

@@ -22,8 +22,9 @@ type PartitionCheckpoint = Readonly<{ partition: number; partitions: number; che
 export const partitionCheckpoints = async (redis: Redis, prefix: string): Promise<PartitionCheckpoint[]> => {
   const active = await readActive(redis, prefix);
   if (!active) return [];
-  const keys = Array.from({ length: active.partitions }, (_, p) =>
-    partitionKeys(partitionTag(prefix, active.version, p)).checkpoint,
+  const keys = Array.from(
+    { length: active.partitions },
+    (_, p) => partitionKeys(partitionTag(prefix, active.version, p)).checkpoint,
   );
   return (await redis.mget(...keys)).map((text, partition) => ({
     partition,
@@ -32,13 +33,22 @@ export const partitionCheckpoints = async (redis: Redis, prefix: string): Promis
   }));
 };
 
-const Pending = z.object({ partition: z.number(), lag: z.string(), oldest: z.number().nullable(), first: z.string().nullable() });
+const Pending = z.object({
+  partition: z.number(),
+  lag: z.string(),
+  oldest: z.number().nullable(),
+  first: z.string().nullable(),
+});
 
 /**
  * Each partition's lag is the events *of that partition* after its checkpoint, so an idle
  * partition (which only moves past others' events on the next poll) adds nothing.
  */
-export const projectionStatus = async (db: DatabasePool, redis: Redis, prefix: string): Promise<ProjectionStatus> => {
+export const projectionStatus = async (
+  db: DatabasePool,
+  redis: Redis,
+  prefix: string,
+): Promise<ProjectionStatus> => {
   const checkpoints = await partitionCheckpoints(redis, prefix);
   const head = await db.oneFirst(
     sql.type(z.object({ head: z.string() }))`SELECT coalesce(max(position), 0)::text AS head FROM event_log`,
@@ -62,7 +72,8 @@ export const projectionStatus = async (db: DatabasePool, redis: Redis, prefix: s
   const oldest = Math.max(0, ...pending.map((p) => p.oldest ?? 0));
   // Everything before the first pending event is projected.
   const firstPending = pending.flatMap((p) => (p.first === null ? [] : [BigInt(p.first)]));
-  const projected = firstPending.length === 0 ? head : String(firstPending.reduce((a, b) => (a < b ? a : b)) - 1n);
+  const projected =
+    firstPending.length === 0 ? head : String(firstPending.reduce((a, b) => (a < b ? a : b)) - 1n);
   return {
     log_position: head,
     projected_position: projected,

@@ -27,7 +27,11 @@ export const createProjectorMetrics = (
     buckets: [0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   });
-  const lagGauge = (name: string, help: string, pick: (s: Awaited<ReturnType<typeof projectionStatus>>) => number) =>
+  const lagGauge = (
+    name: string,
+    help: string,
+    pick: (s: Awaited<ReturnType<typeof projectionStatus>>) => number,
+  ) =>
     new Gauge({
       name,
       help,
@@ -52,7 +56,13 @@ export const createProjectorMetrics = (
     help: 'Events a projection could not apply (table dead_letters)',
     registers: [registry],
     async collect() {
-      this.set(Number(await sources.db.oneFirst(sql.type(z.object({ n: z.string() }))`SELECT count(*)::text AS n FROM dead_letters`)));
+      this.set(
+        Number(
+          await sources.db.oneFirst(
+            sql.type(z.object({ n: z.string() }))`SELECT count(*)::text AS n FROM dead_letters`,
+          ),
+        ),
+      );
     },
   });
   return {

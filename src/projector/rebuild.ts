@@ -30,7 +30,10 @@ const holdLock = async (redis: Redis, prefix: string) => {
   const token = randomUUID();
   if ((await redis.set(lockKey(prefix), token, 'PX', LOCK_TTL_MS, 'NX')) !== 'OK')
     throw new RebuildRunning('another rebuild is running');
-  const timer = setInterval(() => void redis.pexpire(lockKey(prefix), LOCK_TTL_MS).catch(() => undefined), LOCK_TTL_MS / 3);
+  const timer = setInterval(
+    () => void redis.pexpire(lockKey(prefix), LOCK_TTL_MS).catch(() => undefined),
+    LOCK_TTL_MS / 3,
+  );
   return async () => {
     clearInterval(timer);
     // Only release our own lock (compare-and-delete).

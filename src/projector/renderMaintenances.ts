@@ -35,10 +35,16 @@ export const renderMaintenances = (
     out.push('HSET', keys.maintenanceDocs, doc.id, JSON.stringify(maintenanceJson(doc, now)));
     out.push('ZADD', keys.maintenanceList, score, doc.id);
     out.push('ZADD', keys.maintenanceStatus(maintenanceStatus(doc, now)), score, doc.id);
-    for (const month of monthsOfMaintenance(doc)) out.push('ZADD', keys.maintenanceMonth(month), score, doc.id);
+    for (const month of monthsOfMaintenance(doc))
+      out.push('ZADD', keys.maintenanceMonth(month), score, doc.id);
   }
   for (const month of months) {
-    out.push('HSET', keys.maintenanceCounts, month, toBytes(JSON.stringify(maintenanceDailyCounts(docs, month))));
+    out.push(
+      'HSET',
+      keys.maintenanceCounts,
+      month,
+      toBytes(JSON.stringify(maintenanceDailyCounts(docs, month))),
+    );
     out.push('SADD', keys.maintenanceMonths, month);
   }
 };

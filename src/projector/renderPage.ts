@@ -1,6 +1,10 @@
 // Renders a page's ready-to-send outputs from its document and its monitors' aggregates.
 // Pure given its inputs: the same log and clock always give the same bytes (rebuild equality).
-import { nextAvailabilityChange, periods as availabilityPeriods, renderAvailability } from '../../projections/render/availability.ts';
+import {
+  nextAvailabilityChange,
+  periods as availabilityPeriods,
+  renderAvailability,
+} from '../../projections/render/availability.ts';
 import { renderCharts, renderMinuteData } from '../../projections/render/charts.ts';
 import { renderEmbedParts } from '../../projections/render/embed.ts';
 import { incidentDailyCounts, monthsOfIncident } from '../../projections/render/dailyCounts.ts';
@@ -15,7 +19,11 @@ import { toBytes } from '../readModels/bytes.ts';
 import type { CommandList } from './commands.ts';
 import { renderMaintenances } from './renderMaintenances.ts';
 
-export type RenderScope = Readonly<{ incidents: boolean; maintenances: boolean; availability: ReadonlySet<number> | 'all' }>;
+export type RenderScope = Readonly<{
+  incidents: boolean;
+  maintenances: boolean;
+  availability: ReadonlySet<number> | 'all';
+}>;
 
 export type RenderInput = Readonly<{
   tag: string;
@@ -71,7 +79,20 @@ export const renderPage = (out: CommandList, input: RenderInput, scope: RenderSc
     incidents: Object.values(state.incidents),
     nowMs: now,
   });
-  out.push('HSET', keys.embed, 'head', embed.head, 'incidents', embed.incidents, 'rtm', embed.rtm, 'upd', embed.upd, 'tail', embed.tail);
+  out.push(
+    'HSET',
+    keys.embed,
+    'head',
+    embed.head,
+    'incidents',
+    embed.incidents,
+    'rtm',
+    embed.rtm,
+    'upd',
+    embed.upd,
+    'tail',
+    embed.tail,
+  );
   const snippets = renderSnippets({ slug, baseUrl: input.urls.baseUrl, statusPageUrl, overall });
   out.push('SET', keys.snippets, toBytes(json(snippets)));
 
@@ -90,9 +111,14 @@ export const renderPage = (out: CommandList, input: RenderInput, scope: RenderSc
 };
 
 /** When the page's maintenances or availability next change with the clock alone. */
-const nextClockChange = (state: PageState, monitors: readonly MonitorSnapshot[], now: number): number | null => {
+const nextClockChange = (
+  state: PageState,
+  monitors: readonly MonitorSnapshot[],
+  now: number,
+): number | null => {
   let due = Number.POSITIVE_INFINITY;
-  for (const doc of Object.values(state.maintenances)) due = Math.min(due, nextMaintenanceChange(doc, now) ?? due);
+  for (const doc of Object.values(state.maintenances))
+    due = Math.min(due, nextMaintenanceChange(doc, now) ?? due);
   for (const monitor of monitors) due = Math.min(due, nextAvailabilityChange(monitor, now));
   return Number.isFinite(due) ? due : null;
 };
@@ -100,12 +126,19 @@ const nextClockChange = (state: PageState, monitors: readonly MonitorSnapshot[],
 const renderIncidents = (out: CommandList, keys: ReturnType<typeof pageKeys>, state: PageState) => {
   const docs = Object.values(state.incidents);
   const months = new Set(docs.flatMap(monthsOfIncident));
-  out.push('DEL', keys.incidentList, keys.incidentDocs, keys.incidentCounts, ...[...months].map(keys.incidentMonth));
+  out.push(
+    'DEL',
+    keys.incidentList,
+    keys.incidentDocs,
+    keys.incidentCounts,
+    ...[...months].map(keys.incidentMonth),
+  );
   for (const doc of docs) {
     const score = -doc.startedAt;
     out.push('HSET', keys.incidentDocs, doc.id, json(incidentJson(doc)));
     out.push('ZADD', keys.incidentList, score, doc.id);
     for (const month of monthsOfIncident(doc)) out.push('ZADD', keys.incidentMonth(month), score, doc.id);
   }
-  for (const month of months) out.push('HSET', keys.incidentCounts, month, toBytes(json(incidentDailyCounts(docs, month))));
+  for (const month of months)
+    out.push('HSET', keys.incidentCounts, month, toBytes(json(incidentDailyCounts(docs, month))));
 };

@@ -8,7 +8,11 @@ import { loadSnapshots } from './loadSnapshots.ts';
 import { renderPage, type RenderScope } from './renderPage.ts';
 import { commitIfCheckpoint } from './scripts.ts';
 
-export type PageRender = Readonly<{ slug: string; scope: RenderScope; clear: readonly [set: string, member: string][] }>;
+export type PageRender = Readonly<{
+  slug: string;
+  scope: RenderScope;
+  clear: readonly [set: string, member: string][];
+}>;
 
 const byId = (a: MonitorConfig, b: MonitorConfig) => a.id - b.id;
 

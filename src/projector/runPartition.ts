@@ -25,7 +25,12 @@ export type ProjectorDeps = Readonly<{
   onBatch?: (info: { partition: number; events: number; seconds: number }) => void;
 }>;
 
-export type PartitionRef = Readonly<{ prefix: string; version: number; partition: number; partitions: number }>;
+export type PartitionRef = Readonly<{
+  prefix: string;
+  version: number;
+  partition: number;
+  partitions: number;
+}>;
 
 export type RunOptions = Readonly<{
   /** rebuild: a poison event fails the run; continuous: it goes to dead_letters. */
@@ -48,7 +53,11 @@ const saveDeadLetters = async (db: DatabasePool, projection: string, letters: re
       INSERT INTO dead_letters (projection, position, error) VALUES (${projection}, ${letter.position}, ${letter.error})`);
 };
 
-export const runPartition = async (deps: ProjectorDeps, ref: PartitionRef, options: RunOptions): Promise<RunResult> => {
+export const runPartition = async (
+  deps: ProjectorDeps,
+  ref: PartitionRef,
+  options: RunOptions,
+): Promise<RunResult> => {
   const { db, redis, clock } = deps;
   const tag = partitionTag(ref.prefix, ref.version, ref.partition);
   const pk = partitionKeys(tag);
@@ -74,14 +83,23 @@ export const runPartition = async (deps: ProjectorDeps, ref: PartitionRef, optio
     if (effects.deadLetters.length > 0 && options.mode === 'rebuild')
       throw new PoisonEvent(`position ${effects.deadLetters[0]!.position}: ${effects.deadLetters[0]!.error}`);
     const next = formatCheckpoint(scannedTo);
-    if (!(await commitIfCheckpoint(redis, pk.checkpoint, current, next, encodeCommands(effects.out.commands))))
+    if (
+      !(await commitIfCheckpoint(redis, pk.checkpoint, current, next, encodeCommands(effects.out.commands)))
+    )
       return fenced();
     if (effects.deadLetters.length > 0) {
-      deps.log.error({ partition: ref.partition, deadLetters: effects.deadLetters }, 'events sent to dead_letters');
+      deps.log.error(
+        { partition: ref.partition, deadLetters: effects.deadLetters },
+        'events sent to dead_letters',
+      );
       await saveDeadLetters(db, `v${ref.version}`, effects.deadLetters);
     }
     result.events += rows.length;
-    deps.onBatch?.({ partition: ref.partition, events: rows.length, seconds: (performance.now() - batchStarted) / 1000 });
+    deps.onBatch?.({
+      partition: ref.partition,
+      events: rows.length,
+      seconds: (performance.now() - batchStarted) / 1000,
+    });
     // While catching up on a backlog, render at most every RENDER_EVERY_MS: the outputs show
     // every projected event as soon as the backlog is gone, without re-rendering per batch.
     if (options.mode === 'continuous' && performance.now() - lastRender > RENDER_EVERY_MS) {

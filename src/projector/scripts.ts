@@ -25,7 +25,9 @@ if ARGV[2] ~= '' then redis.call('SET', KEYS[1], ARGV[2]) end
 return 1
 `;
 
-type WithCommit = { projectorCommit: (checkpointKey: string, ...args: (string | number)[]) => Promise<number> };
+type WithCommit = {
+  projectorCommit: (checkpointKey: string, ...args: (string | number)[]) => Promise<number>;
+};
 
 /**
  * Applies `commands` (encodeCommands output) and moves the checkpoint from `expected` to `next`
@@ -39,6 +41,7 @@ export const commitIfCheckpoint = async (
   commands: string,
 ): Promise<boolean> => {
   const client = redis as Redis & Partial<WithCommit>;
-  if (typeof client.projectorCommit !== 'function') redis.defineCommand('projectorCommit', { numberOfKeys: 1, lua: commitLua });
+  if (typeof client.projectorCommit !== 'function')
+    redis.defineCommand('projectorCommit', { numberOfKeys: 1, lua: commitLua });
   return (await (redis as Redis & WithCommit).projectorCommit(checkpointKey, expected, next, commands)) === 1;
 };

@@ -13,7 +13,8 @@ export type TimelineHead = Readonly<{
 const statusCode = { up: 'u', down: 'd', degraded: 'g' } as const satisfies Record<CheckStatus, string>;
 const statusOf: Record<string, CheckStatus> = { u: 'up', d: 'down', g: 'degraded' };
 
-export const encodeRecent = (check: TimedCheck): string => `${check.at}:${check.position}:${statusCode[check.status]}`;
+export const encodeRecent = (check: TimedCheck): string =>
+  `${check.at}:${check.position}:${statusCode[check.status]}`;
 export const decodeRecent = (member: string): TimedCheck => {
   const [at = '0', position = '0', code = 'u'] = member.split(':');
   return { at: Number(at), position: BigInt(position), status: statusOf[code] ?? 'up' };

@@ -16,7 +16,12 @@ import { START, formatCheckpoint } from '../eventLog/readAfter.ts';
 export const readActive = async (redis: Redis, prefix: string): Promise<ActiveVersion | null> =>
   parseActive(await redis.get(activeKey(prefix)));
 
-export const createVersion = async (redis: Redis, prefix: string, partitions: number, now: Date): Promise<number> => {
+export const createVersion = async (
+  redis: Redis,
+  prefix: string,
+  partitions: number,
+  now: Date,
+): Promise<number> => {
   const version = await redis.incr(`${prefix}:version-seq`);
   await redis.hset(versionMetaKey(prefix, version), {
     partitions,
@@ -36,14 +41,21 @@ export const activate = async (
   now: Date,
 ): Promise<ActiveVersion | null> => {
   const previous = parseActive(await redis.getset(activeKey(prefix), formatActive(next)));
-  await redis.hset(versionMetaKey(prefix, next.version), { state: 'active', caught_up_at: now.toISOString() });
+  await redis.hset(versionMetaKey(prefix, next.version), {
+    state: 'active',
+    caught_up_at: now.toISOString(),
+  });
   if (previous && previous.version !== next.version)
     await redis.hset(versionMetaKey(prefix, previous.version), { state: 'retired' });
   return previous && previous.version !== next.version ? previous : null;
 };
 
 /** Deletes every key of a version, checkpoints first. */
-export const deleteVersion = async (redis: Redis, prefix: string, version: ActiveVersion): Promise<number> => {
+export const deleteVersion = async (
+  redis: Redis,
+  prefix: string,
+  version: ActiveVersion,
+): Promise<number> => {
   let deleted = 0;
   for (let p = 0; p < version.partitions; p += 1) {
     const tag = partitionTag(prefix, version.version, p);

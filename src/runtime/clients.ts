@@ -19,7 +19,8 @@ export const createClients = async (config: Config, name: string): Promise<Clien
   const db = await createDb(config.databaseUrl);
   const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2 });
   const queueRedis = new Redis(config.redisUrl, { maxRetriesPerRequest: null });
-  for (const client of [redis, queueRedis]) client.on('error', (err) => log.warn({ err: err.message }, 'redis error'));
+  for (const client of [redis, queueRedis])
+    client.on('error', (err) => log.warn({ err: err.message }, 'redis error'));
   return {
     db,
     redis,

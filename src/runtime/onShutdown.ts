@@ -1,7 +1,10 @@
 // Graceful shutdown on SIGTERM and SIGINT: run the registered closers in reverse order, once.
 type Closer = () => unknown;
 
-export const createShutdown = (log: { info: (msg: string) => void; error: (obj: object, msg: string) => void }) => {
+export const createShutdown = (log: {
+  info: (msg: string) => void;
+  error: (obj: object, msg: string) => void;
+}) => {
   const closers: Closer[] = [];
   let closing: Promise<void> | null = null;
   const shutdown = (): Promise<void> => {

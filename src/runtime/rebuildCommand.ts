@@ -36,7 +36,9 @@ export const rebuildCommand = async (config: Config): Promise<number> => {
     );
     const total = [...events.values()].reduce((a, b) => a + b, 0);
     if (tty) process.stderr.write('\n');
-    console.log(`rebuilt version ${active.version} (${active.partitions} partitions) from ${total} events in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    console.log(
+      `rebuilt version ${active.version} (${active.partitions} partitions) from ${total} events in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
     // Workers pick the new version up on their next job; wake them now.
     const queue = createProjectorQueue(clients.queueRedis, config.redisPrefix);
     await queue.wakePartitions(Array.from({ length: active.partitions }, (_, p) => p));

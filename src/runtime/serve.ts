@@ -9,7 +9,11 @@ import { systemClock } from '../shared/clock.ts';
 import type { Clients } from './clients.ts';
 import { listen } from './listen.ts';
 
-export const serve = async (config: Config, clients: Clients, onShutdown: (close: () => Promise<unknown>) => void) => {
+export const serve = async (
+  config: Config,
+  clients: Clients,
+  onShutdown: (close: () => Promise<unknown>) => void,
+) => {
   const { db, redis, queueRedis, log } = clients;
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -42,7 +46,10 @@ export const serve = async (config: Config, clients: Clients, onShutdown: (close
   onShutdown(() => operator.close());
   onShutdown(() => api.close());
   log.info({ port: config.port, host: config.host }, 'public API listening');
-  log.info({ port: config.ingestPort, host: config.ingestHost }, 'operator listener (ingest, probes, metrics) listening');
+  log.info(
+    { port: config.ingestPort, host: config.ingestHost },
+    'operator listener (ingest, probes, metrics) listening',
+  );
   if (!config.ingestToken)
     log.warn('ingest disabled: set INGEST_TOKEN (16+ characters) to accept POST /v1/events');
   return { wake };

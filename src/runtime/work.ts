@@ -20,7 +20,12 @@ export const work = async (
   const { db, redis, queueRedis, log } = clients;
   const registry = new Registry();
   const queue = createProjectorQueue(queueRedis, config.redisPrefix);
-  const metrics = createProjectorMetrics(registry, { db, redis, prefix: config.redisPrefix, queue: queue.queue });
+  const metrics = createProjectorMetrics(registry, {
+    db,
+    redis,
+    prefix: config.redisPrefix,
+    queue: queue.queue,
+  });
   const worker = startProjectorWorker(
     {
       db,

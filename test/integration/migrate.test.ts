@@ -15,7 +15,11 @@ describe('npm run migrate', () => {
 
   it('creates the database, applies every migration in order, and then has nothing to do', async () => {
     const applied = await migrate(url);
-    expect(applied).toEqual(['0001_event_log.sql', '0002_write_model.sql', '0003_ensure_check_partition_race.sql']);
+    expect(applied).toEqual([
+      '0001_event_log.sql',
+      '0002_write_model.sql',
+      '0003_ensure_check_partition_race.sql',
+    ]);
     expect(await migrate(url)).toEqual([]);
     const client = new pg.Client({ connectionString: url });
     await client.connect();
@@ -44,7 +48,11 @@ describe('npm run migrate', () => {
     const other = `${name}_race`;
     const raceUrl = withDatabase(inject('pgServerUrl'), other);
     const results = await Promise.all([migrate(raceUrl), migrate(raceUrl)]);
-    expect(results.flat().sort()).toEqual(['0001_event_log.sql', '0002_write_model.sql', '0003_ensure_check_partition_race.sql']);
+    expect(results.flat().sort()).toEqual([
+      '0001_event_log.sql',
+      '0002_write_model.sql',
+      '0003_ensure_check_partition_race.sql',
+    ]);
     const admin = new pg.Client({ connectionString: withDatabase(inject('pgServerUrl'), 'postgres') });
     await admin.connect();
     await admin.query(`DROP DATABASE IF EXISTS "${other}" WITH (FORCE)`);

@@ -31,7 +31,10 @@ describe('clock-driven read models', () => {
     const keys = await keysOf(env, 'clock');
     const doc = JSON.parse((await env.redis.hget(keys.maintenanceDocs, 'm1'))!) as { status: string };
     const lists = await Promise.all(
-      ['scheduled', 'in_progress', 'completed'].map(async (s) => [s, await env.redis.zrange(keys.maintenanceStatus(s), 0, -1)]),
+      ['scheduled', 'in_progress', 'completed'].map(async (s) => [
+        s,
+        await env.redis.zrange(keys.maintenanceStatus(s), 0, -1),
+      ]),
     );
     return { status: doc.status, lists: Object.fromEntries(lists) };
   };
@@ -52,15 +55,17 @@ describe('clock-driven read models', () => {
     expect(await env.project()).toBe(0); // no event, only the clock
     const day = await availabilityJson(env, 'clock', 7, '24h');
     // Down since 09:59:00, still down at 10:05:10 → 370 s.
-    expect(day['availability']).toMatchObject({ downtime_seconds: 370, uptime_percentage: 99.572, mttr_seconds: 370 });
+    expect(day['availability']).toMatchObject({
+      downtime_seconds: 370,
+      uptime_percentage: 99.572,
+      mttr_seconds: 370,
+    });
     const minute = await storedJson(env, 'clock', (k) => k.minute);
     expect(minute).toEqual({
       monitors: [
         {
           id: 7,
-          minute_data: [
-            { minute: '2026-11-22T09:59:00Z', response_time: 900, status: 'down' },
-          ],
+          minute_data: [{ minute: '2026-11-22T09:59:00Z', response_time: 900, status: 'down' }],
         },
       ],
     });

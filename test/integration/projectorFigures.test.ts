@@ -14,7 +14,12 @@ describe('projected figures', () => {
     await env.append(
       pageConfigured('fig', {}, '2026-11-20T00:00:00Z'),
       monitorConfigured('fig', 1, { name: 'API', impact: 'major', position: 2 }, '2026-11-20T00:00:00Z'),
-      monitorConfigured('fig', 2, { name: 'DNS', type: 'dns', impact: 'none', position: 1 }, '2026-11-20T00:00:00Z'),
+      monitorConfigured(
+        'fig',
+        2,
+        { name: 'DNS', type: 'dns', impact: 'none', position: 1 },
+        '2026-11-20T00:00:00Z',
+      ),
       check('fig', 1, '2026-11-20T22:00:00Z', 'up', 100),
       check('fig', 1, '2026-11-21T23:30:00Z', 'down', 200),
       check('fig', 2, '2026-11-22T00:00:00Z', 'up', 50),

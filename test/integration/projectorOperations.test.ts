@@ -41,14 +41,18 @@ describe('operating the projector', () => {
     await env.append(check('ops', 3, '2026-11-22T11:30:00Z', 'up', 42));
     expect(await env.project()).toBe(5);
     const letters = await env.t.db.any(
-      sql.type(z.object({ position: z.string(), error: z.string() }))`SELECT position::text, error FROM dead_letters`,
+      sql.type(
+        z.object({ position: z.string(), error: z.string() }),
+      )`SELECT position::text, error FROM dead_letters`,
     );
     expect(letters).toHaveLength(1); // the unknown type is skipped, not a dead letter
     expect(letters[0]!.position).toBe('3');
     expect(letters[0]!.error).toMatch(/^unreadable event: .*status/s);
     const charts = JSON.parse((await env.redis.get(`${await env.tagOf(0)}:pg:ops:charts`))!.split('\n')[1]!);
     expect(charts.monitors[0].avg_response_time_today).toBe(42); // the later check was applied
-    await expect(rebuild(env.deps, { prefix: env.prefix, partitions: 1, graceMs: 0 })).rejects.toBeInstanceOf(PoisonEvent);
+    await expect(rebuild(env.deps, { prefix: env.prefix, partitions: 1, graceMs: 0 })).rejects.toBeInstanceOf(
+      PoisonEvent,
+    );
     expect((await readActive(env.redis, env.prefix))!.version).toBe(1); // still serving the old one
   });
 
@@ -66,7 +70,12 @@ describe('operating the projector', () => {
     });
     const status = await request(app).get('/v1/projection-status');
     expect(status.status).toBe(200);
-    expect(status.body).toEqual({ log_position: '5', projected_position: '5', lag_events: 0, lag_seconds: 0 });
+    expect(status.body).toEqual({
+      log_position: '5',
+      projected_position: '5',
+      lag_events: 0,
+      lag_seconds: 0,
+    });
     await env.append(check('ops', 3, '2026-11-22T11:31:00Z', 'up', 40));
     const behind = await request(app).get('/v1/projection-status');
     expect(behind.body).toMatchObject({ log_position: '6', projected_position: '5', lag_events: 1 });
@@ -104,7 +113,11 @@ describe('projection status with idle partitions', () => {
   it('counts only the events each partition still has to project', async () => {
     const env = await startProjectorEnv({ partitions: 3, now: '2026-11-22T12:00:00Z' });
     try {
-      await env.append(pageConfigured('solo'), monitorConfigured('solo', 8), check('solo', 8, '2026-11-22T11:59:00Z'));
+      await env.append(
+        pageConfigured('solo'),
+        monitorConfigured('solo', 8),
+        check('solo', 8, '2026-11-22T11:59:00Z'),
+      );
       const active = (await readActive(env.redis, env.prefix))!;
       const mine = pageHash('solo') % 3;
       const ref = { prefix: env.prefix, version: active.version, partition: mine, partitions: 3 };

@@ -25,19 +25,39 @@ describe('projector safety', () => {
   afterEach(() => env.close());
 
   it('fences a zombie: of two runners that read the same batch, exactly one commits', async () => {
-    await env.append(pageConfigured('z'), monitorConfigured('z', 5), check('z', 5, '2026-11-22T11:00:00Z', 'up', 100));
+    await env.append(
+      pageConfigured('z'),
+      monitorConfigured('z', 5),
+      check('z', 5, '2026-11-22T11:00:00Z', 'up', 100),
+    );
     const active = (await readActive(env.redis, env.prefix))!;
-    const partition = (await Promise.all([0, 1, 2].map(async (p) => ((await keysOf(env, 'z')).state.includes(`p${p}}`) ? p : -1)))).find((p) => p >= 0)!;
+    const partition = (
+      await Promise.all(
+        [0, 1, 2].map(async (p) => ((await keysOf(env, 'z')).state.includes(`p${p}}`) ? p : -1)),
+      )
+    ).find((p) => p >= 0)!;
     const tag = await env.tagOf(partition);
     const ckptKey = partitionKeys(tag).checkpoint;
     const from = (await env.redis.get(ckptKey))!;
-    const read = await readAfter(env.t.db, parseCheckpoint(from), { limit: 100, partition: { index: partition, count: active.partitions } });
+    const read = await readAfter(env.t.db, parseCheckpoint(from), {
+      limit: 100,
+      partition: { index: partition, count: active.partitions },
+    });
     const now = env.now().getTime();
-    const [a, b] = [await applyBatch(env.redis, tag, read.rows, now), await applyBatch(env.redis, tag, read.rows, now)];
+    const [a, b] = [
+      await applyBatch(env.redis, tag, read.rows, now),
+      await applyBatch(env.redis, tag, read.rows, now),
+    ];
     const next = `${read.scannedTo!.tx}:${read.scannedTo!.pos}`;
-    expect(await commitIfCheckpoint(env.redis, ckptKey, from, next, encodeCommands(a.out.commands))).toBe(true);
-    expect(await commitIfCheckpoint(env.redis, ckptKey, from, next, encodeCommands(b.out.commands))).toBe(false);
-    const hours = await env.redis.hgetall(`${tag}:mon:5:hr:${Math.floor(Date.parse('2026-11-22T11:00:00Z') / 86_400_000)}`);
+    expect(await commitIfCheckpoint(env.redis, ckptKey, from, next, encodeCommands(a.out.commands))).toBe(
+      true,
+    );
+    expect(await commitIfCheckpoint(env.redis, ckptKey, from, next, encodeCommands(b.out.commands))).toBe(
+      false,
+    );
+    const hours = await env.redis.hgetall(
+      `${tag}:mon:5:hr:${Math.floor(Date.parse('2026-11-22T11:00:00Z') / 86_400_000)}`,
+    );
     expect(hours).toEqual({ '11:n': '1', '11:rt': '100' }); // counted once
   });
 
@@ -49,7 +69,10 @@ describe('projector safety', () => {
     await Promise.all(
       [0, 1, 2].flatMap((partition) => {
         const ref = { prefix: env.prefix, version: active.version, partition, partitions: 3 };
-        return [runPartition(env.deps, ref, { mode: 'continuous' }), runPartition(env.deps, ref, { mode: 'continuous' })];
+        return [
+          runPartition(env.deps, ref, { mode: 'continuous' }),
+          runPartition(env.deps, ref, { mode: 'continuous' }),
+        ];
       }),
     );
     await env.project();
@@ -59,9 +82,11 @@ describe('projector safety', () => {
   });
 
   it('acknowledges a repeated batch as duplicates and changes no model', async () => {
-    const batch = [pageConfigured('dup'), monitorConfigured('dup', 9), check('dup', 9, '2026-11-22T11:59:00Z', 'down', 10)].map(
-      (e, i) => ({ ...e, id: `dup-${i}` }),
-    );
+    const batch = [
+      pageConfigured('dup'),
+      monitorConfigured('dup', 9),
+      check('dup', 9, '2026-11-22T11:59:00Z', 'down', 10),
+    ].map((e, i) => ({ ...e, id: `dup-${i}` }));
     await env.append(...batch);
     await env.project();
     const active = (await readActive(env.redis, env.prefix))!;

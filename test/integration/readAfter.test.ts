@@ -5,7 +5,12 @@ import { formatCheckpoint, readAfter, START, type Checkpoint } from '../../src/e
 import { freshDatabase, type TestDatabase } from '../support/testEnv.ts';
 
 const now = new Date('2026-11-22T12:00:00Z');
-const page = (slug: string) => ({ type: 'page.configured', page: slug, at: '2026-11-22T10:00:00Z', data: { title: slug, plan: 'pro' } });
+const page = (slug: string) => ({
+  type: 'page.configured',
+  page: slug,
+  at: '2026-11-22T10:00:00Z',
+  data: { title: slug, plan: 'pro' },
+});
 
 describe('readAfter', () => {
   let t: TestDatabase;
@@ -83,7 +88,9 @@ describe('readAfter', () => {
       for (const part of parts) expect(part.scannedTo).toEqual({ tx: lastRow.tx, pos: lastRow.position });
       const limited = await readAfter(db.db, START, { limit: 2 });
       expect(limited.rows.map((r) => r.page)).toEqual(['a', 'b']);
-      expect(formatCheckpoint(limited.scannedTo!)).toBe(`${limited.rows[1]!.tx}:${limited.rows[1]!.position}`);
+      expect(formatCheckpoint(limited.scannedTo!)).toBe(
+        `${limited.rows[1]!.tx}:${limited.rows[1]!.position}`,
+      );
     } finally {
       await db.close();
     }

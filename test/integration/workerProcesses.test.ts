@@ -15,7 +15,13 @@ import { readActive } from '../../src/projector/versions.ts';
 import { systemClock } from '../../src/shared/clock.ts';
 import { dumpVersion } from '../support/readModels.ts';
 import { simulatedEvents } from '../support/simulatedLog.ts';
-import { dropRedisPrefix, freshDatabase, freshRedisPrefix, testRedis, type TestDatabase } from '../support/testEnv.ts';
+import {
+  dropRedisPrefix,
+  freshDatabase,
+  freshRedisPrefix,
+  testRedis,
+  type TestDatabase,
+} from '../support/testEnv.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const PAGES = 20;
@@ -101,7 +107,7 @@ describe('two worker processes, four partitions, one killed', () => {
     await queue.close();
     expect(total).toBe(PAGES * MONITORS * CHECKS + PAGES * (MONITORS + 2));
     let zeroSince = 0;
-    for (const started = Date.now(); Date.now() - started < 240_000; ) {
+    for (const started = Date.now(); Date.now() - started < 240_000;) {
       await sleep(200);
       const status = await projectionStatus(t.db, redis, prefix);
       if (status.lag_events === 0 && status.log_position === String(total)) {
@@ -115,7 +121,14 @@ describe('two worker processes, four partitions, one killed', () => {
     const active = (await readActive(redis, prefix))!;
     expect(active).toEqual({ version: 1, partitions: 4 }); // built once, by one of the workers
     const byWorkers = await dumpVersion(redis, prefix, active.version, true);
-    const deps = { db: t.db, redis, clock: systemClock, urls: { baseUrl: 'http://x', pageUrlTemplate: '{base_url}/s/{slug}' }, batchSize: 5000, log: pino({ level: 'silent' }) };
+    const deps = {
+      db: t.db,
+      redis,
+      clock: systemClock,
+      urls: { baseUrl: 'http://x', pageUrlTemplate: '{base_url}/s/{slug}' },
+      batchSize: 5000,
+      log: pino({ level: 'silent' }),
+    };
     const rebuilt = await rebuild(deps, { prefix, partitions: 4, graceMs: 0 });
     const single = await dumpVersion(redis, prefix, rebuilt.version, true);
     expect(byWorkers.size).toBeGreaterThan(PAGES * MONITORS * 3);

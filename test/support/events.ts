@@ -1,12 +1,21 @@
 // Builders for the events of ingest.md, with the defaults a test rarely cares about.
-export const pageConfigured = (page: string, data: Record<string, unknown> = {}, at = '2026-11-01T00:00:00Z') => ({
+export const pageConfigured = (
+  page: string,
+  data: Record<string, unknown> = {},
+  at = '2026-11-01T00:00:00Z',
+) => ({
   type: 'page.configured',
   page,
   at,
   data: { title: `Page ${page}`, plan: 'growth', ...data },
 });
 
-export const monitorConfigured = (page: string, monitorId: number, data: Record<string, unknown> = {}, at = '2026-11-01T00:00:00Z') => ({
+export const monitorConfigured = (
+  page: string,
+  monitorId: number,
+  data: Record<string, unknown> = {},
+  at = '2026-11-01T00:00:00Z',
+) => ({
   type: 'monitor.configured',
   page,
   at,

@@ -25,14 +25,23 @@ export type ProjectorEnv = {
 
 export const URLS = { baseUrl: 'http://status.test', pageUrlTemplate: '{base_url}/s/{slug}' } as const;
 
-export const startProjectorEnv = async (options: { partitions?: number; now?: string } = {}): Promise<ProjectorEnv> => {
+export const startProjectorEnv = async (
+  options: { partitions?: number; now?: string } = {},
+): Promise<ProjectorEnv> => {
   const t = await freshDatabase();
   const redis = testRedis();
   const prefix = freshRedisPrefix();
   const partitions = options.partitions ?? 2;
   let nowMs = Date.parse(options.now ?? '2026-11-22T12:00:00Z');
   const clock = () => new Date(nowMs);
-  const deps: ProjectorDeps = { db: t.db, redis, clock, urls: URLS, batchSize: 500, log: pino({ level: 'silent' }) };
+  const deps: ProjectorDeps = {
+    db: t.db,
+    redis,
+    clock,
+    urls: URLS,
+    batchSize: 500,
+    log: pino({ level: 'silent' }),
+  };
   const version = await createVersion(redis, prefix, partitions, clock());
   await activate(redis, prefix, { version, partitions }, clock());
 

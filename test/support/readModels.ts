@@ -8,12 +8,24 @@ import type { ProjectorEnv } from './projectorEnv.ts';
 export const keysOf = async (env: ProjectorEnv, slug: string) =>
   pageKeys(await env.tagOf(partitionOf(slug, env.partitions)), slug);
 
-export const storedJson = async (env: ProjectorEnv, slug: string, pick: (k: ReturnType<typeof pageKeys>) => string) =>
+export const storedJson = async (
+  env: ProjectorEnv,
+  slug: string,
+  pick: (k: ReturnType<typeof pageKeys>) => string,
+) =>
   JSON.parse(fromBytes(await env.redis.get(pick(await keysOf(env, slug))))!.body) as Record<string, unknown>;
 
-export const availabilityJson = async (env: ProjectorEnv, slug: string, monitorId: number, period: string) => {
+export const availabilityJson = async (
+  env: ProjectorEnv,
+  slug: string,
+  monitorId: number,
+  period: string,
+) => {
   const keys = await keysOf(env, slug);
-  return JSON.parse(fromBytes(await env.redis.hget(keys.availability(monitorId), period))!.body) as Record<string, unknown>;
+  return JSON.parse(fromBytes(await env.redis.hget(keys.availability(monitorId), period))!.body) as Record<
+    string,
+    unknown
+  >;
 };
 
 const RENDERED = /:(charts|minute|embed|snippets|overall|access|avail:\d+|tick|dirty(:\w+)?)$/;

@@ -11,7 +11,9 @@ export const scenario = (startIso: string, minutes: number): object[] => {
   pages.forEach((page, p) => {
     events.push(pageConfigured(page, { plan: p % 2 ? 'pro' : 'business' }, iso(start)));
     for (let m = 1; m <= 3; m += 1)
-      events.push(monitorConfigured(page, p * 10 + m, { impact: ['major', 'partial', 'none'][m - 1] }, iso(start)));
+      events.push(
+        monitorConfigured(page, p * 10 + m, { impact: ['major', 'partial', 'none'][m - 1] }, iso(start)),
+      );
   });
   events.push({
     type: 'incident.opened',
@@ -38,7 +40,15 @@ export const scenario = (startIso: string, minutes: number): object[] => {
         if (page === 'charlie' && m === 3 && i > minutes / 2) continue; // removed below
         const down = (i + id) % 17 < 3;
         const degraded = (i * id) % 11 === 0;
-        events.push(check(page, id, iso(at + id * 1000), down ? 'down' : degraded ? 'degraded' : 'up', 80 + ((i * 7 + id * 13) % 200)));
+        events.push(
+          check(
+            page,
+            id,
+            iso(at + id * 1000),
+            down ? 'down' : degraded ? 'degraded' : 'up',
+            80 + ((i * 7 + id * 13) % 200),
+          ),
+        );
       }
     });
     if (i === Math.floor(minutes / 2)) {

@@ -11,7 +11,8 @@ export function* simulatedEvents(pages: number, monitors: number, checksPerMonit
   for (let p = 0; p < pages; p += 1) {
     const page = `sim-${p}`;
     yield pageConfigured(page, { plan: 'business' }, iso(start));
-    for (let m = 0; m < monitors; m += 1) yield monitorConfigured(page, p * 1000 + m + 1, { impact: 'partial' }, iso(start));
+    for (let m = 0; m < monitors; m += 1)
+      yield monitorConfigured(page, p * 1000 + m + 1, { impact: 'partial' }, iso(start));
     yield {
       type: 'incident.opened',
       page,
@@ -24,12 +25,22 @@ export function* simulatedEvents(pages: number, monitors: number, checksPerMonit
       for (let m = 0; m < monitors; m += 1) {
         const id = p * 1000 + m + 1;
         const status = (i + id) % 97 < 4 ? 'down' : (i * id) % 53 === 0 ? 'degraded' : 'up';
-        yield check(`sim-${p}`, id, iso(start + i * 30_000 + (id % 29) * 1000), status, 50 + ((i * 31 + id * 7) % 400));
+        yield check(
+          `sim-${p}`,
+          id,
+          iso(start + i * 30_000 + (id % 29) * 1000),
+          status,
+          50 + ((i * 31 + id * 7) % 400),
+        );
       }
   }
 }
 
-export const appendSimulatedLog = async (db: DatabasePool, events: Iterable<object>, now: Date): Promise<number> => {
+export const appendSimulatedLog = async (
+  db: DatabasePool,
+  events: Iterable<object>,
+  now: Date,
+): Promise<number> => {
   let batch: object[] = [];
   let total = 0;
   for (const event of events) {

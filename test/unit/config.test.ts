@@ -45,7 +45,8 @@ describe('loadConfig', () => {
   });
 
   it('stops with a message naming every bad variable', () => {
-    const load = () => loadConfig({ PORT: 'eighty', DEMO: 'maybe', INGEST_TOKEN: 'short', PAGE_URL_TEMPLATE: '{base_url}/x' });
+    const load = () =>
+      loadConfig({ PORT: 'eighty', DEMO: 'maybe', INGEST_TOKEN: 'short', PAGE_URL_TEMPLATE: '{base_url}/x' });
     expect(load).toThrow(ConfigError);
     const message = (() => {
       try {
@@ -55,6 +56,7 @@ describe('loadConfig', () => {
         return (error as Error).message;
       }
     })();
-    for (const name of ['PORT', 'DEMO', 'INGEST_TOKEN', 'PAGE_URL_TEMPLATE']) expect(message).toContain(`  ${name}: `);
+    for (const name of ['PORT', 'DEMO', 'INGEST_TOKEN', 'PAGE_URL_TEMPLATE'])
+      expect(message).toContain(`  ${name}: `);
   });
 });
