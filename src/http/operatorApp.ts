@@ -29,7 +29,13 @@ export const buildOperatorApp = (deps: OperatorDeps): Express => {
   app.use(probesRouter({ db: deps.db, redis: deps.redis }));
   if (deps.ingest)
     app.use(
-      ingestRouter({ db: deps.db, ingestToken: deps.ingest.token, clock: deps.clock, log: deps.log, wake: deps.ingest.wake }),
+      ingestRouter({
+        db: deps.db,
+        ingestToken: deps.ingest.token,
+        clock: deps.clock,
+        log: deps.log,
+        wake: deps.ingest.wake,
+      }),
     );
   app.get('/v1/projection-status', async (_req, res) => {
     try {
