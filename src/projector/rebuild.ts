@@ -6,8 +6,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import type { ActiveVersion } from '../readModels/keys.ts';
 import { activate, createVersion, deleteVersion, readActive } from './versions.ts';
+import { replayLog } from './replayLog.ts';
 import { runPartition, type ProjectorDeps } from './runPartition.ts';
 
+/** `events` read so far from the log (all partitions at once: `partition` is -1). */
 export type RebuildProgress = Readonly<{ partition: number; events: number; done: boolean }>;
 export type RebuildOptions = Readonly<{
   prefix: string;
@@ -59,19 +61,24 @@ export const rebuild = async (deps: ProjectorDeps, options: RebuildOptions): Pro
       await deleteVersion(deps.redis, options.prefix, { version, partitions: options.partitions });
       throw error;
     };
-    await Promise.all(
-      partitions.map(async (partition) => {
+    const replay = async () => {
+      const replayed = await replayLog(
+        deps,
+        { prefix: options.prefix, version, partitions: options.partitions },
+        (events) => options.onProgress?.({ partition: -1, events, done: false }),
+      );
+      // Catch up what was appended meanwhile and render every page, partition by partition.
+      for (const partition of partitions) {
         const ref = { prefix: options.prefix, version, partition, partitions: options.partitions };
-        let events = 0;
         for (;;) {
           const result = await runPartition(deps, ref, { mode: 'rebuild', budgetMs: 2_000 });
-          events += result.events;
           if (result.fenced) throw new Error(`rebuild of partition ${partition} was fenced`);
-          options.onProgress?.({ partition, events, done: result.caughtUp });
-          if (result.caughtUp) return;
+          if (result.caughtUp) break;
         }
-      }),
-    ).catch(abandon);
+      }
+      options.onProgress?.({ partition: -1, events: replayed, done: true });
+    };
+    await replay().catch(abandon);
     const next = { version, partitions: options.partitions };
     const previous = await activate(deps.redis, options.prefix, next, deps.clock());
     if (previous) {

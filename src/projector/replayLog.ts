@@ -1,0 +1,56 @@
+// The bulk of a rebuild: the log is read once, in order, and each batch is split across the
+// partitions and committed to each with its checkpoint (the same compare-and-set as always).
+// The next batch is read from PostgreSQL while the current one is applied to Redis. Continuous
+// projection reads per partition instead, because each partition is its own job there.
+import type { Redis } from 'ioredis';
+import { formatCheckpoint, readAfter, START, type ReadResult } from '../eventLog/readAfter.ts';
+import { partitionKeys, partitionTag } from '../readModels/keys.ts';
+import { pageHash } from '../shared/pageHash.ts';
+import { applyBatch } from './applyBatch.ts';
+import { encodeCommands } from './commands.ts';
+import { PoisonEvent, type ProjectorDeps } from './runPartition.ts';
+import { commitIfCheckpoint } from './scripts.ts';
+
+export type ReplayTarget = Readonly<{ prefix: string; version: number; partitions: number }>;
+
+const commitPartition = async (redis: Redis, tag: string, from: string, to: string, commands: string) => {
+  if (!(await commitIfCheckpoint(redis, partitionKeys(tag).checkpoint, from, to, commands)))
+    throw new Error(`replay of ${tag} was fenced: another process wrote the version being built`);
+};
+
+/** Projects the whole log (as of now) into a fresh version; returns the number of events read. */
+export const replayLog = async (
+  deps: ProjectorDeps,
+  target: ReplayTarget,
+  onProgress?: (events: number) => void,
+): Promise<number> => {
+  const tags = Array.from({ length: target.partitions }, (_, p) =>
+    partitionTag(target.prefix, target.version, p),
+  );
+  const read = (from: typeof START) => readAfter(deps.db, from, { limit: deps.batchSize });
+  let from = START;
+  let pending: Promise<ReadResult> = read(from);
+  let events = 0;
+  for (;;) {
+    const { rows, scannedTo } = await pending;
+    if (scannedTo === null) return events;
+    pending = read(scannedTo);
+    pending.catch(() => undefined); // surfaced by the await above on the next turn
+    const byPartition = tags.map((): typeof rows => []);
+    for (const row of rows) byPartition[pageHash(row.page) % target.partitions]!.push(row);
+    const now = deps.clock().getTime();
+    const expected = formatCheckpoint(from);
+    const next = formatCheckpoint(scannedTo);
+    await Promise.all(
+      tags.map(async (tag, p) => {
+        const effects = await applyBatch(deps.redis, tag, byPartition[p]!, now);
+        const poison = effects.deadLetters[0];
+        if (poison) throw new PoisonEvent(`position ${poison.position}: ${poison.error}`);
+        await commitPartition(deps.redis, tag, expected, next, encodeCommands(effects.out.commands));
+      }),
+    );
+    from = scannedTo;
+    events += rows.length;
+    onProgress?.(events);
+  }
+};
