@@ -203,6 +203,8 @@ describe('npm run ingest (cliIngest)', () => {
     }
     const result = await run('-', { stdin: Readable.from(slowly()), isTTY: true });
     expect(result.code).toBe(0);
+    // The progress line ends by erasing itself (ESC [ K) so the summary starts on a clean line.
+    // eslint-disable-next-line no-control-regex
     expect(result.err).toMatch(/^(\r1 events read…)+(\r2 events read…)*\r\x1b\[K$/);
   });
 });
