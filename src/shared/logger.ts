@@ -1,4 +1,4 @@
-import { pino, type Logger } from 'pino';
+import { destination, pino, type Logger } from 'pino';
 
 export type { Logger };
 
@@ -8,4 +8,18 @@ const redact = {
   censor: '[redacted]',
 };
 
-export const createLogger = (level: string, name = 'statuspage'): Logger => pino({ name, level, redact });
+/**
+ * Logs to stdout without blocking the event loop on every line (a request log line per request
+ * under a thundering herd); what is buffered is flushed when the process exits.
+ */
+export const createLogger = (level: string, name = 'statuspage'): Logger => {
+  const stream = destination({ dest: 1, sync: false, minLength: 4096 });
+  process.once('exit', () => {
+    try {
+      stream.flushSync();
+    } catch {
+      // not ready yet: nothing was written
+    }
+  });
+  return pino({ name, level, redact }, stream);
+};
