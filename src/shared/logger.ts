@@ -13,7 +13,8 @@ const redact = {
  * under a thundering herd); what is buffered is flushed when the process exits.
  */
 export const createLogger = (level: string, name = 'statuspage'): Logger => {
-  const stream = destination({ dest: 1, sync: false, minLength: 4096 });
+  // No minLength: lines still go out as they come (operators tail them; a quiet process must not sit on them).
+  const stream = destination({ dest: 1, sync: false });
   process.once('exit', () => {
     try {
       stream.flushSync();
