@@ -19,7 +19,7 @@ const LAG_COUNT_CAP = 10_000_000;
 type PartitionCheckpoint = Readonly<{ partition: number; partitions: number; checkpoint: Checkpoint }>;
 
 /** The checkpoint of every partition of the active version (none when nothing is active). */
-export const partitionCheckpoints = async (redis: Redis, prefix: string): Promise<PartitionCheckpoint[]> => {
+const partitionCheckpoints = async (redis: Redis, prefix: string): Promise<PartitionCheckpoint[]> => {
   const active = await readActive(redis, prefix);
   if (!active) return [];
   const keys = Array.from(

@@ -10,5 +10,3 @@ export const formatTimestamp = (ms: number): string => new Date(ms).toISOString(
 export const normalizeTimestamp = (iso: string): string => formatTimestamp(Date.parse(iso));
 
 export const floorTo = (ms: number, unit: number): number => Math.floor(ms / unit) * unit;
-export const dayOf = (ms: number): string => new Date(floorTo(ms, DAY_MS)).toISOString().slice(0, 10);
-export const monthOf = (ms: number): string => new Date(ms).toISOString().slice(0, 7);
