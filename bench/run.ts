@@ -1,6 +1,8 @@
-// `npm run bench [-- --quick]`: every figure beside a baseline measured in the same run, in an
-// isolated environment (a fresh database sp_bench_<random> and a Redis prefix of its own, both
-// removed at the end). Prints a table; writes bench/results/latest.json.
+// `npm run bench [-- --quick] [--only http]`: every figure beside a baseline measured in the same
+// run, in an isolated environment (a fresh database sp_bench_<random> and a Redis prefix of its
+// own, both removed at the end). Prints a table; a full run writes bench/results/latest.json.
+// `--only http` loads and projects the demo page and runs the HTTP phase alone; it prints its
+// table and leaves latest.json as it is.
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
@@ -24,8 +26,17 @@ import { memoryPhase, rebuildPhase } from './rebuildPhase.ts';
 import { formatTable, writeResults, type Figure } from './report.ts';
 import { createChecksTable } from './sqlCharts.ts';
 
-const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false } }, strict: true });
+const { values } = parseArgs({
+  options: { quick: { type: 'boolean', default: false }, only: { type: 'string' } },
+  strict: true,
+});
 const quick = values.quick;
+if (values.only !== undefined && values.only !== 'http') {
+  console.error(`--only ${values.only}: only the http phase runs alone`);
+  process.exit(2);
+}
+const httpOnly = values.only === 'http';
+const command = `npm run bench${quick || httpOnly ? ' --' : ''}${quick ? ' --quick' : ''}${httpOnly ? ' --only http' : ''}`;
 const settings = quick
   ? {
       httpSeconds: 2,
@@ -79,36 +90,38 @@ try {
     sql.type(z.object({ v: z.string() }))`SELECT current_setting('server_version') AS v`,
   );
   machine.redis = /redis_version:(\S+)/.exec(await env.redis.info('server'))?.[1] ?? 'unknown';
-  log(`bench ${quick ? '--quick ' : ''}in ${env.name} (Redis prefix ${env.prefix})`);
+  log(`${command} in ${env.name} (Redis prefix ${env.prefix})`);
 
   // Data: the demo page, two chart pages (1 day and 1 year of history) and the per-request
-  // baseline's checks tables.
+  // baseline's checks tables (the demo page alone with --only http).
   await loadDemo({ db: env.db, clock: () => new Date(), progress: process.stderr });
   const nowMs = Date.now();
   const day = benchMonitors('bench-1d', 1001, settings.chartMonitors);
   const year = benchMonitors('bench-1y', 2001, settings.chartMonitors);
   const longLabel = settings.longDays === 365 ? '1 year' : `${settings.longDays} days`;
-  log(`[${elapsed()}] appending chart pages and filling the SQL baseline tables…`);
-  await appendAll(env.db, historyPage('bench-1y', year, settings.longDays, nowMs), { batchSize: 5_000 });
-  await Promise.all([
-    appendAll(env.db, historyPage('bench-1d', day, 1, nowMs), { batchSize: 5_000 }),
-    (async () => {
-      await createChecksTable(
-        env.db,
-        'bench_checks_1d',
-        day.map((m) => m.id),
-        1,
-        nowMs,
-      );
-      await createChecksTable(
-        env.db,
-        'bench_checks_long',
-        year.map((m) => m.id),
-        settings.longDays,
-        nowMs,
-      );
-    })(),
-  ]);
+  if (!httpOnly) {
+    log(`[${elapsed()}] appending chart pages and filling the SQL baseline tables…`);
+    await appendAll(env.db, historyPage('bench-1y', year, settings.longDays, nowMs), { batchSize: 5_000 });
+    await Promise.all([
+      appendAll(env.db, historyPage('bench-1d', day, 1, nowMs), { batchSize: 5_000 }),
+      (async () => {
+        await createChecksTable(
+          env.db,
+          'bench_checks_1d',
+          day.map((m) => m.id),
+          1,
+          nowMs,
+        );
+        await createChecksTable(
+          env.db,
+          'bench_checks_long',
+          year.map((m) => m.id),
+          settings.longDays,
+          nowMs,
+        );
+      })(),
+    ]);
+  }
 
   const deps: ProjectorDeps = {
     db: env.db,
@@ -135,11 +148,10 @@ try {
     partitionTag(env.prefix, active.version, partitionOf('demo', PARTITIONS)),
     'demo',
   ).charts;
-  const [app, hello, raw, sqlServer] = await Promise.all([
+  const [app, hello, raw] = await Promise.all([
     startServer('app', serverEnv),
     startServer('hello', serverEnv),
     startServer('raw', { ...serverEnv, BENCH_KEY: demoCharts }),
-    startServer('sql', serverEnv),
   ]);
   const month = new Date().toISOString().slice(0, 7);
   figures.push(
@@ -155,70 +167,78 @@ try {
     )),
   );
   await Promise.all([hello.stop(), raw.stop()]);
-  log(`[${elapsed()}] charts: projection vs SQL…`);
-  figures.push(
-    ...(await chartsPhase(
-      { app: app.url, sql: sqlServer.url },
-      [
-        { label: '1 day', slug: 'bench-1d', table: 'bench_checks_1d', monitors: day.map((m) => m.id) },
-        { label: longLabel, slug: 'bench-1y', table: 'bench_checks_long', monitors: year.map((m) => m.id) },
-      ],
-      {
-        duration: settings.httpSeconds,
-        log,
-        note:
-          `SQL tables hold a check per minute; the projected page bench-1y holds one per minute for the last 2 days and one per hour before ` +
-          `(older checks live on in the read models only as failures and daily figures)${quick ? '; --quick: 10 monitors, 30 days instead of 50 monitors, 1 year' : ''}`,
-      },
-    )),
-  );
-  await Promise.all([app.stop(), sqlServer.stop()]);
+  if (httpOnly) {
+    await app.stop();
+  } else {
+    const sqlServer = await startServer('sql', serverEnv);
+    log(`[${elapsed()}] charts: projection vs SQL…`);
+    figures.push(
+      ...(await chartsPhase(
+        { app: app.url, sql: sqlServer.url },
+        [
+          { label: '1 day', slug: 'bench-1d', table: 'bench_checks_1d', monitors: day.map((m) => m.id) },
+          { label: longLabel, slug: 'bench-1y', table: 'bench_checks_long', monitors: year.map((m) => m.id) },
+        ],
+        {
+          duration: settings.httpSeconds,
+          log,
+          note:
+            `SQL tables hold a check per minute; the projected page bench-1y holds one per minute for the last 2 days and one per hour before ` +
+            `(older checks live on in the read models only as failures and daily figures)${quick ? '; --quick: 10 monitors, 30 days instead of 50 monitors, 1 year' : ''}`,
+        },
+      )),
+    );
+    await Promise.all([app.stop(), sqlServer.stop()]);
 
-  log(`[${elapsed()}] ingest + projection…`);
-  // The real worker process; it logs at info, which is also how it says it is ready.
-  const worker = await startWorker({ ...serverEnv, PROJECTOR_PARTITIONS: String(PARTITIONS) });
-  figures.push(
-    ...(await ingestPhase(
-      { db: env.db, redis: env.redis, prefix: env.prefix, queue, partitions: PARTITIONS, log },
-      { events: settings.ingestEvents, offeredRate: settings.lagRate, lagSeconds: settings.lagSeconds },
-    )),
-  );
-  await worker.stop();
+    log(`[${elapsed()}] ingest + projection…`);
+    // The real worker process; it logs at info, which is also how it says it is ready.
+    const worker = await startWorker({ ...serverEnv, PROJECTOR_PARTITIONS: String(PARTITIONS) });
+    figures.push(
+      ...(await ingestPhase(
+        { db: env.db, redis: env.redis, prefix: env.prefix, queue, partitions: PARTITIONS, log },
+        { events: settings.ingestEvents, offeredRate: settings.lagRate, lagSeconds: settings.lagSeconds },
+      )),
+    );
+    await worker.stop();
 
-  log(`[${elapsed()}] rebuild…`);
-  figures.push(...(await rebuildPhase(deps, { prefix: env.prefix, partitions: PARTITIONS, log })));
-  const rebuilt = await readActive(env.redis, env.prefix);
-  figures.push(
-    ...(await memoryPhase(env.redis, env.db, {
-      prefix: env.prefix,
-      version: rebuilt!.version,
-      partitions: PARTITIONS,
-      slug: 'bench-1y',
-      monitors: year.map((m) => m.id),
-      table: 'bench_checks_long',
-      tableDays: settings.longDays,
-      label: longLabel,
-    })),
-  );
+    log(`[${elapsed()}] rebuild…`);
+    figures.push(...(await rebuildPhase(deps, { prefix: env.prefix, partitions: PARTITIONS, log })));
+    const rebuilt = await readActive(env.redis, env.prefix);
+    figures.push(
+      ...(await memoryPhase(env.redis, env.db, {
+        prefix: env.prefix,
+        version: rebuilt!.version,
+        partitions: PARTITIONS,
+        slug: 'bench-1y',
+        monitors: year.map((m) => m.id),
+        table: 'bench_checks_long',
+        tableDays: settings.longDays,
+        label: longLabel,
+      })),
+    );
+  }
 } finally {
   await cleanup();
 }
 
 const seconds = (performance.now() - began) / 1000;
 const header = [
-  `npm run bench${quick ? ' -- --quick' : ''}: ${machine.cpus} CPUs (${machine.cpu_model}), ${machine.memory_gb} GB, Node ${machine.node}, PostgreSQL ${machine.postgres}, Redis ${machine.redis}; ${seconds.toFixed(0)} s`,
-  quick
+  `${command}: ${machine.cpus} CPUs (${machine.cpu_model}), ${machine.memory_gb} GB, Node ${machine.node}, PostgreSQL ${machine.postgres}, Redis ${machine.redis}; ${seconds.toFixed(0)} s`,
+  quick && httpOnly ? '--quick: 2 s per endpoint, a hello-world run after every fourth' : '',
+  quick && !httpOnly
     ? '--quick: shorter runs, 10 chart monitors, 30 days instead of 1 year, 50k ingest events, 2,000 events/s for 6 s for the lag'
     : '',
 ].filter(Boolean);
 console.log([...header, formatTable(figures)].join('\n'));
-const path = await writeResults({
-  command: `npm run bench${quick ? ' -- --quick' : ''}`,
-  quick,
-  machine,
-  settings,
-  started_at: new Date(Date.now() - seconds * 1000).toISOString(),
-  seconds,
-  figures,
-});
-log(`\nwritten to ${path}`);
+if (!httpOnly) {
+  const path = await writeResults({
+    command,
+    quick,
+    machine,
+    settings,
+    started_at: new Date(Date.now() - seconds * 1000).toISOString(),
+    seconds,
+    figures,
+  });
+  log(`\nwritten to ${path}`);
+}
