@@ -14,10 +14,11 @@ import { renderSnippets } from '../../projections/render/snippets.ts';
 import { overallStatus } from '../../projections/figures/overallStatus.ts';
 import { maintenanceStatus, nextMaintenanceChange } from '../../projections/render/maintenanceJson.ts';
 import type { MonitorSnapshot, OverallStatus, PageState, UrlSettings } from '../../projections/types.ts';
-import { pageKeys } from '../readModels/keys.ts';
+import { pageKeys, partitionKeys } from '../readModels/keys.ts';
 import { toBytes } from '../readModels/bytes.ts';
 import type { CommandList } from './commands.ts';
 import { renderMaintenances } from './renderMaintenances.ts';
+import { renderSubscriptions } from './renderSubscriptions.ts';
 
 export type RenderScope = Readonly<{
   incidents: boolean;
@@ -63,6 +64,7 @@ export const renderPage = (out: CommandList, input: RenderInput, scope: RenderSc
   if (state === null || state.deleted) {
     const keep = new Set([keys.access, keys.state, keys.updated]);
     for (const key of input.existingKeys) if (!keep.has(key)) out.push('DEL', key);
+    out.push('PUBLISH', partitionKeys(tag).changes, slug); // live streams of the page end
     return null;
   }
   const overall = pageOverall(state, monitors, now);
@@ -79,22 +81,22 @@ export const renderPage = (out: CommandList, input: RenderInput, scope: RenderSc
     incidents: Object.values(state.incidents),
     nowMs: now,
   });
-  out.push(
-    'HSET',
-    keys.embed,
-    'head',
-    embed.head,
-    'incidents',
-    embed.incidents,
-    'rtm',
-    embed.rtm,
-    'upd',
-    embed.upd,
-    'tail',
-    embed.tail,
-  );
+  // Each changed part gets a revision, and the change is announced to the live streams (VERSIONED).
+  const embedParts = Object.entries({ access: json(accessDoc(state)), ...embed }).flat();
+  out.push('VERSIONED', keys.embed, partitionKeys(tag).changes, slug, now, ...embedParts);
   const snippets = renderSnippets({ slug, baseUrl: input.urls.baseUrl, statusPageUrl, overall });
   out.push('SET', keys.snippets, toBytes(json(snippets)));
+  renderSubscriptions(out, {
+    keys,
+    state,
+    pageUrl: statusPageUrl,
+    baseUrl: input.urls.baseUrl,
+    overall,
+    monitors,
+    updatedAt: input.updatedAt ?? now,
+    now,
+    feeds: scope.incidents || scope.maintenances,
+  });
 
   if (scope.incidents) renderIncidents(out, keys, state);
   if (scope.maintenances) renderMaintenances(out, keys, state, input.maintenanceMonths, now);

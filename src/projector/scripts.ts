@@ -7,14 +7,32 @@ import type { Redis } from 'ioredis';
 // KEYS[1] checkpoint; ARGV[1] expected, ARGV[2] new checkpoint ('' keeps it), ARGV[3] the
 // commands as one JSON array of string arrays (decoding one string in C is far cheaper than
 // shipping tens of thousands of arguments). TRIMBEFORE key cutoff: drop members scored below
-// cutoff except the newest of them (the anchor a late check may need).
+// cutoff except the newest of them (the anchor a late check may need). VERSIONED hash channel
+// message now field value…: sets the fields that changed, stamps each with `<field>:rev`, a
+// revision that only grows (the previous one + 1, at least `now` so a rebuilt model continues
+// above the old one), and publishes `message` when anything changed (the live streams).
 const commitLua = `
 local current = redis.call('GET', KEYS[1])
 if current ~= ARGV[1] then return 0 end
 local commands = cjson.decode(ARGV[3])
 for i = 1, #commands do
   local c = commands[i]
-  if c[1] == 'TRIMBEFORE' then
+  if c[1] == 'VERSIONED' then
+    local rev = nil
+    for j = 6, #c, 2 do
+      if redis.call('HGET', c[2], c[j]) ~= c[j + 1] then
+        if rev == nil then
+          local last = tonumber(redis.call('HGET', c[2], 'rev') or '0')
+          rev = string.format('%.0f', math.max(last + 1, tonumber(c[5])))
+        end
+        redis.call('HSET', c[2], c[j], c[j + 1], c[j] .. ':rev', rev)
+      end
+    end
+    if rev ~= nil then
+      redis.call('HSET', c[2], 'rev', rev)
+      redis.call('PUBLISH', c[3], c[4])
+    end
+  elseif c[1] == 'TRIMBEFORE' then
     local older = redis.call('ZREVRANGEBYSCORE', c[2], '(' .. c[3], '-inf', 'WITHSCORES', 'LIMIT', 0, 1)
     if #older == 2 then redis.call('ZREMRANGEBYSCORE', c[2], '-inf', '(' .. older[2]) end
   else

@@ -29,6 +29,8 @@ export const partitionKeys = (tag: string) => ({
   due: `${tag}:due`,
   /** The minute (epoch ms) of the last clock render. */
   tick: `${tag}:tick`,
+  /** Pub/sub channel: the slug of each page whose embed or access changed (live streams). */
+  changes: `${tag}:changes`,
 });
 
 export const pageKeys = (tag: string, slug: string) => {
@@ -53,6 +55,10 @@ export const pageKeys = (tag: string, slug: string) => {
     maintenanceDocs: `${p}:mnt:docs`,
     maintenanceCounts: `${p}:mnt:counts`,
     availability: (monitorId: number) => `${p}:avail:${monitorId}`,
+    /** Hash: `atom`, `rss` (bytes) and `modified` (epoch ms of Last-Modified). */
+    feeds: `${p}:feeds`,
+    /** Hash: Statuspage API v2 document name (`summary`, `incidents/unresolved`, …) → bytes. */
+    statuspage: `${p}:sp`,
     /** Every key of the page matches this pattern (SCAN on page deletion). */
     pattern: `${p}:*`,
   };
@@ -69,6 +75,9 @@ export const monitorKeys = (tag: string, monitorId: number) => {
     pattern: `${m}:*`,
   };
 };
+
+/** PSUBSCRIBE pattern matching the `changes` channel of every partition of every version. */
+export const changesPattern = (prefix: string): string => `${prefix}:{*}:changes`;
 
 /** BullMQ needs its own hash tag so a queue's keys stay in one Cluster slot. */
 export const queuePrefix = (prefix: string): string => `{${prefix}-q}`;

@@ -10,18 +10,18 @@ import { cacheControl, cacheFor, sendBody } from '../http/send.ts';
 import { etagOf } from '../readModels/bytes.ts';
 
 /** Missing slug before everything else; a repeated one cannot name a page. */
-const embedSlug = (req: Request): string => {
+export const embedSlug = (req: Request): string => {
   const raw: unknown = req.query['slug'];
   if (raw === undefined || raw === '') throw new ApiError('missing_slug');
   if (typeof raw !== 'string') throw new ApiError('invalid_parameters');
   return parseSlug(raw, 'not_found');
 };
 
-const asksForExtras = (req: Request): boolean =>
+export const asksForExtras = (req: Request): boolean =>
   ['inc', 'rtm', 'upd'].some((name) => req.query[name] !== undefined);
 
 /** @throws ApiError service_unavailable when a needed fragment was not rendered */
-const embedBody = (fields: Readonly<Record<string, string>>, query: Query): string => {
+export const embedBody = (fields: Readonly<Record<string, string>>, query: Query): string => {
   const field = (name: string): string => {
     const value = fields[name];
     if (value === undefined) throw new ApiError('service_unavailable');

@@ -8,6 +8,7 @@ import { createActiveVersionReader } from '../readModels/activeVersion.ts';
 import { systemClock } from '../shared/clock.ts';
 import type { Clients } from './clients.ts';
 import { listen } from './listen.ts';
+import { createChangeHub } from '../stream/changeHub.ts';
 
 export const serve = async (
   config: Config,
@@ -24,8 +25,9 @@ export const serve = async (
     if (version) await queue.wakePages(pages, version.partitions);
     else await queue.wakePartitions([0]); // partition 0's job rebuilds the missing models
   };
+  const streams = createChangeHub({ redis, prefix: config.redisPrefix, log });
   const api = await listen(
-    buildApp({ redis, prefix: config.redisPrefix, config, log, registry }),
+    buildApp({ redis, prefix: config.redisPrefix, config, log, registry, streams }),
     config.port,
     config.host,
   );
@@ -45,6 +47,7 @@ export const serve = async (
   onShutdown(() => queue.close());
   onShutdown(() => operator.close());
   onShutdown(() => api.close());
+  onShutdown(() => streams.close()); // before api.close (closers run in reverse): open streams end
   log.info({ port: config.port, host: config.host }, 'public API listening');
   log.info(
     { port: config.ingestPort, host: config.ingestHost },
