@@ -79,7 +79,11 @@ export const createChangeHub = (deps: ChangeHubDeps) => {
 
   const subscribe = (): Promise<unknown> => {
     if (ready !== null) return ready;
-    const connection = deps.redis.duplicate({ maxRetriesPerRequest: null, lazyConnect: false });
+    // Named, so an operator sees the one subscriber of each API process in CLIENT LIST.
+    const connection = deps.redis.duplicate({
+      maxRetriesPerRequest: null,
+      connectionName: `${deps.prefix}:live-streams`,
+    });
     subscriber = connection;
     connection.on('error', (error: unknown) => deps.log.warn({ err: error }, 'live stream subscriber error'));
     connection.on('pmessage', (_pattern: string, _channel: string, slug: string) => {
