@@ -3,12 +3,13 @@
 // not trusted blindly), as a union discriminated on `type`.
 import { z } from 'zod';
 import { CheckRecorded } from './check.ts';
+import { Timestamp } from './common.ts';
 import { IncidentOpened, IncidentUpdated } from './incident.ts';
 import { MaintenanceScheduled, MaintenanceTransition, MaintenanceUpdated } from './maintenance.ts';
 import { MonitorConfigured, MonitorRemoved } from './monitor.ts';
 import { PageDeleted, StoredPageConfigured } from './page.ts';
 
-const base = { page: z.string(), at: z.string(), position: z.string() };
+const base = { page: z.string(), at: Timestamp, position: z.string() };
 const event = <T extends string, D extends z.ZodTypeAny>(type: T, data: D) =>
   z.object({ type: z.literal(type), data, ...base });
 
