@@ -8,7 +8,8 @@ import { admit, pageRules, type RouteDeps } from '../http/pageGate.ts';
 import { EmbedStatusQuery } from '../http/schemas.ts';
 import type { ChangeHub } from '../stream/changeHub.ts';
 import { eventId, writeEvent, type StreamClient } from '../stream/streamClient.ts';
-import { asksForExtras, embedBody, embedSlug } from './embed.ts';
+import { embedBody } from '../http/embedBody.ts';
+import { asksForExtras, embedSlug } from './embed.ts';
 
 const lastEventId = (req: Request): number => {
   const header = req.headers['last-event-id'];

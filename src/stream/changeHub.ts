@@ -6,7 +6,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from '../shared/logger.ts';
 import { createPageLocator } from '../http/pageGate.ts';
 import type { EmbedStatusQuery } from '../http/schemas.ts';
-import { embedBody } from '../routes/embed.ts';
+import { embedBody } from '../http/embedBody.ts';
 import { changesPattern } from '../readModels/keys.ts';
 import { createActiveVersionReader } from '../readModels/activeVersion.ts';
 import { createPageReads, type EmbedRead } from '../readModels/pageReads.ts';
