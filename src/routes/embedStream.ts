@@ -7,7 +7,7 @@ import { ApiError } from '../http/errors.ts';
 import { admit, pageRules, type RouteDeps } from '../http/pageGate.ts';
 import { EmbedStatusQuery } from '../http/schemas.ts';
 import type { ChangeHub } from '../stream/changeHub.ts';
-import { eventId, writeEvent, type StreamClient } from '../stream/streamClient.ts';
+import { eventId, statusEvent, writeEvent, type StreamClient } from '../stream/streamClient.ts';
 import { embedBody } from '../http/embedBody.ts';
 import { asksForExtras, embedSlug } from './embed.ts';
 
@@ -45,6 +45,6 @@ export const embedStreamRoutes = ({ reads, locate }: RouteDeps, hub: ChangeHub):
     };
     hub.add(client);
     const id = eventId(read.fields, query.data);
-    if (id > client.lastId) writeEvent(client, id, body);
+    if (id > client.lastId) writeEvent(client, id, statusEvent(id, body));
     if (hub.seen(slug) !== changesBefore) void hub.refresh(slug); // changed while we read
   });

@@ -11,7 +11,7 @@ import { changesPattern } from '../readModels/keys.ts';
 import { createActiveVersionReader } from '../readModels/activeVersion.ts';
 import { createPageReads, type EmbedRead } from '../readModels/pageReads.ts';
 import { streamRefusal } from './streamAccess.ts';
-import { eventId, variantOf, writeEvent, type StreamClient } from './streamClient.ts';
+import { eventId, statusEvent, variantOf, writeEvent, type StreamClient } from './streamClient.ts';
 
 export const HEARTBEAT_MS = 25_000;
 
@@ -20,7 +20,8 @@ export type ChangeHubDeps = Readonly<{ redis: Redis; prefix: string; log: Logger
 /** The event a stream of this variant would get now; null while the embed is not rendered. */
 const bodyOf = (fields: Readonly<Record<string, string>>, query: EmbedStatusQuery) => {
   try {
-    return { id: eventId(fields, query), body: embedBody(fields, query) };
+    const id = eventId(fields, query);
+    return { id, event: statusEvent(id, embedBody(fields, query)) };
   } catch {
     return null; // a part is missing (models being rebuilt): wait for the next change
   }
@@ -39,7 +40,7 @@ export const createChangeHub = (deps: ChangeHubDeps) => {
 
   /** Sends the stored embed to every stream of the page whose body has a newer id; ends refused ones. */
   const deliver = (read: EmbedRead, targets: Iterable<StreamClient>) => {
-    const bodies = new Map<string, { id: number; body: string } | null>();
+    const bodies = new Map<string, { id: number; event: Buffer } | null>();
     for (const client of targets) {
       if (streamRefusal(read.access, client) !== null) {
         client.res.end(); // its reconnection gets the HTTP error
@@ -51,7 +52,7 @@ export const createChangeHub = (deps: ChangeHubDeps) => {
         out = bodyOf(read.fields, client.query);
         bodies.set(variant, out);
       }
-      if (out !== null && out.id > client.lastId) writeEvent(client, out.id, out.body);
+      if (out !== null && out.id > client.lastId) writeEvent(client, out.id, out.event);
     }
   };
 

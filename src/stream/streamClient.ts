@@ -33,7 +33,11 @@ export const eventId = (fields: Readonly<Record<string, string>>, query: EmbedSt
 export const variantOf = (query: EmbedStatusQuery): string =>
   `${query.inc ?? ''}|${query.rtm ?? ''}|${query.upd ?? ''}`;
 
-export const writeEvent = (client: StreamClient, id: number, body: string): void => {
+/** One `status` event, encoded once and written to every stream of its variant. */
+export const statusEvent = (id: number, body: string): Buffer =>
+  Buffer.from(`id: ${id}\nevent: status\ndata: ${body}\n\n`, 'utf8');
+
+export const writeEvent = (client: StreamClient, id: number, event: Buffer): void => {
   client.lastId = id;
-  client.res.write(`id: ${id}\nevent: status\ndata: ${body}\n\n`);
+  client.res.write(event);
 };
