@@ -6,7 +6,7 @@ import { sql, type DatabasePool } from 'slonik';
 import { z } from 'zod';
 import { rebuild } from '../src/projector/rebuild.ts';
 import type { ProjectorDeps } from '../src/projector/runPartition.ts';
-import { partitionTag } from '../src/readModels/keys.ts';
+import { partitionTag } from '../src/models/control/keys.ts';
 import { partitionOf } from '../src/shared/pageHash.ts';
 import type { Figure } from './report.ts';
 

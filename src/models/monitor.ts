@@ -1,0 +1,5 @@
+// A monitor's source aggregates (timeline, buckets) live under one prefix inside its page's
+// partition hash tag.
+export type MonitorRef = Readonly<{ tag: string; monitorId: number }>;
+
+export const monitorPrefix = (monitor: MonitorRef): string => `${monitor.tag}:mon:${monitor.monitorId}`;
