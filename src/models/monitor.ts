@@ -3,3 +3,6 @@
 export type MonitorRef = Readonly<{ tag: string; monitorId: number }>;
 
 export const monitorPrefix = (monitor: MonitorRef): string => `${monitor.tag}:mon:${monitor.monitorId}`;
+
+/** Every key of the monitor matches this pattern. */
+export const monitorKeyPattern = (monitor: MonitorRef): string => `${monitorPrefix(monitor)}:*`;
