@@ -6,6 +6,7 @@ import type { Redis } from 'ioredis';
 import type { Registry } from 'prom-client';
 import type { DatabasePool } from 'slonik';
 import { ingestRouter } from '../ingest/ingestRouter.ts';
+import type { Wake } from '../projector/queue.ts';
 import { projectionStatus } from '../projector/projectionStatus.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Logger } from '../shared/logger.ts';
@@ -19,7 +20,7 @@ export type OperatorDeps = Readonly<{
   log: Logger;
   clock: Clock;
   /** Absent: no ingest on this listener (the worker's probe port). */
-  ingest?: { token: string | null; wake: (pages: string[]) => Promise<void> };
+  ingest?: { token: string | null; wake: Wake };
 }>;
 
 export const buildOperatorApp = (deps: OperatorDeps): Express => {

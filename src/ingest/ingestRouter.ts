@@ -8,6 +8,7 @@ import {
   type DatabasePool,
 } from 'slonik';
 import { appendParsed, InvalidBatch, type AppendResult } from '../eventLog/appendEvents.ts';
+import { wakeAfterAppend, type Wake } from '../projector/queue.ts';
 import { hashToken, tokenMatches } from '../shared/hashToken.ts';
 import type { Logger } from '../shared/logger.ts';
 import { parseEvent, type EventError, type ParsedEvent } from '../events/parseEvent.ts';
@@ -21,7 +22,7 @@ export type IngestDeps = {
   ingestToken: string | null;
   clock: () => Date;
   log: Logger;
-  wake: (pages: string[]) => Promise<void>;
+  wake: Wake;
 };
 
 type Answer = Readonly<{ status: number; error: string }>;
@@ -159,18 +160,11 @@ export const ingestRouter = (deps: IngestDeps): Router => {
   // Hashed once: each request then costs one digest and a constant-time comparison.
   const tokenHash = deps.ingestToken === null ? null : hashToken(deps.ingestToken);
 
-  // The events are committed whatever happens here: a lost wake-up only delays the projectors
-  // until their periodic poll, so it must neither fail nor hold up the answer.
+  // A lost wake-up only delays the projectors until their poll: it must not hold up the answer.
   const wake = (result: AppendResult): void => {
-    if (result.pages.length === 0) return;
-    const failed = (error: unknown) => {
+    void wakeAfterAppend(deps.wake, result.pages, (error) => {
       deps.log.warn({ err: summary(error) }, 'ingest: waking projectors failed');
-    };
-    try {
-      deps.wake(result.pages).catch(failed);
-    } catch (error) {
-      failed(error);
-    }
+    });
   };
 
   // Express recognises an error handler by its four parameters.
