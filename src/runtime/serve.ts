@@ -2,7 +2,7 @@
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import { buildApp } from '../app.ts';
 import type { Config } from '../config.ts';
-import { buildOperatorApp } from '../http/operatorApp.ts';
+import { buildOperatorApp } from '../operatorApp.ts';
 import { createProjectorQueue, createWake } from '../projector/queue.ts';
 import { createActiveVersionReader } from '../readModels/activeVersion.ts';
 import { systemClock } from '../shared/clock.ts';

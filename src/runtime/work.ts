@@ -1,7 +1,7 @@
 // `npm run work`: projector workers and the scheduler, with their own probes.
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import type { Config } from '../config.ts';
-import { buildOperatorApp } from '../http/operatorApp.ts';
+import { buildOperatorApp } from '../operatorApp.ts';
 import { createProjectorMetrics } from '../projector/projectorMetrics.ts';
 import { createProjectorQueue } from '../projector/queue.ts';
 import { readActive } from '../projector/versions.ts';
