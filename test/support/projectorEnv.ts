@@ -64,8 +64,8 @@ export const startProjectorEnv = async (
   const project = async () => {
     let events = await projectOnce();
     for (let tries = 0; (await projectionStatus(t.db, redis, prefix)).lag_events > 0; tries += 1) {
-      if (tries > 500) throw new Error('the projector did not catch up');
-      await sleep(20);
+      if (tries > 2000) throw new Error('the projector did not catch up');
+      await sleep(5);
       events += await projectOnce();
     }
     return events;
