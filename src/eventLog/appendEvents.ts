@@ -1,7 +1,7 @@
 // Appending a batch: parse, ensure partitions, then one transaction. Throws InvalidBatch with
 // every bad event when any is bad; nothing of such a batch is appended.
 import { sql, type DatabasePool } from 'slonik';
-import { isEventError, parseEvent, type EventError, type ParsedEvent } from '../ingest/parseEvent.ts';
+import { isEventError, parseEvent, type EventError, type ParsedEvent } from '../events/parseEvent.ts';
 import { createBatchWriter, type AppendResult } from './batchWriter.ts';
 import { checkMonths, ensureCheckPartitions, rememberCheckMonths } from './ensureCheckPartitions.ts';
 

@@ -3,7 +3,7 @@
 // file into one all-or-nothing transaction while HTTP writes a single chunk.
 import { sql, type DatabaseTransactionConnection } from 'slonik';
 import { z } from 'zod';
-import type { EventError, ParsedEvent } from '../ingest/parseEvent.ts';
+import { isEventError, type EventError, type ParsedEvent } from '../events/parseEvent.ts';
 import { pageHash } from '../shared/pageHash.ts';
 import { applyToRegistry, emptyRegistry, loadRegistry, persistRegistry } from './registry.ts';
 
@@ -78,8 +78,8 @@ export const createBatchWriter = (tx: DatabaseTransactionConnection) => {
 
   /** Checks and appends one chunk; events after an invalid one are still checked, never appended. */
   const write = async (chunk: readonly (ParsedEvent | EventError)[]): Promise<void> => {
-    const parsed = chunk.filter((e): e is ParsedEvent => !('message' in e));
-    for (const e of chunk) if ('message' in e) errors.push(e);
+    const parsed = chunk.filter((e): e is ParsedEvent => !isEventError(e));
+    errors.push(...chunk.filter(isEventError));
     await lockPages(parsed);
     const ids = parsed.flatMap((e) => (e.id !== null && !seenIds.has(e.id) ? [e.id] : []));
     const inLog = await knownIds([...new Set(ids)]);

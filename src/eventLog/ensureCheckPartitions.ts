@@ -2,7 +2,7 @@
 // (so a rolled-back batch leaves nothing behind). Months known to exist are remembered per
 // process, but only once the transaction that created them has committed.
 import { sql, type CommonQueryMethods, type DatabasePool } from 'slonik';
-import type { ParsedEvent } from '../ingest/parseEvent.ts';
+import type { ParsedEvent } from '../events/parseEvent.ts';
 
 const committedByDb = new WeakMap<DatabasePool, Set<string>>();
 const committedMonths = (db: DatabasePool): Set<string> => {

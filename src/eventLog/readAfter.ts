@@ -19,7 +19,7 @@ type Row = {
   type: string;
   page: string;
   at: number; // epoch ms
-  data: Record<string, unknown>;
+  data: unknown; // the projector parses the row once, with StoredEvent
   mine: boolean;
 };
 export type LogRow = Omit<Row, 'mine'>;

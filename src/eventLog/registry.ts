@@ -2,7 +2,7 @@
 // incidents, maintenances) overlaid with what earlier events of the same batch did.
 import { sql, type DatabaseTransactionConnection } from 'slonik';
 import { z } from 'zod';
-import type { ParsedEvent } from '../ingest/parseEvent.ts';
+import type { ParsedEvent } from '../events/parseEvent.ts';
 
 type MonitorEntry = { page: string; removed: boolean };
 type Change =
@@ -19,8 +19,11 @@ export type Registry = {
 };
 
 const key = (page: string, id: string) => `${page}\u0000${id}`;
-const monitorIdOf = (event: ParsedEvent) => event.data['monitor_id'] as number;
-const str = (event: ParsedEvent, field: string) => event.data[field] as string;
+const monitorIdOf = ({ data }: ParsedEvent) => ('monitor_id' in data ? [data.monitor_id] : []);
+const incidentRefOf = ({ page, data }: ParsedEvent) =>
+  'incident_id' in data ? [[page, data.incident_id]] : [];
+const maintenanceRefOf = ({ page, data }: ParsedEvent) =>
+  'maintenance_id' in data ? [[page, data.maintenance_id]] : [];
 
 export const emptyRegistry = (): Registry => ({
   pages: new Map(),
@@ -37,12 +40,9 @@ export const loadRegistry = async (
   events: readonly ParsedEvent[],
 ): Promise<void> => {
   const pages = [...new Set(events.map((e) => e.page))].filter((p) => !registry.pages.has(p));
-  const monitorIds = [...new Set(events.filter((e) => 'monitor_id' in e.data).map(monitorIdOf))].filter(
-    (id) => !registry.monitors.has(id),
-  );
-  const refs = (field: string) => events.filter((e) => field in e.data).map((e) => [e.page, str(e, field)]);
-  const incidentRefs = refs('incident_id');
-  const maintenanceRefs = refs('maintenance_id');
+  const monitorIds = [...new Set(events.flatMap(monitorIdOf))].filter((id) => !registry.monitors.has(id));
+  const incidentRefs = events.flatMap(incidentRefOf);
+  const maintenanceRefs = events.flatMap(maintenanceRefOf);
 
   const [pageRows, monitorRows, incidentRows, maintenanceRows] = await Promise.all([
     tx.any(sql.type(z.object({ slug: z.string(), deleted: z.boolean() }))`
@@ -66,14 +66,14 @@ export const loadRegistry = async (
 
 /** Applies one event to the overlay; returns why it breaks a reference rule, or null. */
 export const applyToRegistry = (registry: Registry, event: ParsedEvent): string | null => {
-  const { page, type } = event;
-  if (type === 'page.configured') {
+  const { page } = event;
+  if (event.type === 'page.configured') {
     registry.pages.set(page, false);
     registry.changes.push({ kind: 'page', slug: page, deleted: false });
     return null;
   }
   if (registry.pages.get(page) !== false) return `page "${page}" does not exist`;
-  switch (type) {
+  switch (event.type) {
     case 'page.deleted': {
       registry.pages.set(page, true);
       for (const monitor of registry.monitors.values()) if (monitor.page === page) monitor.removed = true;
@@ -84,7 +84,7 @@ export const applyToRegistry = (registry: Registry, event: ParsedEvent): string 
       return null;
     }
     case 'monitor.configured': {
-      const id = monitorIdOf(event);
+      const id = event.data.monitor_id;
       const existing = registry.monitors.get(id);
       if (existing && !existing.removed && existing.page !== page)
         return `monitor ${id} belongs to another page`;
@@ -94,40 +94,45 @@ export const applyToRegistry = (registry: Registry, event: ParsedEvent): string 
     }
     case 'monitor.removed':
     case 'check.recorded': {
-      const id = monitorIdOf(event);
+      const id = event.data.monitor_id;
       const existing = registry.monitors.get(id);
       if (!existing || existing.removed || existing.page !== page)
         return `monitor ${id} does not exist on page "${page}"`;
-      if (type === 'monitor.removed') {
+      if (event.type === 'monitor.removed') {
         existing.removed = true;
         registry.changes.push({ kind: 'monitor', id, page, removed: true });
       }
       return null;
     }
     case 'incident.opened':
-    case 'maintenance.scheduled': {
-      const [field, set, kind] =
-        type === 'incident.opened'
-          ? (['incident_id', registry.incidents, 'incident'] as const)
-          : (['maintenance_id', registry.maintenances, 'maintenance'] as const);
-      const id = str(event, field);
-      if (set.has(key(page, id))) return `${kind} "${id}" already exists on page "${page}"`;
-      set.add(key(page, id));
-      registry.changes.push({ kind, page, id });
-      return null;
-    }
+      return addEntity(registry, 'incident', page, event.data.incident_id);
+    case 'maintenance.scheduled':
+      return addEntity(registry, 'maintenance', page, event.data.maintenance_id);
     case 'incident.updated':
-      return registry.incidents.has(key(page, str(event, 'incident_id')))
+      return registry.incidents.has(key(page, event.data.incident_id))
         ? null
-        : `incident "${str(event, 'incident_id')}" does not exist on page "${page}"`;
+        : `incident "${event.data.incident_id}" does not exist on page "${page}"`;
     case 'maintenance.updated':
     case 'maintenance.started':
     case 'maintenance.completed':
     case 'maintenance.cancelled':
-      return registry.maintenances.has(key(page, str(event, 'maintenance_id')))
+      return registry.maintenances.has(key(page, event.data.maintenance_id))
         ? null
-        : `maintenance "${str(event, 'maintenance_id')}" does not exist on page "${page}"`;
+        : `maintenance "${event.data.maintenance_id}" does not exist on page "${page}"`;
   }
+};
+
+const addEntity = (
+  registry: Registry,
+  kind: 'incident' | 'maintenance',
+  page: string,
+  id: string,
+): string | null => {
+  const set = kind === 'incident' ? registry.incidents : registry.maintenances;
+  if (set.has(key(page, id))) return `${kind} "${id}" already exists on page "${page}"`;
+  set.add(key(page, id));
+  registry.changes.push({ kind, page, id });
+  return null;
 };
 
 /** Writes the overlay's changes back to the write model, in the append transaction. */

@@ -1,4 +1,4 @@
-// The event catalogue of ingest.md: the envelope and one data schema per type.
+// The event catalogue of ingest.md: the envelope and, per type, the data agents send.
 import { z } from 'zod';
 import { CheckRecorded } from './check.ts';
 import { EntityId, PageSlug, Timestamp } from './common.ts';
@@ -7,25 +7,31 @@ import { MaintenanceScheduled, MaintenanceTransition, MaintenanceUpdated } from 
 import { MonitorConfigured, MonitorRemoved } from './monitor.ts';
 import { PageConfigured, PageDeleted } from './page.ts';
 
-/** Data schemas of what agents send, by event type. */
-export const incomingDataSchemas = {
-  'page.configured': PageConfigured,
-  'page.deleted': PageDeleted,
-  'monitor.configured': MonitorConfigured,
-  'monitor.removed': MonitorRemoved,
-  'check.recorded': CheckRecorded,
-  'incident.opened': IncidentOpened,
-  'incident.updated': IncidentUpdated,
-  'maintenance.scheduled': MaintenanceScheduled,
-  'maintenance.updated': MaintenanceUpdated,
-  'maintenance.started': MaintenanceTransition,
-  'maintenance.completed': MaintenanceTransition,
-  'maintenance.cancelled': MaintenanceTransition,
-} as const;
+/** One member of an event union: the type's literal name and its data schema. */
+export const eventOf = <T extends string, D extends z.ZodTypeAny>(type: T, data: D) =>
+  z.object({ type: z.literal(type), data });
 
-export type EventType = keyof typeof incomingDataSchemas;
-export const eventTypes = Object.keys(incomingDataSchemas) as [EventType, ...EventType[]];
-export const EventTypeSchema = z.enum(eventTypes);
+/** What agents send, as a union on `type`: each event type of ingest.md with its data schema. */
+export const IncomingEvent = z.discriminatedUnion('type', [
+  eventOf('page.configured', PageConfigured),
+  eventOf('page.deleted', PageDeleted),
+  eventOf('monitor.configured', MonitorConfigured),
+  eventOf('monitor.removed', MonitorRemoved),
+  eventOf('check.recorded', CheckRecorded),
+  eventOf('incident.opened', IncidentOpened),
+  eventOf('incident.updated', IncidentUpdated),
+  eventOf('maintenance.scheduled', MaintenanceScheduled),
+  eventOf('maintenance.updated', MaintenanceUpdated),
+  eventOf('maintenance.started', MaintenanceTransition),
+  eventOf('maintenance.completed', MaintenanceTransition),
+  eventOf('maintenance.cancelled', MaintenanceTransition),
+]);
+export type IncomingEvent = z.infer<typeof IncomingEvent>;
+
+export type EventType = IncomingEvent['type'];
+const [firstType, ...otherTypes] = IncomingEvent.options.map((option) => option.shape.type.value);
+export const EventTypeSchema = z.enum([firstType!, ...otherTypes]);
+export const eventTypes: readonly EventType[] = EventTypeSchema.options;
 
 export const Envelope = z
   .object({

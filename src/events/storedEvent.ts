@@ -2,15 +2,17 @@
 // normalised to UTC, the page token replaced by its digest. Parsed again when read (the log is
 // not trusted blindly), as a union discriminated on `type`.
 import { z } from 'zod';
+import { eventOf } from './catalogue.ts';
 import { CheckRecorded } from './check.ts';
+import { Timestamp } from './common.ts';
 import { IncidentOpened, IncidentUpdated } from './incident.ts';
 import { MaintenanceScheduled, MaintenanceTransition, MaintenanceUpdated } from './maintenance.ts';
 import { MonitorConfigured, MonitorRemoved } from './monitor.ts';
 import { PageDeleted, StoredPageConfigured } from './page.ts';
 
-const base = { page: z.string(), at: z.string(), position: z.string() };
+const base = { page: z.string(), at: Timestamp, position: z.string() };
 const event = <T extends string, D extends z.ZodTypeAny>(type: T, data: D) =>
-  z.object({ type: z.literal(type), data, ...base });
+  eventOf(type, data).extend(base);
 
 export const StoredEvent = z.discriminatedUnion('type', [
   event('page.configured', StoredPageConfigured),
@@ -28,3 +30,7 @@ export const StoredEvent = z.discriminatedUnion('type', [
 ]);
 export type StoredEvent = z.infer<typeof StoredEvent>;
 export type StoredEventOf<T extends StoredEvent['type']> = Extract<StoredEvent, { type: T }>;
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+/** An event's type and data exactly as the log stores them, without its page, time and position. */
+export type StoredEventBody = DistributiveOmit<StoredEvent, keyof typeof base>;

@@ -10,7 +10,7 @@ import {
 import { appendParsed, InvalidBatch, type AppendResult } from '../eventLog/appendEvents.ts';
 import { hashToken, tokenMatches } from '../shared/hashToken.ts';
 import type { Logger } from '../shared/logger.ts';
-import { parseEvent, type EventError, type ParsedEvent } from './parseEvent.ts';
+import { parseEvent, type EventError, type ParsedEvent } from '../events/parseEvent.ts';
 import { isBlank, parseNdjsonLine } from './readNdjson.ts';
 
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;

@@ -1,7 +1,7 @@
 // NDJSON, shared by both ingest doors: the HTTP body (already in memory, at most 10 MB) and the
 // CLI's input, which is streamed line by line so a file of any size never sits in memory.
 import { createInterface } from 'node:readline';
-import { parseEvent, type EventError, type ParsedEvent } from './parseEvent.ts';
+import { parseEvent, type EventError, type ParsedEvent } from '../events/parseEvent.ts';
 
 export const isBlank = (line: string): boolean => line.trim() === '';
 

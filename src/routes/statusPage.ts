@@ -6,7 +6,7 @@ import { ApiError, isStoreOutage, isUndecodablePath, RETRY_AFTER_SECONDS } from 
 import type { RouteDeps } from '../http/pageGate.ts';
 import { Slug } from '../http/schemas.ts';
 import { cacheFor, sendBody } from '../http/send.ts';
-import { etagOf } from '../readModels/bytes.ts';
+import { etagOf } from '../models/bytes.ts';
 import { pageAssets, type Asset } from '../statusPage/assets.ts';
 import { errorDocument, type ErrorStatus } from '../statusPage/errorDocument.ts';
 import { pageDocument, SCRIPT_PATH, STYLE_PATH } from '../statusPage/pageDocument.ts';
