@@ -7,7 +7,8 @@ import type { DatabasePool } from 'slonik';
 import type { Redis } from 'ioredis';
 import { appendEvents } from '../src/eventLog/appendEvents.ts';
 import { runPartition, type ProjectorDeps } from '../src/projector/runPartition.ts';
-import { pageKeys, partitionTag } from '../src/readModels/keys.ts';
+import { partitionTag } from '../src/models/control/keys.ts';
+import { pageStateKeys } from '../src/models/pageState/keys.ts';
 import { partitionOf } from '../src/shared/pageHash.ts';
 import type { ServerChild } from './children.ts';
 import type { Figure } from './report.ts';
@@ -32,7 +33,7 @@ const percentile = (sorted: readonly number[], p: number) =>
 
 export const streamPhase = async (deps: StreamPhaseDeps, streams: number): Promise<Figure[]> => {
   const partition = partitionOf(SLUG, deps.partitions);
-  const keys = pageKeys(partitionTag(deps.prefix, deps.version, partition), SLUG);
+  const keys = pageStateKeys({ tag: partitionTag(deps.prefix, deps.version, partition), slug: SLUG });
   const state = JSON.parse((await deps.redis.get(keys.state)) ?? '{}') as {
     monitors?: Record<string, unknown>;
   };

@@ -10,9 +10,9 @@ import { createHttpMetrics, type HttpMetrics } from './http/httpMetrics.ts';
 import { buildOpenApiDocument } from './http/openapi.ts';
 import { createPageLocator, type RouteDeps } from './http/pageGate.ts';
 import { requestLog } from './http/requestLog.ts';
-import { createActiveVersionReader } from './readModels/activeVersion.ts';
-import { createPageReads } from './readModels/pageReads.ts';
-import { createSubscriptionReads } from './readModels/subscriptionReads.ts';
+import { createActiveVersionReader } from './models/control/activeVersionReader.ts';
+import { createPageReads } from './models/pageReads.ts';
+import { createSubscriptionReads } from './models/subscriptionReads.ts';
 import { availabilityRoutes } from './routes/availability.ts';
 import { badgeRoutes } from './routes/badge.ts';
 import { chartRoutes } from './routes/charts.ts';
@@ -66,7 +66,7 @@ export const buildApp = (deps: AppDeps): Express => {
     chartRoutes(routeDeps),
     availabilityRoutes(routeDeps),
     embedRoutes(routeDeps),
-    embedStreamRoutes(routeDeps, streams),
+    embedStreamRoutes(routeDeps, subscriptionReads, streams),
     feedRoutes(routeDeps, subscriptionReads),
     statuspageRoutes(routeDeps, subscriptionReads),
     badgeRoutes(routeDeps),

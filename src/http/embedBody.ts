@@ -3,12 +3,13 @@
 // and the live stream.
 import { rtmWindow } from '../../projections/render/embed.ts';
 import { ApiError } from './errors.ts';
+import type { EmbedParts } from '../models/embed/codec.ts';
 import type { EmbedStatusQuery as Query } from './schemas.ts';
 
 /** @throws ApiError service_unavailable when a needed fragment was not rendered */
-export const embedBody = (fields: Readonly<Record<string, string>>, query: Query): string => {
-  const field = (name: string): string => {
-    const value = fields[name];
+export const embedBody = (parts: Partial<EmbedParts>, query: Query): string => {
+  const field = (name: keyof EmbedParts): string => {
+    const value = parts[name];
     if (value === undefined) throw new ApiError('service_unavailable');
     return value;
   };

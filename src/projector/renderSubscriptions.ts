@@ -6,63 +6,56 @@ import { renderAtom } from '../../projections/render/feeds/feedAtom.ts';
 import type { FeedInput } from '../../projections/render/feeds/feedEntries.ts';
 import { renderRss } from '../../projections/render/feeds/feedRss.ts';
 import { renderStatuspage } from '../../projections/render/statuspage/documents.ts';
-import type { MonitorSnapshot, OverallStatus, PageState } from '../../projections/types.ts';
-import { toBytes } from '../readModels/bytes.ts';
-import type { pageKeys } from '../readModels/keys.ts';
-import type { CommandList } from './commands.ts';
+import type { MonitorSnapshot, OverallStatus, PageState, UrlSettings } from '../../projections/types.ts';
+import { putFeeds } from '../models/feeds/writes.ts';
+import type { PageRef } from '../models/page.ts';
+import type { WriteOp } from '../models/redis/writeOps.ts';
+import { putStatuspage } from '../models/statuspage/writes.ts';
 
 export type SubscriptionInput = Readonly<{
-  keys: ReturnType<typeof pageKeys>;
+  page: PageRef;
   state: PageState;
   pageUrl: string;
-  baseUrl: string;
+  urls: UrlSettings;
   overall: OverallStatus;
   monitors: readonly MonitorSnapshot[];
-  updatedAt: number;
   now: number;
+  /** Render the feeds too (incidents, maintenances or settings changed, or the clock moved one). */
   feeds: boolean;
 }>;
 
-export const renderSubscriptions = (out: CommandList, input: SubscriptionInput): void => {
-  const { keys, state, now } = input;
+export const renderSubscriptions = (input: SubscriptionInput): WriteOp[] => {
+  const { page, state, now } = input;
   const incidents = Object.values(state.incidents);
   const maintenances = Object.values(state.maintenances);
-  const documents = renderStatuspage({
-    slug: state.settings.slug,
-    title: state.settings.title,
-    pageUrl: input.pageUrl,
-    updatedAt: input.updatedAt,
-    overall: input.overall,
-    monitors: input.monitors,
-    incidents,
-    maintenances,
-    nowMs: now,
-  });
-  out.push(
-    'HSET',
-    keys.statuspage,
-    ...Object.entries(documents).flatMap(([name, body]) => [name, toBytes(body)]),
-  );
-  if (!input.feeds) return;
+  const writes = [
+    putStatuspage(
+      page,
+      renderStatuspage({
+        slug: page.slug,
+        title: state.settings.title,
+        pageUrl: input.pageUrl,
+        updatedAt: state.updatedAt ?? now,
+        overall: input.overall,
+        monitors: input.monitors,
+        incidents,
+        maintenances,
+        nowMs: now,
+      }),
+    ),
+  ];
+  if (!input.feeds) return writes;
   const feed: FeedInput = {
-    slug: state.settings.slug,
+    slug: page.slug,
     title: state.settings.title,
     pageUrl: input.pageUrl,
-    baseUrl: input.baseUrl,
+    baseUrl: input.urls.baseUrl,
     incidents,
     maintenances,
     emptyUpdatedAt: state.updatedAt ?? 0,
     nowMs: now,
   };
   const atom = renderAtom(feed);
-  out.push(
-    'HSET',
-    keys.feeds,
-    'atom',
-    toBytes(atom.body),
-    'rss',
-    toBytes(renderRss(feed).body),
-    'modified',
-    atom.updated,
-  );
+  writes.push(putFeeds(page, { atom: atom.body, rss: renderRss(feed).body, modified: atom.updated }));
+  return writes;
 };

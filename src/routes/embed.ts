@@ -7,7 +7,7 @@ import { admit, pageRules, parseSlug, type RouteDeps } from '../http/pageGate.ts
 import { embedBody } from '../http/embedBody.ts';
 import { EmbedStatusQuery } from '../http/schemas.ts';
 import { cacheControl, cacheFor, sendBody } from '../http/send.ts';
-import { etagOf } from '../readModels/bytes.ts';
+import { etagOf } from '../models/bytes.ts';
 
 /** Missing slug before everything else; a repeated one cannot name a page. */
 export const embedSlug = (req: Request): string => {
@@ -30,7 +30,7 @@ export const embedRoutes = ({ reads, locate }: RouteDeps): Router =>
       if (plan === 'pro' && asksForExtras(req)) throw new ApiError('plan_inc_rtm_upd');
       const query = EmbedStatusQuery.safeParse(req.query);
       if (!query.success) throw new ApiError('invalid_parameters');
-      const body = embedBody(read.fields, query.data);
+      const body = embedBody(read.parts, query.data);
       sendBody(req, res, { body, etag: etagOf(body), cacheControl: cacheFor(isPrivate, cacheControl.embed) });
     })
     .get('/api/embed/markdown', async (req, res) => {

@@ -6,6 +6,7 @@ import { Router, type Request } from 'express';
 import { ApiError } from '../http/errors.ts';
 import { admit, pageRules, type RouteDeps } from '../http/pageGate.ts';
 import { EmbedStatusQuery } from '../http/schemas.ts';
+import type { SubscriptionReads } from '../models/subscriptionReads.ts';
 import type { ChangeHub } from '../stream/changeHub.ts';
 import { eventId, statusEvent, writeEvent, type StreamClient } from '../stream/streamClient.ts';
 import { embedBody } from '../http/embedBody.ts';
@@ -16,18 +17,18 @@ const lastEventId = (req: Request): number => {
   return typeof header === 'string' && /^\d{1,16}$/.test(header.trim()) ? Number(header.trim()) : 0;
 };
 
-export const embedStreamRoutes = ({ reads, locate }: RouteDeps, hub: ChangeHub): Router =>
+export const embedStreamRoutes = ({ locate }: RouteDeps, reads: SubscriptionReads, hub: ChangeHub): Router =>
   Router().get('/api/embed/stream', async (req, res) => {
     const slug = embedSlug(req);
     await hub.ready(); // subscribed before the read: a change after it is never lost
     const changesBefore = hub.seen(slug);
-    const read = await reads.embed(await locate(slug));
+    const read = await reads.embedStream(await locate(slug));
     const { plan } = admit(read.access, req.query, pageRules);
     if (plan === 'free') throw new ApiError('embeds_not_in_plan');
     if (plan === 'pro' && asksForExtras(req)) throw new ApiError('plan_inc_rtm_upd');
     const query = EmbedStatusQuery.safeParse(req.query);
     if (!query.success) throw new ApiError('invalid_parameters');
-    const body = embedBody(read.fields, query.data);
+    const body = embedBody(read.parts, query.data);
     const token: unknown = req.query['auth_token'];
     res.writeHead(200, {
       'Content-Type': 'text/event-stream',
@@ -44,7 +45,7 @@ export const embedStreamRoutes = ({ reads, locate }: RouteDeps, hub: ChangeHub):
       lastId: lastEventId(req),
     };
     hub.add(client);
-    const id = eventId(read.fields, query.data);
+    const id = eventId(read.revisions, query.data);
     if (id > client.lastId) writeEvent(client, id, statusEvent(id, body));
     if (hub.seen(slug) !== changesBefore) void hub.refresh(slug); // changed while we read
   });

@@ -5,7 +5,8 @@ import { Router, type Request, type Response } from 'express';
 import { ApiError, undecodablePathAs } from '../http/errors.ts';
 import { admit, parseSlug, type AccessRules, type RouteDeps } from '../http/pageGate.ts';
 import { cacheFor, sendBody } from '../http/send.ts';
-import type { FeedFormat, SubscriptionReads } from '../readModels/subscriptionReads.ts';
+import type { FeedFormat } from '../models/feeds/reads.ts';
+import type { SubscriptionReads } from '../models/subscriptionReads.ts';
 
 export const FEED_CACHE = 'public, max-age=60';
 const feedRules: AccessRules = { missing: 'not_found', blocked: 'not_found', locked: 'not_found' };

@@ -6,7 +6,7 @@ import { statuspageDocuments } from '../../projections/render/statuspage/documen
 import { ApiError, undecodablePathAs } from '../http/errors.ts';
 import { admit, pageRules, parseSlug, type RouteDeps } from '../http/pageGate.ts';
 import { cacheControl, cacheFor, sendBody } from '../http/send.ts';
-import type { SubscriptionReads } from '../readModels/subscriptionReads.ts';
+import type { SubscriptionReads } from '../models/subscriptionReads.ts';
 
 export const statuspageRoutes = ({ locate }: RouteDeps, reads: SubscriptionReads): Router => {
   const router = Router();

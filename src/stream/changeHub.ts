@@ -7,9 +7,10 @@ import type { Logger } from '../shared/logger.ts';
 import { createPageLocator } from '../http/pageGate.ts';
 import type { EmbedStatusQuery } from '../http/schemas.ts';
 import { embedBody } from '../http/embedBody.ts';
-import { changesPattern } from '../readModels/keys.ts';
-import { createActiveVersionReader } from '../readModels/activeVersion.ts';
-import { createPageReads, type EmbedRead } from '../readModels/pageReads.ts';
+import { createActiveVersionReader } from '../models/control/activeVersionReader.ts';
+import { changesPattern } from '../models/control/keys.ts';
+import type { EmbedParts, EmbedRevisions } from '../models/embed/codec.ts';
+import { createSubscriptionReads, type EmbedStreamRead } from '../models/subscriptionReads.ts';
 import { streamRefusal } from './streamAccess.ts';
 import { eventId, statusEvent, variantOf, writeEvent, type StreamClient } from './streamClient.ts';
 
@@ -18,17 +19,17 @@ export const HEARTBEAT_MS = 25_000;
 export type ChangeHubDeps = Readonly<{ redis: Redis; prefix: string; log: Logger; heartbeatMs?: number }>;
 
 /** The event a stream of this variant would get now; null while the embed is not rendered. */
-const bodyOf = (fields: Readonly<Record<string, string>>, query: EmbedStatusQuery) => {
+const bodyOf = (parts: Partial<EmbedParts>, revisions: EmbedRevisions, query: EmbedStatusQuery) => {
   try {
-    const id = eventId(fields, query);
-    return { id, event: statusEvent(id, embedBody(fields, query)) };
+    const id = eventId(revisions, query);
+    return { id, event: statusEvent(id, embedBody(parts, query)) };
   } catch {
     return null; // a part is missing (models being rebuilt): wait for the next change
   }
 };
 
 export const createChangeHub = (deps: ChangeHubDeps) => {
-  const reads = createPageReads(deps.redis);
+  const reads = createSubscriptionReads(deps.redis);
   const locate = createPageLocator(createActiveVersionReader(deps.redis, deps.prefix), deps.prefix);
   const clients = new Map<string, Set<StreamClient>>();
   const refreshing = new Map<string, boolean>(); // slug → another change came in meanwhile
@@ -39,7 +40,7 @@ export const createChangeHub = (deps: ChangeHubDeps) => {
   let size = 0;
 
   /** Sends the stored embed to every stream of the page whose body has a newer id; ends refused ones. */
-  const deliver = (read: EmbedRead, targets: Iterable<StreamClient>) => {
+  const deliver = (read: EmbedStreamRead, targets: Iterable<StreamClient>) => {
     const bodies = new Map<string, { id: number; event: Buffer } | null>();
     for (const client of targets) {
       if (streamRefusal(read.access, client) !== null) {
@@ -49,7 +50,7 @@ export const createChangeHub = (deps: ChangeHubDeps) => {
       const variant = variantOf(client.query);
       let out = bodies.get(variant);
       if (out === undefined) {
-        out = bodyOf(read.fields, client.query);
+        out = bodyOf(read.parts, read.revisions, client.query);
         bodies.set(variant, out);
       }
       if (out !== null && out.id > client.lastId) writeEvent(client, out.id, out.event);
@@ -68,7 +69,7 @@ export const createChangeHub = (deps: ChangeHubDeps) => {
         refreshing.set(slug, false);
         const targets = clients.get(slug);
         if (targets === undefined) break;
-        const read = await reads.embed(await locate(slug));
+        const read = await reads.embedStream(await locate(slug));
         deliver(read, [...targets]);
       } while (refreshing.get(slug) === true);
     } catch (error) {

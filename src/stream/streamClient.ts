@@ -2,6 +2,7 @@
 // tens of thousands of them.
 import type { ServerResponse } from 'node:http';
 import type { EmbedStatusQuery } from '../http/schemas.ts';
+import type { EmbedRevisions } from '../models/embed/codec.ts';
 
 export type StreamClient = {
   readonly slug: string;
@@ -13,19 +14,16 @@ export type StreamClient = {
   lastId: number;
 };
 
-const PARTS = { inc: 'incidents:rev', rtm: 'rtm:rev', upd: 'upd:rev' } as const;
-
 /**
  * The event id of a stream's body: the newest revision among the embed parts it shows. Each part's
  * revision only grows, so ids of one variant only grow, and a part the stream does not show never
  * causes an event.
  */
-export const eventId = (fields: Readonly<Record<string, string>>, query: EmbedStatusQuery): number => {
-  const rev = (field: string) => Number(fields[field] ?? 0) || 0;
-  let id = Math.max(rev('head:rev'), rev('tail:rev'));
-  if (query.inc === '1') id = Math.max(id, rev(PARTS.inc));
-  if (query.rtm !== undefined) id = Math.max(id, rev(PARTS.rtm));
-  if (query.upd !== undefined) id = Math.max(id, rev(PARTS.upd));
+export const eventId = (revisions: EmbedRevisions, query: EmbedStatusQuery): number => {
+  let id = Math.max(revisions.head, revisions.tail);
+  if (query.inc === '1') id = Math.max(id, revisions.incidents);
+  if (query.rtm !== undefined) id = Math.max(id, revisions.rtm);
+  if (query.upd !== undefined) id = Math.max(id, revisions.upd);
   return id;
 };
 
