@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { componentStatus, incidentImpact } from '../../projections/render/statuspage/components.ts';
 import { statusOf } from '../../projections/render/statuspage/indicator.ts';
 import type { CheckStatus, Impact, MonitorSnapshot } from '../../projections/types.ts';
+import { overallStatuses } from '../../src/shared/overallStatus.ts';
 
 const monitor = (impact: Impact, lastStatus: CheckStatus | null): MonitorSnapshot => ({
   id: 1,
@@ -89,14 +90,7 @@ describe('Statuspage mapping', () => {
   });
 
   it('maps every overall status to an indicator and its description', () => {
-    const overall = [
-      'operational',
-      'degraded_performance',
-      'partial_outage',
-      'major_outage',
-      'under_maintenance',
-    ] as const;
-    expect(overall.map(statusOf)).toEqual([
+    expect(overallStatuses.map(statusOf)).toEqual([
       { indicator: 'none', description: 'All Systems Operational' },
       { indicator: 'minor', description: 'Partially Degraded Service' },
       { indicator: 'major', description: 'Partial System Outage' },
