@@ -3,6 +3,8 @@
 import { DAY_MS } from '../../src/shared/time.ts';
 
 const pad2 = (n: number): string => (n < 10 ? `0${n}` : String(n));
+// Four digits whatever the year, so every month key is a valid `YYYY-MM` (monthBounds reads it back).
+const pad4 = (n: number): string => String(n).padStart(4, '0');
 
 /** Year, month (1–12) and day of the UTC day containing `ms` (Hinnant's civil_from_days). */
 export const civilOf = (ms: number): { year: number; month: number; day: number } => {
@@ -25,7 +27,7 @@ export const civilOf = (ms: number): { year: number; month: number; day: number 
 /** `YYYY-MM-DD` of the UTC day containing `ms`. */
 export const utcDate = (ms: number): string => {
   const { year, month, day } = civilOf(ms);
-  return `${year}-${pad2(month)}-${pad2(day)}`;
+  return `${pad4(year)}-${pad2(month)}-${pad2(day)}`;
 };
 
 /** A month as a running index (year × 12 + month − 1), so months can be iterated as integers. */
@@ -35,7 +37,7 @@ export const monthIndexOf = (ms: number): number => {
 };
 
 export const formatMonthIndex = (index: number): string =>
-  `${Math.floor(index / 12)}-${pad2((index % 12) + 1)}`;
+  `${pad4(Math.floor(index / 12))}-${pad2((index % 12) + 1)}`;
 
 export type MonthBounds = Readonly<{ month: string; start: number; end: number; days: number }>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_RESPONSE_TIME_MS } from './bounds.ts';
 import { MonitorId } from './common.ts';
 
 export const CheckStatus = z.enum(['up', 'down', 'degraded']);
@@ -8,7 +9,7 @@ export const CheckRecorded = z
   .object({
     monitor_id: MonitorId,
     status: CheckStatus,
-    response_time_ms: z.number().int().min(0).max(86_400_000),
+    response_time_ms: z.number().int().min(0).max(MAX_RESPONSE_TIME_MS),
   })
   .strict();
 export type CheckRecorded = z.infer<typeof CheckRecorded>;

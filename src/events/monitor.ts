@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_POSITION } from './bounds.ts';
 import { MonitorId } from './common.ts';
 
 export const Impact = z.enum(['major', 'partial', 'degraded', 'none']);
@@ -10,7 +11,7 @@ export const MonitorConfigured = z
     name: z.string().min(1).max(200),
     type: z.string().min(1).max(50).default('http'),
     impact: Impact.default('partial'),
-    position: z.number().int().min(-1_000_000).max(1_000_000).optional(),
+    position: z.number().int().min(-MAX_POSITION).max(MAX_POSITION).optional(),
   })
   .strict();
 export type MonitorConfigured = z.infer<typeof MonitorConfigured>;

@@ -4,10 +4,11 @@
 import type { z } from 'zod';
 import { hashToken } from '../shared/hashToken.ts';
 import { normalizeTimestamp } from '../shared/time.ts';
+import { MAX_AT_AHEAD_MS, MAX_SCHEDULE_AHEAD_MS, tooFarAhead, unstorableStringPath } from './bounds.ts';
 import { Envelope, EventTypeSchema, IncomingEvent } from './catalogue.ts';
 import type { StoredEventBody } from './storedEvent.ts';
 
-const MAX_FUTURE_MS = 5 * 60_000;
+const TIMESTAMP_FIELDS = ['scheduled_start', 'scheduled_end'] as const;
 
 /** An event that passed the schemas, ready to append; `index` is its place in its batch. */
 export type ParsedEvent = StoredEventBody &
@@ -45,6 +46,12 @@ const toStored = (event: IncomingEvent): StoredEventBody => {
   return event; // every other type is stored as it came
 };
 
+const scheduledTooFar = (data: Window, now: Date): string | null =>
+  TIMESTAMP_FIELDS.find((field) => {
+    const value = data[field];
+    return typeof value === 'string' && tooFarAhead(Date.parse(value), now, MAX_SCHEDULE_AHEAD_MS);
+  }) ?? null;
+
 export const parseEvent = (raw: unknown, index: number, now: Date): ParsedEvent | EventError => {
   const envelope = Envelope.safeParse(raw);
   if (!envelope.success) return { index, message: describe(envelope.error) };
@@ -52,10 +59,19 @@ export const parseEvent = (raw: unknown, index: number, now: Date): ParsedEvent 
   const knownType = EventTypeSchema.safeParse(type);
   if (!knownType.success) return { index, message: `type: unknown event type "${type.slice(0, 60)}"` };
   const atMs = Date.parse(at);
-  if (atMs > now.getTime() + MAX_FUTURE_MS)
+  if (tooFarAhead(atMs, now, MAX_AT_AHEAD_MS))
     return { index, message: 'at: more than 5 minutes in the future' };
+  const unstorable = unstorableStringPath(raw);
+  if (unstorable !== null)
+    return { index, message: `${unstorable}: contains a NUL character or an unpaired surrogate` };
   const parsed = IncomingEvent.safeParse({ type: knownType.data, data: data ?? {} });
   if (!parsed.success) return { index, message: describe(parsed.error) };
+  const event = parsed.data;
+  const farWindow =
+    event.type === 'maintenance.scheduled' || event.type === 'maintenance.updated'
+      ? scheduledTooFar(event.data, now)
+      : null;
+  if (farWindow !== null) return { index, message: `data.${farWindow}: more than 10 years in the future` };
   return { index, id: id ?? null, page, atMs, ...toStored(parsed.data) };
 };
 

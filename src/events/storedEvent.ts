@@ -4,12 +4,13 @@
 import { z } from 'zod';
 import { eventOf } from './catalogue.ts';
 import { CheckRecorded } from './check.ts';
+import { Timestamp } from './common.ts';
 import { IncidentOpened, IncidentUpdated } from './incident.ts';
 import { MaintenanceScheduled, MaintenanceTransition, MaintenanceUpdated } from './maintenance.ts';
 import { MonitorConfigured, MonitorRemoved } from './monitor.ts';
 import { PageDeleted, StoredPageConfigured } from './page.ts';
 
-const base = { page: z.string(), at: z.string(), position: z.string() };
+const base = { page: z.string(), at: Timestamp, position: z.string() };
 const event = <T extends string, D extends z.ZodTypeAny>(type: T, data: D) =>
   eventOf(type, data).extend(base);
 

@@ -3,8 +3,8 @@
 // follow-up, and a wake-up that lands while a job runs is never lost (design notes §2).
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { ActiveVersionReader } from '../readModels/activeVersion.ts';
-import { PROJECTOR_QUEUE, queuePrefix } from '../readModels/keys.ts';
+import type { ActiveVersionReader } from '../models/control/activeVersionReader.ts';
+import { PROJECTOR_QUEUE, queuePrefix } from '../models/control/keys.ts';
 import { partitionOf } from '../shared/pageHash.ts';
 
 export type ProjectorJob = Readonly<{ partition: number }>;

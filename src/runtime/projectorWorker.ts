@@ -4,7 +4,7 @@ import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { projectPartition, type JobContext } from '../projector/projectPartition.ts';
 import type { ProjectorJob } from '../projector/queue.ts';
-import { PROJECTOR_QUEUE, queuePrefix } from '../readModels/keys.ts';
+import { PROJECTOR_QUEUE, queuePrefix } from '../models/control/keys.ts';
 
 export const startProjectorWorker = (
   ctx: JobContext,

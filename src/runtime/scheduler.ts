@@ -5,7 +5,7 @@
 import cron from 'node-cron';
 import type { Logger } from '../shared/logger.ts';
 import { wakeAllPartitions, type ProjectorQueue } from '../projector/queue.ts';
-import type { ActiveVersionReader } from '../readModels/activeVersion.ts';
+import type { ActiveVersionReader } from '../models/control/activeVersionReader.ts';
 
 export const POLL_CRON = '*/5 * * * * *';
 

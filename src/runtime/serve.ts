@@ -4,7 +4,7 @@ import { buildApp } from '../app.ts';
 import type { Config } from '../config.ts';
 import { buildOperatorApp } from '../operatorApp.ts';
 import { createProjectorQueue, createWake } from '../projector/queue.ts';
-import { createActiveVersionReader } from '../readModels/activeVersion.ts';
+import { createActiveVersionReader } from '../models/control/activeVersionReader.ts';
 import { systemClock } from '../shared/clock.ts';
 import type { Clients } from './clients.ts';
 import { listen } from './listen.ts';

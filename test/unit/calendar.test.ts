@@ -24,4 +24,12 @@ describe('calendar', () => {
     expect(() => monthBounds('2026-00')).toThrow(RangeError);
     expect(() => monthBounds('26-01')).toThrow(RangeError);
   });
+
+  it('writes four-digit years before 1000, and reads them back', () => {
+    const at = Date.parse('0999-05-01T00:00:00Z');
+    expect(utcDate(at)).toBe('0999-05-01');
+    expect(formatMonthIndex(monthIndexOf(at))).toBe('0999-05');
+    expect(monthBounds(formatMonthIndex(monthIndexOf(at))).start).toBe(at);
+    expect(formatMonthIndex(monthIndexOf(Date.parse('0042-12-31T23:59:59Z')))).toBe('0042-12');
+  });
 });
