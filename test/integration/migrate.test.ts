@@ -19,6 +19,7 @@ describe('npm run migrate', () => {
       '0001_event_log.sql',
       '0002_write_model.sql',
       '0003_ensure_check_partition_race.sql',
+      '0004_checks_by_monitor.sql',
     ]);
     expect(await migrate(url)).toEqual([]);
     const client = new pg.Client({ connectionString: url });
@@ -52,6 +53,7 @@ describe('npm run migrate', () => {
       '0001_event_log.sql',
       '0002_write_model.sql',
       '0003_ensure_check_partition_race.sql',
+      '0004_checks_by_monitor.sql',
     ]);
     const admin = new pg.Client({ connectionString: withDatabase(inject('pgServerUrl'), 'postgres') });
     await admin.connect();
