@@ -7,7 +7,7 @@ import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
-import { buildOperatorApp } from '../../src/http/operatorApp.ts';
+import { buildOperatorApp } from '../../src/operatorApp.ts';
 import { welcomeText } from '../../src/runtime/printWelcome.ts';
 import { gatherWelcome } from '../../src/runtime/welcome.ts';
 import { check, monitorConfigured, pageConfigured } from '../support/events.ts';
