@@ -7,6 +7,7 @@ import { createProjectorQueue, createWake } from '../projector/queue.ts';
 import { createActiveVersionReader } from '../models/control/activeVersionReader.ts';
 import { systemClock } from '../shared/clock.ts';
 import type { Clients } from './clients.ts';
+import { createChangeHub } from '../stream/changeHub.ts';
 import { listen } from './listen.ts';
 
 export const serve = async (
@@ -19,8 +20,9 @@ export const serve = async (
   collectDefaultMetrics({ register: registry });
   const queue = createProjectorQueue(queueRedis, config.redisPrefix);
   const wake = createWake(queue, createActiveVersionReader(redis, config.redisPrefix));
+  const streams = createChangeHub({ redis, prefix: config.redisPrefix, log });
   const api = await listen(
-    buildApp({ redis, prefix: config.redisPrefix, config, log, registry }),
+    buildApp({ redis, prefix: config.redisPrefix, config, log, registry, streams }),
     config.port,
     config.host,
   );
@@ -40,6 +42,7 @@ export const serve = async (
   onShutdown(() => queue.close());
   onShutdown(() => operator.close());
   onShutdown(() => api.close());
+  onShutdown(() => streams.close()); // before api.close (closers run in reverse): open streams end
   log.info({ port: config.port, host: config.host }, 'public API listening');
   log.info(
     { port: config.ingestPort, host: config.ingestHost },
