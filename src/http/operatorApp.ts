@@ -9,6 +9,7 @@ import { ingestRouter } from '../ingest/ingestRouter.ts';
 import { projectionStatus } from '../projector/projectionStatus.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Logger } from '../shared/logger.ts';
+import { sendError } from './errors.ts';
 import { probesRouter } from './probes.ts';
 
 export type OperatorDeps = Readonly<{
@@ -46,7 +47,14 @@ export const buildOperatorApp = (deps: OperatorDeps): Express => {
     }
   });
   app.get('/metrics', async (_req, res) => {
-    res.type(deps.registry.contentType).send(await deps.registry.metrics());
+    try {
+      // Collectors report their own failures; only a bug can reach the catch.
+      const text = await deps.registry.metrics();
+      res.set('Cache-Control', 'no-store').type(deps.registry.contentType).send(text);
+    } catch (error) {
+      deps.log.error({ err: error }, 'metrics unavailable');
+      sendError(res, 'internal');
+    }
   });
   app.use((_req, res) => void res.status(404).json({ error: 'not found' }));
   return app;

@@ -3,6 +3,7 @@ import { Registry, collectDefaultMetrics } from 'prom-client';
 import { buildApp } from '../app.ts';
 import type { Config } from '../config.ts';
 import { buildOperatorApp } from '../http/operatorApp.ts';
+import { registerProjectorGauges } from '../projector/projectorMetrics.ts';
 import { createProjectorQueue } from '../projector/queue.ts';
 import { createActiveVersionReader } from '../readModels/activeVersion.ts';
 import { systemClock } from '../shared/clock.ts';
@@ -14,10 +15,11 @@ export const serve = async (
   clients: Clients,
   onShutdown: (close: () => Promise<unknown>) => void,
 ) => {
-  const { db, redis, queueRedis, log } = clients;
+  const { db, readRedis: redis, queueRedis, log } = clients;
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const queue = createProjectorQueue(queueRedis, config.redisPrefix);
+  registerProjectorGauges(registry, { db, redis, prefix: config.redisPrefix, log, queue: queue.queue });
   const active = createActiveVersionReader(redis, config.redisPrefix);
   const wake = async (pages: string[]) => {
     const version = await active();
@@ -52,5 +54,5 @@ export const serve = async (
   );
   if (!config.ingestToken)
     log.warn('ingest disabled: set INGEST_TOKEN (16+ characters) to accept POST /v1/events');
-  return { wake };
+  return { wake, registry };
 };

@@ -20,8 +20,8 @@ export const start = async (config: Config): Promise<null> => {
   onShutdown(() => clients.close());
   const demo = config.demo && (await isLogEmpty(clients.db));
   if (demo) await loadDemo({ db: clients.db, clock: systemClock, progress: process.stderr });
-  const { wake } = await serve(config, clients, onShutdown);
-  await work(config, clients, onShutdown, { probes: false });
+  const { wake, registry } = await serve(config, clients, onShutdown);
+  await work(config, clients, onShutdown, { probes: false, registry });
   if (config.demo) {
     const agent = startDemoAgent({ db: clients.db, clock: systemClock, wake, log: clients.log });
     onShutdown(async () => agent.stop());

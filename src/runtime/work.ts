@@ -15,15 +15,17 @@ export const work = async (
   config: Config,
   clients: Clients,
   onShutdown: (close: () => Promise<unknown>) => void,
-  options: { probes: boolean } = { probes: true },
+  /** Without probes, `registry` is the one the process's operator listener serves (npm start). */
+  options: { probes: true } | { probes: false; registry: Registry } = { probes: true },
 ) => {
   const { db, redis, queueRedis, log } = clients;
-  const registry = new Registry();
+  const registry = options.probes ? new Registry() : options.registry;
   const queue = createProjectorQueue(queueRedis, config.redisPrefix);
   const metrics = createProjectorMetrics(registry, {
     db,
-    redis,
+    redis: clients.readRedis,
     prefix: config.redisPrefix,
+    log,
     queue: queue.queue,
   });
   const worker = startProjectorWorker(
@@ -56,7 +58,14 @@ export const work = async (
   if (options.probes) {
     collectDefaultMetrics({ register: registry });
     const probes = await listen(
-      buildOperatorApp({ db, redis, prefix: config.redisPrefix, registry, log, clock: systemClock }),
+      buildOperatorApp({
+        db,
+        redis: clients.readRedis,
+        prefix: config.redisPrefix,
+        registry,
+        log,
+        clock: systemClock,
+      }),
       config.workerProbePort,
       config.ingestHost,
     );
