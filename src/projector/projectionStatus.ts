@@ -6,8 +6,10 @@ import type { Redis } from 'ioredis';
 import { sql, type DatabasePool } from 'slonik';
 import { z } from 'zod';
 import { parseCheckpoint, START, type Checkpoint } from '../eventLog/readAfter.ts';
-import { partitionKeys, partitionTag } from '../readModels/keys.ts';
-import { readActive } from './versions.ts';
+import { partitionTag } from '../models/control/keys.ts';
+import { checkpointRead } from '../models/control/reads.ts';
+import { listRead, runRead } from '../models/redis/reads.ts';
+import { readActive } from '../models/control/versions.ts';
 
 export type ProjectionStatus = {
   log_position: string;
@@ -26,11 +28,10 @@ export const LAG_COUNT_CAP = 1_000_000;
 const partitionCheckpoints = async (redis: Redis, prefix: string): Promise<Checkpoint[]> => {
   const active = await readActive(redis, prefix);
   if (!active) return [START];
-  const keys = Array.from(
-    { length: active.partitions },
-    (_, p) => partitionKeys(partitionTag(prefix, active.version, p)).checkpoint,
+  const reads = Array.from({ length: active.partitions }, (_, p) =>
+    checkpointRead(partitionTag(prefix, active.version, p)),
   );
-  return (await redis.mget(...keys)).map((text) => parseCheckpoint(text));
+  return (await runRead(redis, listRead(reads))).map((text) => parseCheckpoint(text));
 };
 
 const before = (a: Checkpoint, b: Checkpoint): boolean =>

@@ -2,10 +2,10 @@
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import { buildApp } from '../app.ts';
 import type { Config } from '../config.ts';
-import { buildOperatorApp } from '../http/operatorApp.ts';
+import { buildOperatorApp } from '../operatorApp.ts';
 import { registerProjectorGauges } from '../projector/projectorMetrics.ts';
-import { createProjectorQueue } from '../projector/queue.ts';
-import { createActiveVersionReader } from '../readModels/activeVersion.ts';
+import { createProjectorQueue, createWake } from '../projector/queue.ts';
+import { createActiveVersionReader } from '../models/control/activeVersionReader.ts';
 import { systemClock } from '../shared/clock.ts';
 import type { Clients } from './clients.ts';
 import { listen } from './listen.ts';
@@ -20,12 +20,7 @@ export const serve = async (
   collectDefaultMetrics({ register: registry });
   const queue = createProjectorQueue(queueRedis, config.redisPrefix);
   registerProjectorGauges(registry, { db, redis, prefix: config.redisPrefix, log, queue: queue.queue });
-  const active = createActiveVersionReader(redis, config.redisPrefix);
-  const wake = async (pages: string[]) => {
-    const version = await active();
-    if (version) await queue.wakePages(pages, version.partitions);
-    else await queue.wakePartitions([0]); // partition 0's job rebuilds the missing models
-  };
+  const wake = createWake(queue, createActiveVersionReader(redis, config.redisPrefix));
   const api = await listen(
     buildApp({ redis, prefix: config.redisPrefix, config, log, registry }),
     config.port,

@@ -9,7 +9,7 @@ import type { DatabasePool } from 'slonik';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '../../src/eventLog/createDb.ts';
-import { buildOperatorApp } from '../../src/http/operatorApp.ts';
+import { buildOperatorApp } from '../../src/operatorApp.ts';
 import { createProjectorMetrics } from '../../src/projector/projectorMetrics.ts';
 import { check, monitorConfigured, pageConfigured } from '../support/events.ts';
 import { startProjectorEnv, type ProjectorEnv } from '../support/projectorEnv.ts';

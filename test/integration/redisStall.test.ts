@@ -8,7 +8,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
-import { buildOperatorApp } from '../../src/http/operatorApp.ts';
+import { buildOperatorApp } from '../../src/operatorApp.ts';
 import { createReadRedis } from '../../src/runtime/clients.ts';
 import { fullPage } from '../support/apiFixture.ts';
 import { startRedisServer, type RedisServer } from '../support/redisServer.ts';
@@ -31,7 +31,6 @@ const publicPaths = [
   '/api/status-pages/acme/monitors/101/availability?period=24h',
   '/api/embed/status?slug=acme',
   '/api/embed/markdown?slug=acme',
-  '/s/acme',
 ];
 
 describe('the API while Redis stalls', () => {
@@ -78,8 +77,8 @@ describe('the API while Redis stalls', () => {
   };
 
   it('answers normally before the stall', async () => {
-    for (const path of publicPaths) expect((await get(app, path)).status, path).toBe(200);
-    expect((await get(app, '/badge/acme.svg')).status).toBe(200);
+    for (const path of [...publicPaths, '/s/acme', '/badge/acme.svg'])
+      expect((await get(app, path)).status, path).toBe(200);
     expect((await get(operator, '/readyz')).body).toEqual({ status: 'ready' });
   });
 
@@ -98,6 +97,13 @@ describe('the API while Redis stalls', () => {
       expect(res.headers['content-type']).toBe('image/svg+xml; charset=utf-8');
       expect(res.headers['cache-control']).toBe('no-store');
       expect(String(res.body)).toContain('Unknown');
+    });
+
+    it('the status page answers an HTML page with 503', async () => {
+      const res = await get(app, '/s/acme');
+      expect(res.status).toBe(503);
+      expect(res.headers['retry-after']).toBe('5');
+      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     });
 
     it('/readyz names redis within 2 s', async () => {

@@ -1,0 +1,63 @@
+// The operator listener (INGEST_HOST:INGEST_PORT, loopback by default): ingest, probes,
+// projection status and Prometheus metrics. `npm run work` serves the same probes without
+// ingest on WORKER_PROBE_PORT.
+import express, { type Express } from 'express';
+import type { Redis } from 'ioredis';
+import type { Registry } from 'prom-client';
+import type { DatabasePool } from 'slonik';
+import { errorHandler, notFoundHandler, sendError } from './http/errors.ts';
+import { probesRouter } from './http/probes.ts';
+import { ingestRouter } from './ingest/ingestRouter.ts';
+import type { Wake } from './projector/queue.ts';
+import { projectionStatus } from './projector/projectionStatus.ts';
+import type { Clock } from './shared/clock.ts';
+import type { Logger } from './shared/logger.ts';
+
+export type OperatorDeps = Readonly<{
+  db: DatabasePool;
+  redis: Redis;
+  prefix: string;
+  registry: Registry;
+  log: Logger;
+  clock: Clock;
+  /** Absent: no ingest on this listener (the worker's probe port). */
+  ingest?: { token: string | null; wake: Wake };
+}>;
+
+export const buildOperatorApp = (deps: OperatorDeps): Express => {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(probesRouter({ db: deps.db, redis: deps.redis }));
+  if (deps.ingest)
+    app.use(
+      ingestRouter({
+        db: deps.db,
+        ingestToken: deps.ingest.token,
+        clock: deps.clock,
+        log: deps.log,
+        wake: deps.ingest.wake,
+      }),
+    );
+  app.get('/v1/projection-status', async (_req, res) => {
+    try {
+      res.json(await projectionStatus(deps.db, deps.redis, deps.prefix));
+    } catch (error) {
+      deps.log.warn({ err: (error as Error).message }, 'projection status unavailable');
+      sendError(res, 'service_unavailable');
+    }
+  });
+  app.get('/metrics', async (_req, res) => {
+    try {
+      // Collectors report their own failures; only a bug can reach the catch.
+      const text = await deps.registry.metrics();
+      res.set('Cache-Control', 'no-store').type(deps.registry.contentType).send(text);
+    } catch (error) {
+      deps.log.error({ err: error }, 'metrics unavailable');
+      sendError(res, 'internal');
+    }
+  });
+  app.use(notFoundHandler);
+  app.use(errorHandler(deps.log));
+  return app;
+};

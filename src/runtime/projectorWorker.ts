@@ -1,0 +1,38 @@
+// The BullMQ worker of `npm run work` and `npm start`: wiring only; all logic lives in
+// src/projector (testable without BullMQ).
+import { Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { projectPartition, type JobContext } from '../projector/projectPartition.ts';
+import type { ProjectorJob } from '../projector/queue.ts';
+import { PROJECTOR_QUEUE, queuePrefix } from '../models/control/keys.ts';
+
+export const startProjectorWorker = (
+  ctx: JobContext,
+  connection: Redis,
+  concurrency: number,
+): Worker<ProjectorJob> => {
+  const worker = new Worker<ProjectorJob>(
+    PROJECTOR_QUEUE,
+    async (job) => {
+      const result = await projectPartition(ctx, job.data.partition);
+      return result?.events ?? 0;
+    },
+    {
+      connection,
+      prefix: queuePrefix(ctx.prefix),
+      concurrency,
+      // A killed worker's job is noticed within seconds, not the default 30 s; a false stall
+      // is harmless because every commit is fenced by the checkpoint.
+      lockDuration: 10_000,
+      stalledInterval: 5_000,
+      maxStalledCount: 100,
+      removeOnComplete: { count: 100 },
+      removeOnFail: { count: 1000 },
+    },
+  );
+  worker.on('failed', (job, err) =>
+    ctx.log.error({ partition: job?.data.partition, err: err.message }, 'projector job failed'),
+  );
+  worker.on('error', (err) => ctx.log.error({ err: err.message }, 'projector worker error'));
+  return worker;
+};
