@@ -6,6 +6,7 @@ import { createProjectorMetrics } from '../projector/projectorMetrics.ts';
 import { createProjectorQueue } from '../projector/queue.ts';
 import { readActive } from '../models/control/versions.ts';
 import { createActiveVersionReader } from '../models/control/activeVersionReader.ts';
+import { currentAndNextMonth, createCheckPartitions } from '../eventLog/ensureCheckPartitions.ts';
 import { systemClock } from '../shared/clock.ts';
 import type { Clients } from './clients.ts';
 import { listen } from './listen.ts';
@@ -49,6 +50,8 @@ export const work = async (
     queue,
     active: createActiveVersionReader(redis, config.redisPrefix),
     log,
+    // Appends then never create a partition for the live months inside their transaction.
+    upkeep: () => createCheckPartitions(db, currentAndNextMonth(systemClock())),
   });
   const active = await readActive(redis, config.redisPrefix);
   if (active && active.partitions !== config.partitions)
@@ -59,7 +62,7 @@ export const work = async (
   await queue.wakePartitions(Array.from({ length: config.partitions }, (_, p) => p));
   onShutdown(() => queue.close());
   onShutdown(() => worker.close()); // waits for running jobs (BullMQ going-to-production)
-  onShutdown(async () => scheduler.stop());
+  onShutdown(() => scheduler.stop());
   if (options.probes) {
     collectDefaultMetrics({ register: registry });
     const probes = await listen(
