@@ -8,7 +8,7 @@ import { formatCheckpoint, parseCheckpoint, readAfter } from '../eventLog/readAf
 import { partitionTag } from '../models/control/keys.ts';
 import { checkpointRead, tickRead } from '../models/control/reads.ts';
 import { setTick } from '../models/control/writes.ts';
-import { commitWrites } from '../models/redis/commitWrites.ts';
+import { commitWrites } from '../models/control/commitWrites.ts';
 import { runRead } from '../models/redis/reads.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Logger } from '../shared/logger.ts';
@@ -81,7 +81,7 @@ export const runPartition = async (
       break;
     }
     const now = clock().getTime();
-    const effects = await projectBatch(redis, tag, rows, now);
+    const effects = await projectBatch(redis, tag, rows, now, { db, projectedTo: parseCheckpoint(current) });
     if (effects.deadLetters.length > 0 && options.mode === 'rebuild')
       throw new PoisonEvent(`position ${effects.deadLetters[0]!.position}: ${effects.deadLetters[0]!.error}`);
     const fence = { tag, expected: current, next: formatCheckpoint(scannedTo) };

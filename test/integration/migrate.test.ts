@@ -19,6 +19,7 @@ describe('npm run migrate', () => {
       '0001_event_log.sql',
       '0002_write_model.sql',
       '0003_ensure_check_partition_race.sql',
+      '0004_checks_by_monitor.sql',
       '0005_log_origin.sql',
     ]);
     expect(await migrate(url)).toEqual([]);
@@ -54,6 +55,7 @@ describe('npm run migrate', () => {
       '0001_event_log.sql',
       '0002_write_model.sql',
       '0003_ensure_check_partition_race.sql',
+      '0004_checks_by_monitor.sql',
       '0005_log_origin.sql',
     ]);
     const admin = new pg.Client({ connectionString: withDatabase(inject('pgServerUrl'), 'postgres') });
