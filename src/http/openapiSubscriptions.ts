@@ -3,7 +3,7 @@ import { statuspageDocuments } from '../../projections/render/statuspage/documen
 import type { Endpoint } from './openapiEndpoints.ts';
 import { EmbedStatusQuery, SlugPath, AuthTokenQuery } from './schemas.ts';
 import { cacheControl } from './send.ts';
-import { z } from './zod.ts';
+import { z } from '../contract/zod.ts';
 
 const timestamp = z.string().openapi({ format: 'date-time' });
 const privateNote = `; ${cacheControl.private} for a private page`;

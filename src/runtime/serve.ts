@@ -3,6 +3,7 @@ import { Registry, collectDefaultMetrics } from 'prom-client';
 import { buildApp } from '../app.ts';
 import type { Config } from '../config.ts';
 import { buildOperatorApp } from '../operatorApp.ts';
+import { registerProjectorGauges } from '../projector/projectorMetrics.ts';
 import { createProjectorQueue, createWake } from '../projector/queue.ts';
 import { createActiveVersionReader } from '../models/control/activeVersionReader.ts';
 import { systemClock } from '../shared/clock.ts';
@@ -15,10 +16,11 @@ export const serve = async (
   clients: Clients,
   onShutdown: (close: () => Promise<unknown>) => void,
 ) => {
-  const { db, redis, queueRedis, log } = clients;
+  const { db, readRedis: redis, queueRedis, log } = clients;
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const queue = createProjectorQueue(queueRedis, config.redisPrefix);
+  registerProjectorGauges(registry, { db, redis, prefix: config.redisPrefix, log, queue: queue.queue });
   const wake = createWake(queue, createActiveVersionReader(redis, config.redisPrefix));
   const streams = createChangeHub({ redis, prefix: config.redisPrefix, log });
   const api = await listen(
@@ -50,5 +52,5 @@ export const serve = async (
   );
   if (!config.ingestToken)
     log.warn('ingest disabled: set INGEST_TOKEN (16+ characters) to accept POST /v1/events');
-  return { wake };
+  return { wake, registry };
 };

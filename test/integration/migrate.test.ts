@@ -19,6 +19,8 @@ describe('npm run migrate', () => {
       '0001_event_log.sql',
       '0002_write_model.sql',
       '0003_ensure_check_partition_race.sql',
+      '0004_checks_by_monitor.sql',
+      '0005_log_origin.sql',
     ]);
     expect(await migrate(url)).toEqual([]);
     const client = new pg.Client({ connectionString: url });
@@ -34,6 +36,7 @@ describe('npm run migrate', () => {
         'event_log_checks',
         'event_log_other',
         'incidents',
+        'log_origin',
         'maintenances',
         'monitors',
         'pages',
@@ -52,6 +55,8 @@ describe('npm run migrate', () => {
       '0001_event_log.sql',
       '0002_write_model.sql',
       '0003_ensure_check_partition_race.sql',
+      '0004_checks_by_monitor.sql',
+      '0005_log_origin.sql',
     ]);
     const admin = new pg.Client({ connectionString: withDatabase(inject('pgServerUrl'), 'postgres') });
     await admin.connect();
