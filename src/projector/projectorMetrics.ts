@@ -42,6 +42,11 @@ export const createProjectorMetrics = (
     });
   lagGauge('projector_lag_events', 'Events in the log not yet projected', (s) => s.lag_events);
   lagGauge('projector_lag_seconds', 'Age of the oldest event not yet projected', (s) => s.lag_seconds);
+  lagGauge(
+    'projector_quarantined_pages',
+    'Pages whose projection or render failed, kept as they were until they render again',
+    (s) => s.quarantined_pages.length,
+  );
   new Gauge({
     name: 'projector_queue_depth',
     help: 'Projector jobs waiting, active or delayed',
