@@ -2,10 +2,10 @@
 // validate with), which response body, which Cache-Control rule and which errors.
 import type { ZodTypeAny } from 'zod';
 import type { ApiErrorCode } from './errors.ts';
-import * as res from './responseSchemas.ts';
+import * as res from '../contract/responseSchemas.ts';
 import * as req from './schemas.ts';
 import { cacheControl } from './send.ts';
-import { z } from './zod.ts';
+import { z } from '../contract/zod.ts';
 
 export type Endpoint = Readonly<{
   path: string;
@@ -15,6 +15,10 @@ export type Endpoint = Readonly<{
   body: ZodTypeAny;
   contentType?: string;
   cache: string;
+  /** Extra response headers (name → description). */
+  headers?: Readonly<Record<string, string>>;
+  /** false: no ETag and no 304 (a stream). */
+  conditional?: boolean;
   errors: readonly ApiErrorCode[];
 }>;
 
@@ -149,13 +153,14 @@ export const endpoints: readonly Endpoint[] = [
   },
   {
     path: '/s/{slug}',
-    summary: 'Small HTML status page (the default page_url)',
+    summary:
+      'The public status page (the default page_url): an HTML document built from this API; ' +
+      'an unknown, deleted or blocked page gets an HTML 404 page',
     params: req.SlugPath,
-    query: withToken(),
     body: z.string(),
     contentType: 'text/html; charset=utf-8',
     cache: 'public, max-age=60; private, no-store for a private page',
-    errors: pageErrors.slice(0, 2),
+    errors: [],
   },
   { path: '/healthz', summary: 'Liveness probe', body: res.Health, cache: cacheControl.noStore, errors: [] },
   {

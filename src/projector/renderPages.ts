@@ -4,7 +4,6 @@
 import type { Redis } from 'ioredis';
 import type { MonitorConfig, PageState, UrlSettings } from '../../projections/types.ts';
 import { accessKey } from '../models/access/keys.ts';
-import { partitionKeys } from '../models/control/keys.ts';
 import { checkpointRead } from '../models/control/reads.ts';
 import { clearRenderMark, scheduleDue, type RenderSet } from '../models/control/writes.ts';
 import { maintenanceMonthsRead } from '../models/lists/reads.ts';
@@ -13,7 +12,7 @@ import { keptOnDeletion, pageStateRead } from '../models/pageState/reads.ts';
 import type { Quarantine } from '../models/quarantine/codec.ts';
 import { quarantineRead } from '../models/quarantine/reads.ts';
 import { quarantinePage, releasePage } from '../models/quarantine/writes.ts';
-import { commitWrites } from '../models/redis/commitWrites.ts';
+import { commitWrites } from '../models/control/commitWrites.ts';
 import { listRead, readAll, runRead, tupleRead } from '../models/redis/reads.ts';
 import { scanKeys } from '../models/redis/scanKeys.ts';
 import type { WriteOp } from '../models/redis/writeOps.ts';
@@ -107,7 +106,7 @@ export const renderPages = async (
       for (const [set, member] of render.clear) writes.push(clearRenderMark(tag, set, member));
     }
     if (c === chunks.length - 1) writes.push(...extra);
-    const fence = { tag, checkpointKey: partitionKeys(tag).checkpoint, expected: checkpoint, next: null };
+    const fence = { tag, expected: checkpoint, next: null };
     if (!(await commitWrites(redis, fence, writes))) return false;
   }
   return true;

@@ -5,10 +5,10 @@ import type { Redis } from 'ioredis';
 import type { DatabasePool } from 'slonik';
 import type { UrlSettings } from '../../projections/types.ts';
 import { formatCheckpoint, parseCheckpoint, readAfter } from '../eventLog/readAfter.ts';
-import { partitionKeys, partitionTag } from '../models/control/keys.ts';
-import { tickRead } from '../models/control/reads.ts';
+import { partitionTag } from '../models/control/keys.ts';
+import { checkpointRead, tickRead } from '../models/control/reads.ts';
 import { setTick } from '../models/control/writes.ts';
-import { commitWrites } from '../models/redis/commitWrites.ts';
+import { commitWrites } from '../models/control/commitWrites.ts';
 import { runRead } from '../models/redis/reads.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Logger } from '../shared/logger.ts';
@@ -63,7 +63,6 @@ export const runPartition = async (
 ): Promise<RunResult> => {
   const { db, redis, clock } = deps;
   const tag = partitionTag(ref.prefix, ref.version, ref.partition);
-  const pk = partitionKeys(tag);
   const started = Date.now();
   const result: RunResult = { events: 0, caughtUp: false, fenced: false };
   const fenced = () => ((result.fenced = true), result);
@@ -71,7 +70,7 @@ export const runPartition = async (
 
   while (options.budgetMs === undefined || Date.now() - started < options.budgetMs) {
     const batchStarted = performance.now();
-    const current = await redis.get(pk.checkpoint);
+    const current = await runRead(redis, checkpointRead(tag));
     if (current === null) return fenced(); // version retired or not created
     const { rows, scannedTo } = await readAfter(db, parseCheckpoint(current), {
       limit: deps.batchSize,
@@ -85,7 +84,7 @@ export const runPartition = async (
     const effects = await projectBatch(redis, tag, rows, now, { db, projectedTo: parseCheckpoint(current) });
     const poisoned = poisonedPages(rows, effects.deadLetters);
     const writes = [...effects.writes, ...quarantineWrites(tag, poisoned, now)];
-    const fence = { tag, checkpointKey: pk.checkpoint, expected: current, next: formatCheckpoint(scannedTo) };
+    const fence = { tag, expected: current, next: formatCheckpoint(scannedTo) };
     if (!(await commitWrites(redis, fence, writes))) return fenced();
     if (effects.deadLetters.length > 0)
       await recordDeadLetters(deps, `v${ref.version}`, effects.deadLetters, poisoned);

@@ -2,11 +2,13 @@
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import { buildApp } from '../app.ts';
 import type { Config } from '../config.ts';
-import { buildOperatorApp } from '../http/operatorApp.ts';
-import { createProjectorQueue } from '../projector/queue.ts';
+import { buildOperatorApp } from '../operatorApp.ts';
+import { registerProjectorGauges } from '../projector/projectorMetrics.ts';
+import { createProjectorQueue, createWake } from '../projector/queue.ts';
 import { createActiveVersionReader } from '../models/control/activeVersionReader.ts';
 import { systemClock } from '../shared/clock.ts';
 import type { Clients } from './clients.ts';
+import { createChangeHub } from '../stream/changeHub.ts';
 import { listen } from './listen.ts';
 
 export const serve = async (
@@ -14,18 +16,15 @@ export const serve = async (
   clients: Clients,
   onShutdown: (close: () => Promise<unknown>) => void,
 ) => {
-  const { db, redis, queueRedis, log } = clients;
+  const { db, readRedis: redis, queueRedis, log } = clients;
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const queue = createProjectorQueue(queueRedis, config.redisPrefix);
-  const active = createActiveVersionReader(redis, config.redisPrefix);
-  const wake = async (pages: string[]) => {
-    const version = await active();
-    if (version) await queue.wakePages(pages, version.partitions);
-    else await queue.wakePartitions([0]); // partition 0's job rebuilds the missing models
-  };
+  registerProjectorGauges(registry, { db, redis, prefix: config.redisPrefix, log, queue: queue.queue });
+  const wake = createWake(queue, createActiveVersionReader(redis, config.redisPrefix));
+  const streams = createChangeHub({ redis, prefix: config.redisPrefix, log });
   const api = await listen(
-    buildApp({ redis, prefix: config.redisPrefix, config, log, registry }),
+    buildApp({ redis, prefix: config.redisPrefix, config, log, registry, streams }),
     config.port,
     config.host,
   );
@@ -45,6 +44,7 @@ export const serve = async (
   onShutdown(() => queue.close());
   onShutdown(() => operator.close());
   onShutdown(() => api.close());
+  onShutdown(() => streams.close()); // before api.close (closers run in reverse): open streams end
   log.info({ port: config.port, host: config.host }, 'public API listening');
   log.info(
     { port: config.ingestPort, host: config.ingestHost },
@@ -52,5 +52,5 @@ export const serve = async (
   );
   if (!config.ingestToken)
     log.warn('ingest disabled: set INGEST_TOKEN (16+ characters) to accept POST /v1/events');
-  return { wake };
+  return { wake, registry };
 };

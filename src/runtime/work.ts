@@ -1,29 +1,33 @@
 // `npm run work`: projector workers and the scheduler, with their own probes.
 import { Registry, collectDefaultMetrics } from 'prom-client';
-import { startProjectorWorker } from '../../workers/projector.ts';
-import { startScheduler } from '../../workers/scheduler.ts';
 import type { Config } from '../config.ts';
-import { buildOperatorApp } from '../http/operatorApp.ts';
+import { buildOperatorApp } from '../operatorApp.ts';
 import { createProjectorMetrics } from '../projector/projectorMetrics.ts';
 import { createProjectorQueue } from '../projector/queue.ts';
 import { readActive } from '../models/control/versions.ts';
+import { createActiveVersionReader } from '../models/control/activeVersionReader.ts';
+import { currentAndNextMonth, createCheckPartitions } from '../eventLog/ensureCheckPartitions.ts';
 import { systemClock } from '../shared/clock.ts';
 import type { Clients } from './clients.ts';
 import { listen } from './listen.ts';
+import { startProjectorWorker } from './projectorWorker.ts';
+import { startScheduler } from './scheduler.ts';
 
 export const work = async (
   config: Config,
   clients: Clients,
   onShutdown: (close: () => Promise<unknown>) => void,
-  options: { probes: boolean } = { probes: true },
+  /** Without probes, `registry` is the one the process's operator listener serves (npm start). */
+  options: { probes: true } | { probes: false; registry: Registry } = { probes: true },
 ) => {
   const { db, redis, queueRedis, log } = clients;
-  const registry = new Registry();
+  const registry = options.probes ? new Registry() : options.registry;
   const queue = createProjectorQueue(queueRedis, config.redisPrefix);
   const metrics = createProjectorMetrics(registry, {
     db,
-    redis,
+    redis: clients.readRedis,
     prefix: config.redisPrefix,
+    log,
     queue: queue.queue,
   });
   const worker = startProjectorWorker(
@@ -42,7 +46,13 @@ export const work = async (
     queueRedis,
     config.concurrency,
   );
-  const scheduler = startScheduler({ queue, redis, prefix: config.redisPrefix, log });
+  const scheduler = startScheduler({
+    queue,
+    active: createActiveVersionReader(redis, config.redisPrefix),
+    log,
+    // Appends then never create a partition for the live months inside their transaction.
+    upkeep: () => createCheckPartitions(db, currentAndNextMonth(systemClock())),
+  });
   const active = await readActive(redis, config.redisPrefix);
   if (active && active.partitions !== config.partitions)
     log.warn(
@@ -52,11 +62,18 @@ export const work = async (
   await queue.wakePartitions(Array.from({ length: config.partitions }, (_, p) => p));
   onShutdown(() => queue.close());
   onShutdown(() => worker.close()); // waits for running jobs (BullMQ going-to-production)
-  onShutdown(async () => scheduler.stop());
+  onShutdown(() => scheduler.stop());
   if (options.probes) {
     collectDefaultMetrics({ register: registry });
     const probes = await listen(
-      buildOperatorApp({ db, redis, prefix: config.redisPrefix, registry, log, clock: systemClock }),
+      buildOperatorApp({
+        db,
+        redis: clients.readRedis,
+        prefix: config.redisPrefix,
+        registry,
+        log,
+        clock: systemClock,
+      }),
       config.workerProbePort,
       config.ingestHost,
     );

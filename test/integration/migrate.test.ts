@@ -20,6 +20,7 @@ describe('npm run migrate', () => {
       '0002_write_model.sql',
       '0003_ensure_check_partition_race.sql',
       '0004_checks_by_monitor.sql',
+      '0005_log_origin.sql',
     ]);
     expect(await migrate(url)).toEqual([]);
     const client = new pg.Client({ connectionString: url });
@@ -35,6 +36,7 @@ describe('npm run migrate', () => {
         'event_log_checks',
         'event_log_other',
         'incidents',
+        'log_origin',
         'maintenances',
         'monitors',
         'pages',
@@ -54,6 +56,7 @@ describe('npm run migrate', () => {
       '0002_write_model.sql',
       '0003_ensure_check_partition_race.sql',
       '0004_checks_by_monitor.sql',
+      '0005_log_origin.sql',
     ]);
     const admin = new pg.Client({ connectionString: withDatabase(inject('pgServerUrl'), 'postgres') });
     await admin.connect();

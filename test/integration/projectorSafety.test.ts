@@ -7,7 +7,7 @@ import { runPartition } from '../../src/projector/runPartition.ts';
 import { projectBatch } from '../../src/projector/projectBatch.ts';
 import { partitionKeys } from '../../src/models/control/keys.ts';
 import { readActive } from '../../src/models/control/versions.ts';
-import { commitWrites } from '../../src/models/redis/commitWrites.ts';
+import { commitWrites } from '../../src/models/control/commitWrites.ts';
 import { check, monitorConfigured, pageConfigured } from '../support/events.ts';
 import { startProjectorEnv, type ProjectorEnv } from '../support/projectorEnv.ts';
 import { dumpVersion, keysOf } from '../support/readModels.ts';
@@ -48,7 +48,7 @@ describe('projector safety', () => {
       await projectBatch(env.redis, tag, read.rows, now),
     ];
     const next = `${read.scannedTo!.tx}:${read.scannedTo!.pos}`;
-    const fence = { tag, checkpointKey: ckptKey, expected: from, next };
+    const fence = { tag, expected: from, next };
     expect(await commitWrites(env.redis, fence, a.writes)).toBe(true);
     expect(await commitWrites(env.redis, fence, b.writes)).toBe(false);
     const hours = await env.redis.hgetall(

@@ -5,7 +5,7 @@ import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildOperatorApp } from '../../src/http/operatorApp.ts';
+import { buildOperatorApp } from '../../src/operatorApp.ts';
 import { partitionKeys } from '../../src/models/control/keys.ts';
 import { pageStateKeys } from '../../src/models/pageState/keys.ts';
 import { createProjectorMetrics } from '../../src/projector/projectorMetrics.ts';
@@ -55,7 +55,12 @@ describe('a page whose render throws', () => {
     );
     await env.project();
     const registry = new Registry();
-    createProjectorMetrics(registry, { db: env.t.db, redis: env.redis, prefix: env.prefix });
+    createProjectorMetrics(registry, {
+      db: env.t.db,
+      redis: env.redis,
+      prefix: env.prefix,
+      log: pino({ level: 'silent' }),
+    });
     operator = request(
       buildOperatorApp({
         db: env.t.db,

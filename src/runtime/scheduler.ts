@@ -1,0 +1,34 @@
+// node-cron only triggers: every few seconds each partition of the active version is woken.
+// That is the safety-net poll (a lost wake-up costs at most one period) and the clock: the
+// partition job renders what a new minute changes. Duplicate triggers from several worker
+// processes collapse in the queue's deduplication, so this is safe to run everywhere.
+import cron from 'node-cron';
+import type { Logger } from '../shared/logger.ts';
+import { wakeAllPartitions, type ProjectorQueue } from '../projector/queue.ts';
+import type { ActiveVersionReader } from '../models/control/activeVersionReader.ts';
+
+export const POLL_CRON = '*/5 * * * * *';
+/** Upkeep that must happen ahead of need (check partitions of the coming month). */
+export const UPKEEP_CRON = '0 */6 * * *';
+
+export const startScheduler = (deps: {
+  queue: ProjectorQueue;
+  active: ActiveVersionReader;
+  log: Logger;
+  upkeep: () => Promise<void>;
+}) => {
+  const guarded = (name: string, run: () => Promise<void>) => async () => {
+    try {
+      await run();
+    } catch (error) {
+      deps.log.warn({ err: (error as Error).message }, `scheduler ${name} failed`);
+    }
+  };
+  const poll = cron.schedule(
+    POLL_CRON,
+    guarded('tick', () => wakeAllPartitions(deps.queue, deps.active)),
+  );
+  const upkeep = cron.schedule(UPKEEP_CRON, guarded('upkeep', deps.upkeep));
+  void guarded('upkeep', deps.upkeep)();
+  return { stop: () => Promise.all([poll.stop(), upkeep.stop()]) };
+};
