@@ -10,6 +10,15 @@ import { partitionTag } from '../models/control/keys.ts';
 import { checkpointRead } from '../models/control/reads.ts';
 import { listRead, runRead } from '../models/redis/reads.ts';
 import { readActive } from '../models/control/versions.ts';
+import { quarantineRead } from '../models/quarantine/reads.ts';
+
+export type QuarantinedPage = {
+  page: string;
+  kind: 'event' | 'render';
+  position: string;
+  error: string;
+  since: string;
+};
 
 export type ProjectionStatus = {
   log_position: string;
@@ -20,6 +29,19 @@ export type ProjectionStatus = {
    */
   lag_events: number;
   lag_seconds: number;
+  /** Pages whose projection or render failed, kept as they were (docs/architecture.md). */
+  quarantined_pages: QuarantinedPage[];
+};
+
+/** The quarantined pages of the active version, by slug. */
+const quarantinedPages = async (redis: Redis, prefix: string): Promise<QuarantinedPage[]> => {
+  const active = await readActive(redis, prefix);
+  if (!active) return [];
+  const tags = Array.from({ length: active.partitions }, (_, p) => partitionTag(prefix, active.version, p));
+  const maps = await runRead(redis, listRead(tags.map(quarantineRead)));
+  return maps
+    .flatMap((map) => [...map].map(([page, q]) => ({ page, ...q })))
+    .sort((a, b) => (a.page < b.page ? -1 : a.page > b.page ? 1 : 0));
 };
 
 export const LAG_COUNT_CAP = 1_000_000;
@@ -84,5 +106,6 @@ export const projectionStatus = async (
     projected_position: status.first === null ? status.head : String(BigInt(status.first) - 1n),
     lag_events: lag,
     lag_seconds: lag === 0 ? 0 : Math.round(Math.max(0, status.oldest ?? 0) * 1000) / 1000,
+    quarantined_pages: await quarantinedPages(redis, prefix),
   };
 };

@@ -34,10 +34,15 @@ export const registerProjectorGauges = (registry: Registry, sources: MetricSourc
     new Gauge({ name, help, registers: [registry], collect: collectors.collect });
   const lagEvents = gauge(LAG_EVENTS, 'Events in the log not yet projected');
   const lagSeconds = gauge('projector_lag_seconds', 'Age of the oldest event not yet projected');
+  const quarantined = gauge(
+    'projector_quarantined_pages',
+    'Pages whose projection or render failed, kept as they were until they render again',
+  );
   collectors.add('projection_lag', async () => {
     const status = await projectionStatus(sources.db, sources.redis, sources.prefix);
     lagEvents.set(status.lag_events);
     lagSeconds.set(status.lag_seconds);
+    quarantined.set(status.quarantined_pages.length);
   });
   const { queue } = sources;
   if (queue) {

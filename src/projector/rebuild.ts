@@ -24,7 +24,7 @@ export class RebuildRunning extends Error {
   override readonly name = 'RebuildRunning';
 }
 
-/** Builds a new version from the log and activates it. Throws RebuildRunning or PoisonEvent. */
+/** Builds a new version from the log and activates it. Throws RebuildRunning. A page that cannot be projected is quarantined, not fatal. */
 export const rebuild = async (deps: ProjectorDeps, options: RebuildOptions): Promise<ActiveVersion> => {
   const release = await takeRebuildLock(deps.redis, options.prefix);
   if (release === null) throw new RebuildRunning('another rebuild is running');

@@ -9,6 +9,9 @@ import { clearRenderMark, scheduleDue, type RenderSet } from '../models/control/
 import { maintenanceMonthsRead } from '../models/lists/reads.ts';
 import { pageKeyPattern, type PageRef } from '../models/page.ts';
 import { keptOnDeletion, pageStateRead } from '../models/pageState/reads.ts';
+import type { Quarantine } from '../models/quarantine/codec.ts';
+import { quarantineRead } from '../models/quarantine/reads.ts';
+import { quarantinePage, releasePage } from '../models/quarantine/writes.ts';
 import { commitWrites } from '../models/control/commitWrites.ts';
 import { listRead, readAll, runRead, tupleRead } from '../models/redis/reads.ts';
 import { scanKeys } from '../models/redis/scanKeys.ts';
@@ -23,6 +26,7 @@ export type PageRender = Readonly<{
   clear: readonly (readonly [set: RenderSet, member: string])[];
 }>;
 
+const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 const byId = (a: MonitorConfig, b: MonitorConfig) => a.id - b.id;
 const isGone = (state: PageState | null) => state === null || state.deleted;
 
@@ -32,50 +36,78 @@ const staleKeys = async (redis: Redis, page: PageRef): Promise<string[]> => {
   return (await scanKeys(redis, pageKeyPattern(page))).filter((key) => !keep.has(key));
 };
 
-/** Renders `pages` at `now` and commits them with `extra`; returns false when fenced (the checkpoint moved). */
+/** A page the render moved into quarantine (it was not there before). */
+export type QuarantineNotice = Readonly<{ tag: string; slug: string } & Quarantine>;
+
+/** Pages per commit: a tick renders every page of the partition, and one script call must stay small. */
+export const RENDER_CHUNK_PAGES = 20;
+
+const chunksOf = <T>(items: readonly T[], size: number): T[][] =>
+  items.length === 0
+    ? [[]]
+    : Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
+
+/**
+ * Renders `pages` at `now` and commits them, RENDER_CHUNK_PAGES at a time, `extra` with the last;
+ * returns false when fenced (the checkpoint moved). A page whose render throws is quarantined
+ * instead (its marks consumed, so it is not retried until its next event) and the others go on.
+ */
 export const renderPages = async (
   redis: Redis,
   tag: string,
   pages: readonly PageRender[],
   now: number,
   urls: UrlSettings,
-  extra: readonly WriteOp[] = [],
+  options: Readonly<{ extra?: readonly WriteOp[]; onQuarantine?: (notice: QuarantineNotice) => void }> = {},
 ): Promise<boolean> => {
+  const { extra = [], onQuarantine } = options;
   if (pages.length === 0 && extra.length === 0) return true;
-  const refs = pages.map(({ slug }) => ({ tag, slug }));
-  const [checkpoint, loaded] = await readAll(redis, [
-    checkpointRead(tag),
-    listRead(refs.map((page) => tupleRead([pageStateRead(page), maintenanceMonthsRead(page)]))),
-  ]);
+  const [checkpoint, quarantined] = await readAll(redis, [checkpointRead(tag), quarantineRead(tag)]);
   if (checkpoint === null) return false;
-  const writes: WriteOp[] = [];
-  for (const [i, render] of pages.entries()) {
-    const page = refs[i]!;
-    const [state, maintenanceMonths] = loaded[i]!;
-    const configs = state && !state.deleted ? Object.values(state.monitors).sort(byId) : [];
-    const monitors = await runRead(redis, listRead(configs.map((c) => monitorSnapshotRead(tag, c, now))));
-    const deleted = isGone(state);
-    const plan = renderPage(
-      {
-        page,
-        state,
-        monitors,
-        maintenanceMonths,
-        staleKeys: deleted ? await staleKeys(redis, page) : [],
-        now,
-        urls,
-      },
-      render.scope,
+  const chunks = chunksOf(pages, RENDER_CHUNK_PAGES);
+  for (const [c, chunk] of chunks.entries()) {
+    const refs = chunk.map(({ slug }) => ({ tag, slug }));
+    const loaded = await runRead(
+      redis,
+      listRead(refs.map((page) => tupleRead([pageStateRead(page), maintenanceMonthsRead(page)]))),
     );
-    writes.push(...plan.writes);
-    // A partial render only knows the clock changes of what it rendered: it may bring the due
-    // time forward but never push back one that a skipped part still needs.
-    const full = deleted || (render.scope.maintenances && render.scope.availability === 'all');
-    const due = scheduleDue(tag, render.slug, plan.due, full ? 'exact' : 'earlier');
-    if (due !== null) writes.push(due);
-    for (const [set, member] of render.clear) writes.push(clearRenderMark(tag, set, member));
+    const writes: WriteOp[] = [];
+    for (const [i, render] of chunk.entries()) {
+      const page = refs[i]!;
+      const [state, maintenanceMonths] = loaded[i]!;
+      const configs = state && !state.deleted ? Object.values(state.monitors).sort(byId) : [];
+      const monitors = await runRead(redis, listRead(configs.map((m) => monitorSnapshotRead(tag, m, now))));
+      const deleted = isGone(state);
+      const stale = deleted ? await staleKeys(redis, page) : [];
+      try {
+        const plan = renderPage(
+          { page, state, monitors, maintenanceMonths, staleKeys: stale, now, urls },
+          render.scope,
+        );
+        writes.push(...plan.writes);
+        // A partial render only knows the clock changes of what it rendered: it may bring the due
+        // time forward but never push back one that a skipped part still needs.
+        const full = deleted || (render.scope.maintenances && render.scope.availability === 'all');
+        const due = scheduleDue(tag, render.slug, plan.due, full ? 'exact' : 'earlier');
+        if (due !== null) writes.push(due);
+        // A render that works again ends a render quarantine; a skipped event stays reported.
+        if (quarantined.get(render.slug)?.kind === 'render') writes.push(releasePage(tag, render.slug));
+      } catch (error) {
+        const q = {
+          kind: 'render' as const,
+          position: checkpoint,
+          error: errorText(error),
+          since: new Date(now).toISOString(),
+        };
+        // An event quarantine says more (the page misses an event): keep it.
+        if (quarantined.get(render.slug)?.kind !== 'event') writes.push(quarantinePage(tag, render.slug, q));
+        if (!quarantined.has(render.slug)) onQuarantine?.({ tag, slug: render.slug, ...q });
+      }
+      for (const [set, member] of render.clear) writes.push(clearRenderMark(tag, set, member));
+    }
+    if (c === chunks.length - 1) writes.push(...extra);
+    const fence = { tag, expected: checkpoint, next: null };
+    if (!(await commitWrites(redis, fence, writes))) return false;
   }
-  writes.push(...extra);
-  const fence = { tag, expected: checkpoint, next: null };
-  return commitWrites(redis, fence, writes);
+  return true;
 };

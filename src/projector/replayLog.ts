@@ -9,7 +9,8 @@ import { commitWrites } from '../models/control/commitWrites.ts';
 import type { WriteOp } from '../models/redis/writeOps.ts';
 import { pageHash } from '../shared/pageHash.ts';
 import { projectBatch } from './projectBatch.ts';
-import { PoisonEvent, type ProjectorDeps } from './runPartition.ts';
+import { poisonedPages, quarantineWrites, recordDeadLetters } from './poisonedPages.ts';
+import type { ProjectorDeps } from './runPartition.ts';
 
 export type ReplayTarget = Readonly<{ prefix: string; version: number; partitions: number }>;
 
@@ -48,9 +49,13 @@ export const replayLog = async (
           db: deps.db,
           projectedTo: from,
         });
-        const poison = effects.deadLetters[0];
-        if (poison) throw new PoisonEvent(`position ${poison.position}: ${poison.error}`);
-        await commitPartition(deps.redis, tag, expected, next, effects.writes);
+        const poisoned = poisonedPages(byPartition[p]!, effects.deadLetters);
+        await commitPartition(deps.redis, tag, expected, next, [
+          ...effects.writes,
+          ...quarantineWrites(tag, poisoned, now),
+        ]);
+        if (effects.deadLetters.length > 0)
+          await recordDeadLetters(deps, `v${target.version}`, effects.deadLetters, poisoned);
       }),
     );
     from = scannedTo;

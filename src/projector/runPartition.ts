@@ -2,7 +2,7 @@
 // checkpoint, plan its writes, commit them with the checkpoint compare-and-set, render what the
 // batch made dirty; on a new minute, render what the clock changed.
 import type { Redis } from 'ioredis';
-import { sql, type DatabasePool } from 'slonik';
+import type { DatabasePool } from 'slonik';
 import type { UrlSettings } from '../../projections/types.ts';
 import { formatCheckpoint, parseCheckpoint, readAfter } from '../eventLog/readAfter.ts';
 import { partitionTag } from '../models/control/keys.ts';
@@ -14,9 +14,9 @@ import type { Clock } from '../shared/clock.ts';
 import type { Logger } from '../shared/logger.ts';
 import { MINUTE_MS } from '../shared/time.ts';
 import { collectRenders } from './collectRenders.ts';
-import type { DeadLetter } from './parseRows.ts';
+import { poisonedPages, quarantineWrites, recordDeadLetters } from './poisonedPages.ts';
 import { projectBatch } from './projectBatch.ts';
-import { renderPages } from './renderPages.ts';
+import { renderPages, type QuarantineNotice } from './renderPages.ts';
 
 export type ProjectorDeps = Readonly<{
   db: DatabasePool;
@@ -36,7 +36,7 @@ export type PartitionRef = Readonly<{
 }>;
 
 export type RunOptions = Readonly<{
-  /** rebuild: a poison event fails the run; continuous: it goes to dead_letters. */
+  /** rebuild renders once, at the end; continuous renders as it goes. */
   mode: 'continuous' | 'rebuild';
   /** Stop after this long even if not caught up (the job is queued again). */
   budgetMs?: number;
@@ -46,15 +46,15 @@ export type RunResult = { events: number; caughtUp: boolean; fenced: boolean };
 
 const RENDER_EVERY_MS = 250;
 
-export class PoisonEvent extends Error {
-  override readonly name = 'PoisonEvent';
-}
-
-const saveDeadLetters = async (db: DatabasePool, projection: string, letters: readonly DeadLetter[]) => {
-  for (const letter of letters)
-    await db.query(sql.unsafe`
-      INSERT INTO dead_letters (projection, position, error) VALUES (${projection}, ${letter.position}, ${letter.error})`);
-};
+/** Logs a page the render quarantined (once: it is logged when it goes in). */
+export const logQuarantine =
+  (log: Logger) =>
+  (notice: QuarantineNotice): void => {
+    log.error(
+      { page: notice.slug, position: notice.position, error: notice.error, partition: notice.tag },
+      'page quarantined: render failed',
+    );
+  };
 
 export const runPartition = async (
   deps: ProjectorDeps,
@@ -82,17 +82,12 @@ export const runPartition = async (
     }
     const now = clock().getTime();
     const effects = await projectBatch(redis, tag, rows, now, { db, projectedTo: parseCheckpoint(current) });
-    if (effects.deadLetters.length > 0 && options.mode === 'rebuild')
-      throw new PoisonEvent(`position ${effects.deadLetters[0]!.position}: ${effects.deadLetters[0]!.error}`);
+    const poisoned = poisonedPages(rows, effects.deadLetters);
+    const writes = [...effects.writes, ...quarantineWrites(tag, poisoned, now)];
     const fence = { tag, expected: current, next: formatCheckpoint(scannedTo) };
-    if (!(await commitWrites(redis, fence, effects.writes))) return fenced();
-    if (effects.deadLetters.length > 0) {
-      deps.log.error(
-        { partition: ref.partition, deadLetters: effects.deadLetters },
-        'events sent to dead_letters',
-      );
-      await saveDeadLetters(db, `v${ref.version}`, effects.deadLetters);
-    }
+    if (!(await commitWrites(redis, fence, writes))) return fenced();
+    if (effects.deadLetters.length > 0)
+      await recordDeadLetters(deps, `v${ref.version}`, effects.deadLetters, poisoned);
     result.events += rows.length;
     deps.onBatch?.({
       partition: ref.partition,
@@ -103,7 +98,8 @@ export const runPartition = async (
     // every projected event as soon as the backlog is gone, without re-rendering per batch.
     if (options.mode === 'continuous' && performance.now() - lastRender > RENDER_EVERY_MS) {
       const pages = await collectRenders(redis, tag, { tick: false, now });
-      if (!(await renderPages(redis, tag, pages, now, deps.urls))) return fenced();
+      if (!(await renderPages(redis, tag, pages, now, deps.urls, { onQuarantine: logQuarantine(deps.log) })))
+        return fenced();
       lastRender = performance.now();
     }
   }
@@ -120,8 +116,11 @@ const renderClock = async (deps: ProjectorDeps, tag: string, force: boolean): Pr
   const last = await runRead(deps.redis, tickRead(tag));
   if (!force && last >= minute) {
     const pages = await collectRenders(deps.redis, tag, { tick: false, now });
-    return renderPages(deps.redis, tag, pages, now, deps.urls);
+    return renderPages(deps.redis, tag, pages, now, deps.urls, { onQuarantine: logQuarantine(deps.log) });
   }
   const pages = await collectRenders(deps.redis, tag, { tick: true, now });
-  return renderPages(deps.redis, tag, pages, now, deps.urls, [setTick(tag, minute)]);
+  return renderPages(deps.redis, tag, pages, now, deps.urls, {
+    extra: [setTick(tag, minute)],
+    onQuarantine: logQuarantine(deps.log),
+  });
 };

@@ -3,6 +3,7 @@
 import type { Config } from '../config.ts';
 import { verifyLogOrigin } from '../eventLog/logOrigin.ts';
 import { migrate } from '../eventLog/migrate.ts';
+import { projectionStatus } from '../projector/projectionStatus.ts';
 import { rebuild, RebuildRunning } from '../projector/rebuild.ts';
 import { createProjectorQueue } from '../projector/queue.ts';
 import { systemClock } from '../shared/clock.ts';
@@ -50,6 +51,9 @@ export const rebuildWith = async (config: Config, clients: Clients): Promise<num
     console.log(
       `rebuilt version ${active.version} (${active.partitions} partitions) from ${total} events in ${((Date.now() - started) / 1000).toFixed(1)} s`,
     );
+    // A page that could not be projected does not stop a rebuild: it is reported here.
+    for (const q of (await projectionStatus(clients.db, clients.redis, config.redisPrefix)).quarantined_pages)
+      console.error(`quarantined page ${q.page} (${q.kind} at position ${q.position}): ${q.error}`);
     // Workers pick the new version up on their next job; wake them now.
     const queue = createProjectorQueue(clients.queueRedis, config.redisPrefix);
     await queue.wakePartitions(Array.from({ length: active.partitions }, (_, p) => p));

@@ -11,8 +11,8 @@ import { loadConfig } from '../../src/config.ts';
 import { buildOperatorApp } from '../../src/operatorApp.ts';
 import { projectPartition } from '../../src/projector/projectPartition.ts';
 import { createProjectorMetrics } from '../../src/projector/projectorMetrics.ts';
+import { projectionStatus } from '../../src/projector/projectionStatus.ts';
 import { rebuild } from '../../src/projector/rebuild.ts';
-import { PoisonEvent } from '../../src/projector/runPartition.ts';
 import { readActive } from '../../src/models/control/versions.ts';
 import { pageHash } from '../../src/shared/pageHash.ts';
 import { check, monitorConfigured, pageConfigured } from '../support/events.ts';
@@ -34,7 +34,7 @@ describe('operating the projector', () => {
   });
   afterAll(() => env.close());
 
-  it('sends an event it cannot apply to dead_letters and moves on; a rebuild fails fast on it', async () => {
+  it('sends an event it cannot apply to dead_letters, quarantines its page and moves on; so does a rebuild', async () => {
     // Written behind the write side's back: a check without a status.
     await rawInsert('check.recorded', 'ops', { monitor_id: 3, response_time_ms: 5 });
     await rawInsert('page.renamed-in-a-future-version', 'ops', { anything: true });
@@ -50,10 +50,24 @@ describe('operating the projector', () => {
     expect(letters[0]!.error).toMatch(/^unreadable event: .*status/s);
     const charts = JSON.parse((await env.redis.get(`${await env.tagOf(0)}:pg:ops:charts`))!.split('\n')[1]!);
     expect(charts.monitors[0].avg_response_time_today).toBe(42); // the later check was applied
-    await expect(rebuild(env.deps, { prefix: env.prefix, partitions: 1, graceMs: 0 })).rejects.toBeInstanceOf(
-      PoisonEvent,
-    );
-    expect((await readActive(env.redis, env.prefix))!.version).toBe(1); // still serving the old one
+    const quarantined = [
+      {
+        page: 'ops',
+        kind: 'event',
+        position: '3',
+        error: letters[0]!.error,
+        since: '2026-11-22T12:00:00.000Z',
+      },
+    ];
+    expect((await projectionStatus(env.t.db, env.redis, env.prefix)).quarantined_pages).toEqual(quarantined);
+    await expect(rebuild(env.deps, { prefix: env.prefix, partitions: 1, graceMs: 0 })).resolves.toEqual({
+      version: 2,
+      partitions: 1,
+    });
+    expect((await readActive(env.redis, env.prefix))!.version).toBe(2);
+    expect((await projectionStatus(env.t.db, env.redis, env.prefix)).quarantined_pages).toEqual(quarantined);
+    const rebuilt = JSON.parse((await env.redis.get(`${await env.tagOf(0)}:pg:ops:charts`))!.split('\n')[1]!);
+    expect(rebuilt.monitors[0].avg_response_time_today).toBe(42);
   });
 
   it('reports projection status and Prometheus metrics on the operator listener', async () => {
@@ -80,6 +94,7 @@ describe('operating the projector', () => {
       projected_position: '5',
       lag_events: 0,
       lag_seconds: 0,
+      quarantined_pages: [expect.objectContaining({ page: 'ops', position: '3' })],
     });
     await env.append(check('ops', 3, '2026-11-22T11:31:00Z', 'up', 40));
     const behind = await request(app).get('/v1/projection-status');
@@ -87,7 +102,8 @@ describe('operating the projector', () => {
     const text = (await request(app).get('/metrics')).text;
     expect(text).toContain('projector_events_projected_total{partition="0"} 5');
     expect(text).toContain('projector_lag_events 1');
-    expect(text).toContain('projector_dead_letters 1');
+    expect(text).toContain('projector_dead_letters 2'); // met by version 1, then by the rebuild
+    expect(text).toContain('projector_quarantined_pages 1');
     expect(text).toMatch(/projector_batch_duration_seconds_count 1/);
     await env.project();
   });
@@ -102,8 +118,8 @@ describe('operating the projector', () => {
     expect(lost.status).toBe(503);
     expect(lost.body).toEqual({ error: 'service unavailable' });
     expect(lost.headers['retry-after']).toBeDefined();
-    // A projector job notices and rebuilds (the poison event is skipped in continuous mode
-    // only, so remove it first as an operator would after reading dead_letters).
+    // A projector job notices and rebuilds (the poison event removed first, as an operator
+    // would after reading dead_letters, so the page leaves the quarantine).
     await env.t.db.query(sql.unsafe`DELETE FROM event_log WHERE position = 3`);
     const ctx = { ...env.deps, prefix: env.prefix, partitions: 1, requeue: () => Promise.resolve() };
     await projectPartition(ctx, 0);
@@ -143,6 +159,7 @@ describe('projection status with idle partitions', () => {
         projected_position: '3',
         lag_events: 0,
         lag_seconds: 0,
+        quarantined_pages: [],
       });
     } finally {
       await env.close();

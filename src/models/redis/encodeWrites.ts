@@ -10,6 +10,23 @@ type Encoded = (string | number)[];
 
 const num = (n: number): string => (n === Number.NEGATIVE_INFINITY ? '-inf' : String(n));
 
+/** Keys or fields per command: the script unpacks each command onto Lua's stack, which is bounded. */
+export const MAX_COMMAND_ITEMS = 500;
+
+const chunks = <T>(items: readonly T[]): T[][] =>
+  Array.from({ length: Math.ceil(items.length / MAX_COMMAND_ITEMS) }, (_, i) =>
+    items.slice(i * MAX_COMMAND_ITEMS, (i + 1) * MAX_COMMAND_ITEMS),
+  );
+
+/** A DEL of many keys or an HSET of many fields, split into commands of bounded size. */
+const bounded = (w: WriteOp): WriteOp[] => {
+  if (w.op === 'del' && w.keys.length > MAX_COMMAND_ITEMS)
+    return chunks(w.keys).map((keys) => ({ ...w, keys }));
+  if (w.op === 'hset' && w.fields.length > MAX_COMMAND_ITEMS)
+    return chunks(w.fields).map((fields) => ({ ...w, fields }));
+  return [w];
+};
+
 /** `firstKeys` take KEYS[1..n] in order (the checkpoint); each other key is listed once. */
 export const encodeWrites = (firstKeys: readonly string[], ops: readonly WriteOp[]): EncodedWrites => {
   const keys = [...firstKeys];
@@ -65,6 +82,6 @@ export const encodeWrites = (firstKeys: readonly string[], ops: readonly WriteOp
         return ['PUBLISH', w.channel, w.message]; // a channel is not a key
     }
   };
-  const writes = JSON.stringify(ops.map(encode));
+  const writes = JSON.stringify(ops.flatMap(bounded).map(encode));
   return { keys, writes };
 };

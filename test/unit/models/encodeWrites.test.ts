@@ -26,4 +26,28 @@ describe('encodeWrites', () => {
       ['HINCRBY', 1, 'x', '3'],
     ]);
   });
+
+  it('splits a DEL of many keys and an HSET of many fields into commands of at most 500', () => {
+    const many = Array.from({ length: 1201 }, (_, i) => `t:k${String(i)}`);
+    const { keys, writes } = encodeWrites(
+      ['t:ckpt'],
+      [
+        { op: 'del', keys: many },
+        { op: 'hset', key: 't:h', fields: many.map((f): [string, number] => [f, 1]) },
+        { op: 'zremBetween', key: 't:z', min: 5, below: 9 },
+      ],
+    );
+    expect(keys).toHaveLength(1 + 1201 + 2);
+    const commands = JSON.parse(writes) as (string | number)[][];
+    expect(commands.map((c) => [c[0], c.length])).toEqual([
+      ['DEL', 501],
+      ['DEL', 501],
+      ['DEL', 202],
+      ['HSET', 1002],
+      ['HSET', 1002],
+      ['HSET', 404],
+      ['ZREMRANGEBYSCORE', 4],
+    ]);
+    expect(commands.at(-1)).toEqual(['ZREMRANGEBYSCORE', 1204, '5', '(9']);
+  });
 });

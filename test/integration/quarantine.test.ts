@@ -1,0 +1,112 @@
+// A page whose render throws (a bug not found yet) is quarantined by itself: it is reported in
+// /v1/projection-status and /metrics, the other pages of its partition keep updating, it leaves
+// the quarantine once it renders again, and a rebuild completes and reports it.
+import { pino } from 'pino';
+import { Registry } from 'prom-client';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildOperatorApp } from '../../src/operatorApp.ts';
+import { partitionKeys } from '../../src/models/control/keys.ts';
+import { pageStateKeys } from '../../src/models/pageState/keys.ts';
+import { createProjectorMetrics } from '../../src/projector/projectorMetrics.ts';
+import { check, monitorConfigured, pageConfigured } from '../support/events.ts';
+import { startProjectorEnv, type ProjectorEnv } from '../support/projectorEnv.ts';
+
+const maintenance = (page: string, id: string) => ({
+  type: 'maintenance.scheduled',
+  page,
+  at: '2026-11-22T11:00:00Z',
+  data: {
+    maintenance_id: id,
+    title: 'Work',
+    scheduled_start: '2026-11-23T00:00:00Z',
+    scheduled_end: '2026-11-23T01:00:00Z',
+  },
+});
+
+describe('a page whose render throws', () => {
+  let env: ProjectorEnv;
+  let operator: ReturnType<typeof request>;
+  const avgToday = async (page: string) => {
+    const body = (await env.redis.get(`${await env.tagOf(0)}:pg:${page}:charts`))!;
+    return (JSON.parse(body.split('\n')[1]!) as { monitors: { avg_response_time_today: number }[] })
+      .monitors[0]!.avg_response_time_today;
+  };
+  /** Stores a window in year 10000 in the page document, as a bug in evolving it might. */
+  const corrupt = async (page: string) => {
+    const tag = await env.tagOf(0);
+    const key = pageStateKeys({ tag, slug: page }).state;
+    const state = JSON.parse((await env.redis.get(key))!) as { maintenances: Record<string, object> };
+    const window = { scheduledStart: Date.UTC(10000, 0, 1), scheduledEnd: Date.UTC(10000, 0, 2) };
+    state.maintenances['w'] = { ...state.maintenances['w'], ...window };
+    await env.redis.set(key, JSON.stringify(state));
+    await env.redis.sadd(partitionKeys(tag).dirtyMaintenances, page);
+  };
+
+  beforeAll(async () => {
+    env = await startProjectorEnv({ partitions: 1, now: '2026-11-22T12:00:00Z' });
+    await env.append(
+      pageConfigured('sick'),
+      monitorConfigured('sick', 1),
+      maintenance('sick', 'w'),
+      pageConfigured('well'),
+      monitorConfigured('well', 2),
+      check('well', 2, '2026-11-22T11:00:00Z', 'up', 100),
+    );
+    await env.project();
+    const registry = new Registry();
+    createProjectorMetrics(registry, {
+      db: env.t.db,
+      redis: env.redis,
+      prefix: env.prefix,
+      log: pino({ level: 'silent' }),
+    });
+    operator = request(
+      buildOperatorApp({
+        db: env.t.db,
+        redis: env.redis,
+        prefix: env.prefix,
+        registry,
+        log: pino({ level: 'silent' }),
+        clock: env.now,
+      }),
+    );
+  });
+  afterAll(() => env.close());
+
+  it('is quarantined alone and reported; the other pages keep updating', async () => {
+    await corrupt('sick');
+    await env.append(check('well', 2, '2026-11-22T11:30:00Z', 'up', 200));
+    await env.project();
+    expect(await avgToday('well')).toBe(150);
+    const status = await operator.get('/v1/projection-status');
+    expect(status.body.quarantined_pages).toEqual([
+      {
+        page: 'sick',
+        kind: 'render',
+        position: expect.stringMatching(/^\d+:\d+$/), // the checkpoint the render read the page at
+        error: 'invalid month "10000-01"',
+        since: '2026-11-22T12:00:00.000Z',
+      },
+    ]);
+    expect((await operator.get('/metrics')).text).toContain('projector_quarantined_pages 1');
+    // Its marks were consumed: it is not retried on every pass, only on its next event.
+    await env.append(check('well', 2, '2026-11-22T11:40:00Z', 'up', 300));
+    await env.project();
+    expect(await avgToday('well')).toBe(200);
+  });
+
+  it('leaves the quarantine once it renders again', async () => {
+    await env.append({
+      ...maintenance('sick', 'w'),
+      type: 'maintenance.updated',
+      data: {
+        maintenance_id: 'w',
+        scheduled_start: '2026-11-23T00:00:00Z',
+        scheduled_end: '2026-11-23T02:00:00Z',
+      },
+    });
+    await env.project();
+    expect((await operator.get('/v1/projection-status')).body.quarantined_pages).toEqual([]);
+  });
+});
