@@ -39,6 +39,7 @@ export const buildApp = (deps: AppDeps): Express => {
   app.disable('x-powered-by');
   app.set('etag', false); // strong ETags come from the stored bodies
   app.set('query parser', 'simple'); // flat strings; a repeated parameter becomes an array (invalid)
+  app.set('trust proxy', deps.config.trustProxy); // whose X-Forwarded-Host req.hostname believes
   const metrics = deps.metrics ?? (deps.registry ? createHttpMetrics(deps.registry) : undefined);
   app.use(requestLog(deps.log, metrics));
   app.use(cors);

@@ -16,7 +16,12 @@ export class InvalidBatch extends Error {
   }
 }
 
-export type AppendOptions = { now: Date; onCommitted?: (result: AppendResult) => Promise<void> | void };
+export type AppendOptions = {
+  now: Date;
+  onCommitted?: (result: AppendResult) => Promise<void> | void;
+  /** The service's own public host (hostOfUrl(PUBLIC_BASE_URL)): no page may claim it. */
+  ownHost?: string | null;
+};
 
 /** Parses and appends raw events atomically. Throws InvalidBatch. */
 export const appendEvents = async (
@@ -45,7 +50,7 @@ export const appendParsed = async (
     if (options.idleTimeoutMs !== undefined)
       await tx.query(sql.unsafe`
         SELECT set_config('idle_in_transaction_session_timeout', ${String(options.idleTimeoutMs)}, true)`);
-    const writer = createBatchWriter(tx);
+    const writer = createBatchWriter(tx, options.ownHost ?? null);
     for await (const chunk of chunks) {
       const valid = chunk.filter((e): e is ParsedEvent => !isEventError(e));
       months.push(...(await ensureCheckPartitions(db, tx, checkMonths(valid))));

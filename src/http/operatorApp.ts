@@ -9,6 +9,7 @@ import { ingestRouter } from '../ingest/ingestRouter.ts';
 import { projectionStatus } from '../projector/projectionStatus.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Logger } from '../shared/logger.ts';
+import { domainCheckRouter } from './domainCheck.ts';
 import { probesRouter } from './probes.ts';
 
 export type OperatorDeps = Readonly<{
@@ -19,7 +20,7 @@ export type OperatorDeps = Readonly<{
   log: Logger;
   clock: Clock;
   /** Absent: no ingest on this listener (the worker's probe port). */
-  ingest?: { token: string | null; wake: (pages: string[]) => Promise<void> };
+  ingest?: { token: string | null; wake: (pages: string[]) => Promise<void>; ownHost?: string | null };
 }>;
 
 export const buildOperatorApp = (deps: OperatorDeps): Express => {
@@ -35,8 +36,10 @@ export const buildOperatorApp = (deps: OperatorDeps): Express => {
         clock: deps.clock,
         log: deps.log,
         wake: deps.ingest.wake,
+        ownHost: deps.ingest.ownHost ?? null,
       }),
     );
+  app.use(domainCheckRouter(deps.db, deps.log));
   app.get('/v1/projection-status', async (_req, res) => {
     try {
       res.json(await projectionStatus(deps.db, deps.redis, deps.prefix));

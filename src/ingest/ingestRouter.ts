@@ -22,6 +22,8 @@ export type IngestDeps = {
   clock: () => Date;
   log: Logger;
   wake: (pages: string[]) => Promise<void>;
+  /** The service's own public host, which no page may claim as its custom domain. */
+  ownHost?: string | null;
 };
 
 type Answer = Readonly<{ status: number; error: string }>;
@@ -211,7 +213,11 @@ export const ingestRouter = (deps: IngestDeps): Router => {
       }
 
       try {
-        const result = await appendParsed(deps.db, [events], { now, onCommitted: wake });
+        const result = await appendParsed(deps.db, [events], {
+          now,
+          onCommitted: wake,
+          ownHost: deps.ownHost ?? null,
+        });
         res.status(202).json({
           accepted: result.accepted,
           duplicates: result.duplicates,

@@ -5,6 +5,7 @@ import { cliIngest } from '../ingest/cliIngest.ts';
 import { createProjectorQueue } from '../projector/queue.ts';
 import { readActive } from '../projector/versions.ts';
 import { systemClock } from '../shared/clock.ts';
+import { hostOfUrl } from '../shared/hostName.ts';
 import { createClients } from './clients.ts';
 
 export const ingestCommand = async (config: Config, args: string[]): Promise<number> => {
@@ -21,6 +22,7 @@ export const ingestCommand = async (config: Config, args: string[]): Promise<num
       db: clients.db,
       source,
       clock: systemClock,
+      ownHost: hostOfUrl(config.publicBaseUrl),
       wake: async (pages) => {
         const active = await readActive(clients.redis, config.redisPrefix);
         if (active) await queue.wakePages(pages, active.partitions);

@@ -6,6 +6,7 @@ import { buildOperatorApp } from '../http/operatorApp.ts';
 import { createProjectorQueue } from '../projector/queue.ts';
 import { createActiveVersionReader } from '../readModels/activeVersion.ts';
 import { systemClock } from '../shared/clock.ts';
+import { hostOfUrl } from '../shared/hostName.ts';
 import type { Clients } from './clients.ts';
 import { listen } from './listen.ts';
 
@@ -37,7 +38,7 @@ export const serve = async (
       registry,
       log,
       clock: systemClock,
-      ingest: { token: config.ingestToken, wake },
+      ingest: { token: config.ingestToken, wake, ownHost: hostOfUrl(config.publicBaseUrl) },
     }),
     config.ingestPort,
     config.ingestHost,
