@@ -6,7 +6,9 @@ import { sql, type DatabasePool } from 'slonik';
 import { z } from 'zod';
 import { rebuild } from '../src/projector/rebuild.ts';
 import type { ProjectorDeps } from '../src/projector/runPartition.ts';
-import { partitionTag } from '../src/readModels/keys.ts';
+import { partitionTag } from '../src/models/control/keys.ts';
+import { monitorKeyPattern } from '../src/models/monitor.ts';
+import { pageKeyPattern } from '../src/models/page.ts';
 import { partitionOf } from '../src/shared/pageHash.ts';
 import type { Figure } from './report.ts';
 
@@ -103,11 +105,11 @@ export const memoryPhase = async (
   let monitorKeys = 0;
   const kinds = new Map<string, number>();
   for (const id of options.monitors) {
-    const used = await usage(redis, `${tag}:mon:${id}:*`, kinds);
+    const used = await usage(redis, monitorKeyPattern({ tag, monitorId: id }), kinds);
     monitorBytes += used.bytes;
     monitorKeys += used.keys;
   }
-  const page = await usage(redis, `${tag}:pg:${options.slug}:*`);
+  const page = await usage(redis, pageKeyPattern({ tag, slug: options.slug }));
   const n = options.monitors.length;
   const pgBytes = await db.oneFirst(sql.type(z.object({ size: z.string() }))`
     SELECT pg_total_relation_size(${options.table}::regclass)::text AS size`);

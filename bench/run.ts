@@ -13,8 +13,9 @@ import { loadDemo } from '../src/demo/loadDemo.ts';
 import { createProjectorQueue } from '../src/projector/queue.ts';
 import { rebuild } from '../src/projector/rebuild.ts';
 import type { ProjectorDeps } from '../src/projector/runPartition.ts';
-import { readActive } from '../src/projector/versions.ts';
-import { pageKeys, partitionTag } from '../src/readModels/keys.ts';
+import { readActive } from '../src/models/control/versions.ts';
+import { chartKeys } from '../src/models/charts/keys.ts';
+import { partitionTag } from '../src/models/control/keys.ts';
 import { partitionOf } from '../src/shared/pageHash.ts';
 import { chartsPhase } from './chartsPhase.ts';
 import { startServer, startWorker, stopAll } from './children.ts';
@@ -144,10 +145,10 @@ try {
     DATABASE_URL: env.url,
     LOG_LEVEL: 'info',
   };
-  const demoCharts = pageKeys(
-    partitionTag(env.prefix, active.version, partitionOf('demo', PARTITIONS)),
-    'demo',
-  ).charts;
+  const demoCharts = chartKeys({
+    tag: partitionTag(env.prefix, active.version, partitionOf('demo', PARTITIONS)),
+    slug: 'demo',
+  }).charts;
   const [app, hello, raw] = await Promise.all([
     startServer('app', serverEnv),
     startServer('hello', serverEnv),

@@ -71,7 +71,7 @@ export type PageSettings = Readonly<{
 export type PageState = Readonly<{
   settings: PageSettings;
   deleted: boolean;
-  updatedAt: number | null; // largest `at` of the page's events projected so far
+  updatedAt: number | null; // largest `at` of the page's events projected so far (stored apart: pg:<slug>:updated)
   monitors: Readonly<Record<string, MonitorConfig>>;
   incidents: Readonly<Record<string, IncidentDoc>>;
   maintenances: Readonly<Record<string, MaintenanceDoc>>;

@@ -3,7 +3,7 @@ import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { projectPartition, type JobContext } from '../src/projector/projectPartition.ts';
 import type { ProjectorJob } from '../src/projector/queue.ts';
-import { PROJECTOR_QUEUE, queuePrefix } from '../src/readModels/keys.ts';
+import { PROJECTOR_QUEUE, queuePrefix } from '../src/models/control/keys.ts';
 
 export const startProjectorWorker = (
   ctx: JobContext,

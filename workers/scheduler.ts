@@ -6,7 +6,7 @@ import cron from 'node-cron';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../src/shared/logger.ts';
 import type { ProjectorQueue } from '../src/projector/queue.ts';
-import { readActive } from '../src/projector/versions.ts';
+import { readActive } from '../src/models/control/versions.ts';
 
 export const POLL_CRON = '*/5 * * * * *';
 

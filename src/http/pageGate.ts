@@ -3,16 +3,17 @@
 // page, then blocked, then token. Plan, monitor and parameter checks follow in the route.
 import type { Config } from '../config.ts';
 import type { Plan } from '../events/page.ts';
-import type { ActiveVersionReader } from '../readModels/activeVersion.ts';
-import { pageKeys, partitionTag } from '../readModels/keys.ts';
-import type { PageAccess } from '../readModels/pageAccess.ts';
-import type { PageKeys, PageReads } from '../readModels/pageReads.ts';
+import type { PageAccess } from '../models/access/codec.ts';
+import type { ActiveVersionReader } from '../models/control/activeVersionReader.ts';
+import { partitionTag } from '../models/control/keys.ts';
+import type { PageRef } from '../models/page.ts';
+import type { PageReads } from '../models/pageReads.ts';
 import { tokenMatches } from '../shared/hashToken.ts';
 import { partitionOf } from '../shared/pageHash.ts';
 import { ApiError, type ApiErrorCode } from './errors.ts';
 import { AuthTokenQuery, Slug } from './schemas.ts';
 
-export type PageLocator = (slug: string) => Promise<PageKeys>;
+export type PageLocator = (slug: string) => Promise<PageRef>;
 
 export type RouteDeps = Readonly<{ reads: PageReads; locate: PageLocator; config: Config }>;
 
@@ -22,7 +23,7 @@ export const createPageLocator =
   async (slug) => {
     const active = await readActive();
     if (active === null) throw new ApiError('service_unavailable');
-    return pageKeys(partitionTag(prefix, active.version, partitionOf(slug, active.partitions)), slug);
+    return { tag: partitionTag(prefix, active.version, partitionOf(slug, active.partitions)), slug };
   };
 
 /** A slug that cannot name a page is an unknown page. @throws ApiError(code) */

@@ -2,31 +2,21 @@
 // clock tick every page of the partition, fully where the clock moved a maintenance or an
 // availability figure (the `due` set).
 import type { Redis } from 'ioredis';
-import { partitionKeys } from '../readModels/keys.ts';
+import { formatMonitorOfPage } from '../models/control/codec.ts';
+import { renderQueueRead, type RenderQueue } from '../models/control/reads.ts';
+import type { RenderSet } from '../models/control/writes.ts';
+import { runRead } from '../models/redis/reads.ts';
 import type { PageRender } from './renderPages.ts';
 
 type Mutable = {
   incidents: boolean;
   maintenances: boolean;
   availability: Set<number> | 'all';
-  clear: [string, string][];
+  clear: [RenderSet, string][];
 };
 
-export const collectRenders = async (
-  redis: Redis,
-  tag: string,
-  options: { tick: boolean; now: number },
-): Promise<PageRender[]> => {
-  const pk = partitionKeys(tag);
-  const [dirty, incidents, maintenances, availability, all, due] = (await redis
-    .pipeline()
-    .smembers(pk.dirty)
-    .smembers(pk.dirtyIncidents)
-    .smembers(pk.dirtyMaintenances)
-    .smembers(pk.dirtyAvailability)
-    .smembers(options.tick ? pk.pages : `${pk.pages}:none`)
-    .zrangebyscore(pk.due, '-inf', options.tick ? options.now : '-inf')
-    .exec())!.map(([, value]) => value as string[]);
+/** The renders a queue asks for (pure). */
+export const rendersOf = (queue: RenderQueue): PageRender[] => {
   const pages = new Map<string, Mutable>();
   const page = (slug: string) => {
     const found = pages.get(slug) ?? {
@@ -38,22 +28,28 @@ export const collectRenders = async (
     pages.set(slug, found);
     return found;
   };
-  for (const slug of [...dirty!, ...all!]) page(slug);
-  for (const slug of dirty!) page(slug).clear.push([pk.dirty, slug]);
-  for (const slug of incidents!)
-    Object.assign(page(slug), { incidents: true }).clear.push([pk.dirtyIncidents, slug]);
-  for (const slug of maintenances!)
-    Object.assign(page(slug), { maintenances: true }).clear.push([pk.dirtyMaintenances, slug]);
-  for (const member of availability!) {
-    const split = member.lastIndexOf('|');
-    const target = page(member.slice(0, split));
-    if (target.availability !== 'all') target.availability.add(Number(member.slice(split + 1)));
-    target.clear.push([pk.dirtyAvailability, member]);
+  for (const slug of [...queue.dirty, ...queue.all]) page(slug);
+  for (const slug of queue.dirty) page(slug).clear.push(['dirty', slug]);
+  for (const slug of queue.incidents)
+    Object.assign(page(slug), { incidents: true }).clear.push(['dirtyIncidents', slug]);
+  for (const slug of queue.maintenances)
+    Object.assign(page(slug), { maintenances: true }).clear.push(['dirtyMaintenances', slug]);
+  for (const member of queue.availability) {
+    const target = page(member.slug);
+    if (target.availability !== 'all') target.availability.add(member.monitorId);
+    target.clear.push(['dirtyAvailability', formatMonitorOfPage(member)]);
   }
-  for (const slug of due!) Object.assign(page(slug), { maintenances: true, availability: 'all' as const });
+  for (const slug of queue.due)
+    Object.assign(page(slug), { maintenances: true, availability: 'all' as const });
   return [...pages].map(([slug, p]) => ({
     slug,
     scope: { incidents: p.incidents, maintenances: p.maintenances, availability: p.availability },
     clear: p.clear,
   }));
 };
+
+export const collectRenders = async (
+  redis: Redis,
+  tag: string,
+  options: { tick: boolean; now: number },
+): Promise<PageRender[]> => rendersOf(await runRead(redis, renderQueueRead(tag, options)));

@@ -1,9 +1,9 @@
 // What one projector job does: catch its partition up on the active version. When the models
 // are missing altogether (fresh or wiped Redis) it rebuilds them first, one process at a time.
-import type { ActiveVersion } from '../readModels/keys.ts';
+import type { ActiveVersion } from '../models/control/codec.ts';
 import { rebuild, RebuildRunning } from './rebuild.ts';
 import { runPartition, type ProjectorDeps, type RunResult } from './runPartition.ts';
-import { readActive } from './versions.ts';
+import { readActive } from '../models/control/versions.ts';
 
 export type JobContext = ProjectorDeps &
   Readonly<{

@@ -4,8 +4,8 @@ import type { Redis } from 'ioredis';
 import { sql, type DatabasePool } from 'slonik';
 import { z } from 'zod';
 import { parseCheckpoint, START, type Checkpoint } from '../eventLog/readAfter.ts';
-import { partitionKeys, partitionTag } from '../readModels/keys.ts';
-import { readActive } from './versions.ts';
+import { partitionKeys, partitionTag } from '../models/control/keys.ts';
+import { readActive } from '../models/control/versions.ts';
 
 export type ProjectionStatus = {
   log_position: string;

@@ -4,7 +4,7 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { partitionOf } from '../shared/pageHash.ts';
-import { PROJECTOR_QUEUE, queuePrefix } from '../readModels/keys.ts';
+import { PROJECTOR_QUEUE, queuePrefix } from '../models/control/keys.ts';
 
 export type ProjectorJob = Readonly<{ partition: number }>;
 

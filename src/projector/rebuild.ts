@@ -1,11 +1,10 @@
 // Rebuilds every read model from position zero into a new version while the current one keeps
 // serving, flips the active pointer once every partition has caught up, then deletes the old
 // version. One rebuild at a time (a Redis lock); safe beside running workers.
-import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Redis } from 'ioredis';
-import type { ActiveVersion } from '../readModels/keys.ts';
-import { activate, createVersion, deleteVersion, readActive } from './versions.ts';
+import type { ActiveVersion } from '../models/control/codec.ts';
+import { takeRebuildLock } from '../models/control/rebuildLock.ts';
+import { activate, createVersion, deleteVersion, readActive } from '../models/control/versions.ts';
 import { replayLog } from './replayLog.ts';
 import { runPartition, type ProjectorDeps } from './runPartition.ts';
 
@@ -25,32 +24,10 @@ export class RebuildRunning extends Error {
   override readonly name = 'RebuildRunning';
 }
 
-const LOCK_TTL_MS = 30_000;
-const lockKey = (prefix: string) => `${prefix}:rebuild-lock`;
-
-const holdLock = async (redis: Redis, prefix: string) => {
-  const token = randomUUID();
-  if ((await redis.set(lockKey(prefix), token, 'PX', LOCK_TTL_MS, 'NX')) !== 'OK')
-    throw new RebuildRunning('another rebuild is running');
-  const timer = setInterval(
-    () => void redis.pexpire(lockKey(prefix), LOCK_TTL_MS).catch(() => undefined),
-    LOCK_TTL_MS / 3,
-  );
-  return async () => {
-    clearInterval(timer);
-    // Only release our own lock (compare-and-delete).
-    await redis.eval(
-      "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0",
-      1,
-      lockKey(prefix),
-      token,
-    );
-  };
-};
-
 /** Builds a new version from the log and activates it. Throws RebuildRunning or PoisonEvent. */
 export const rebuild = async (deps: ProjectorDeps, options: RebuildOptions): Promise<ActiveVersion> => {
-  const release = await holdLock(deps.redis, options.prefix);
+  const release = await takeRebuildLock(deps.redis, options.prefix);
+  if (release === null) throw new RebuildRunning('another rebuild is running');
   try {
     // Another process may have finished building between our look and our lock.
     const existing = options.onlyIfMissing ? await readActive(deps.redis, options.prefix) : null;

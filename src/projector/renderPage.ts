@@ -7,17 +7,18 @@ import {
 } from '../../projections/render/availability.ts';
 import { renderCharts, renderMinuteData } from '../../projections/render/charts.ts';
 import { renderEmbedParts } from '../../projections/render/embed.ts';
-import { incidentDailyCounts, monthsOfIncident } from '../../projections/render/dailyCounts.ts';
-import { incidentJson } from '../../projections/render/incidentJson.ts';
 import { pageUrl } from '../../projections/render/pageUrl.ts';
 import { renderSnippets } from '../../projections/render/snippets.ts';
 import { overallStatus } from '../../projections/figures/overallStatus.ts';
 import { maintenanceStatus, nextMaintenanceChange } from '../../projections/render/maintenanceJson.ts';
 import type { MonitorSnapshot, OverallStatus, PageState, UrlSettings } from '../../projections/types.ts';
-import { pageKeys } from '../readModels/keys.ts';
-import { toBytes } from '../readModels/bytes.ts';
-import type { CommandList } from './commands.ts';
-import { renderMaintenances } from './renderMaintenances.ts';
+import { putAccess } from '../models/access/writes.ts';
+import { replaceAvailability } from '../models/availability/writes.ts';
+import { putChart } from '../models/charts/writes.ts';
+import { putEmbed, putOverall, putSnippets } from '../models/embed/writes.ts';
+import type { PageRef } from '../models/page.ts';
+import type { WriteOp } from '../models/redis/writeOps.ts';
+import { renderIncidents, renderMaintenances } from './renderLists.ts';
 
 export type RenderScope = Readonly<{
   incidents: boolean;
@@ -26,28 +27,20 @@ export type RenderScope = Readonly<{
 }>;
 
 export type RenderInput = Readonly<{
-  tag: string;
-  slug: string;
+  page: PageRef;
   state: PageState | null;
-  updatedAt: number | null;
   monitors: readonly MonitorSnapshot[];
   maintenanceMonths: readonly string[]; // month keys written by the previous render
-  existingKeys: readonly string[]; // for a deleted page: every key it still has
+  /** For a deleted page: every key it has that must go. */
+  staleKeys: readonly string[];
   now: number;
   urls: UrlSettings;
 }>;
 
-const json = (value: unknown) => JSON.stringify(value);
+/** The page's writes, and when it next changes by the clock alone (null: never). */
+export type PageRenderPlan = Readonly<{ writes: WriteOp[]; due: number | null }>;
 
-const accessDoc = (state: PageState | null) =>
-  state === null || state.deleted
-    ? { state: 'deleted', plan: null, token_hash: null }
-    : {
-        state: state.settings.blocked ? 'blocked' : 'active',
-        plan: state.settings.plan,
-        token_hash: state.settings.tokenHash,
-        title: state.settings.title,
-      };
+const json = (value: unknown) => JSON.stringify(value);
 
 const pageOverall = (state: PageState, monitors: readonly MonitorSnapshot[], now: number): OverallStatus =>
   overallStatus(
@@ -55,59 +48,46 @@ const pageOverall = (state: PageState, monitors: readonly MonitorSnapshot[], now
     Object.values(state.maintenances).some((m) => maintenanceStatus(m, now) === 'in_progress'),
   );
 
-/** Appends the render's writes to `out`; returns when the page next changes by the clock alone. */
-export const renderPage = (out: CommandList, input: RenderInput, scope: RenderScope): number | null => {
-  const { tag, slug, state, now, monitors } = input;
-  const keys = pageKeys(tag, slug);
-  out.push('SET', keys.access, json(accessDoc(state)));
+export const renderPage = (input: RenderInput, scope: RenderScope): PageRenderPlan => {
+  const { page, state, now, monitors } = input;
+  const writes: WriteOp[] = [putAccess(page, state)];
   if (state === null || state.deleted) {
-    const keep = new Set([keys.access, keys.state, keys.updated]);
-    for (const key of input.existingKeys) if (!keep.has(key)) out.push('DEL', key);
-    return null;
+    if (input.staleKeys.length > 0) writes.push({ op: 'del', keys: input.staleKeys });
+    return { writes, due: null };
   }
   const overall = pageOverall(state, monitors, now);
   const statusPageUrl = pageUrl(state.settings, input.urls);
-  out.push('SET', keys.overall, overall);
-  out.push('SET', keys.charts, toBytes(json(renderCharts({ monitors: [...monitors], overall }, now))));
-  out.push('SET', keys.minute, toBytes(json(renderMinuteData([...monitors], now))));
-  const embed = renderEmbedParts({
-    slug,
-    pageUrl: statusPageUrl,
-    overall,
-    updatedAt: input.updatedAt,
-    monitors: [...monitors],
-    incidents: Object.values(state.incidents),
-    nowMs: now,
-  });
-  out.push(
-    'HSET',
-    keys.embed,
-    'head',
-    embed.head,
-    'incidents',
-    embed.incidents,
-    'rtm',
-    embed.rtm,
-    'upd',
-    embed.upd,
-    'tail',
-    embed.tail,
+  writes.push(
+    putOverall(page, overall),
+    putChart(page, 'charts', json(renderCharts({ monitors: [...monitors], overall }, now))),
+    putChart(page, 'minute', json(renderMinuteData([...monitors], now))),
+    putEmbed(
+      page,
+      renderEmbedParts({
+        slug: page.slug,
+        pageUrl: statusPageUrl,
+        overall,
+        updatedAt: state.updatedAt,
+        monitors: [...monitors],
+        incidents: Object.values(state.incidents),
+        nowMs: now,
+      }),
+    ),
+    putSnippets(
+      page,
+      json(renderSnippets({ slug: page.slug, baseUrl: input.urls.baseUrl, statusPageUrl, overall })),
+    ),
   );
-  const snippets = renderSnippets({ slug, baseUrl: input.urls.baseUrl, statusPageUrl, overall });
-  out.push('SET', keys.snippets, toBytes(json(snippets)));
-
-  if (scope.incidents) renderIncidents(out, keys, state);
-  if (scope.maintenances) renderMaintenances(out, keys, state, input.maintenanceMonths, now);
+  if (scope.incidents) writes.push(...renderIncidents(page, state));
+  if (scope.maintenances) writes.push(...renderMaintenances(page, state, input.maintenanceMonths, now));
   for (const monitor of monitors) {
     if (scope.availability !== 'all' && !scope.availability.has(monitor.id)) continue;
-    const fields = availabilityPeriods.flatMap((period) => [
-      period,
-      toBytes(json(renderAvailability(monitor, period, now))),
-    ]);
-    out.push('DEL', keys.availability(monitor.id));
-    out.push('HSET', keys.availability(monitor.id), ...fields);
+    const bodies = availabilityPeriods.map(
+      (period) => [period, json(renderAvailability(monitor, period, now))] as const,
+    );
+    writes.push(...replaceAvailability(page, monitor.id, bodies));
   }
-  return nextClockChange(state, monitors, now);
+  return { writes, due: nextClockChange(state, monitors, now) };
 };
 
 /** When the page's maintenances or availability next change with the clock alone. */
@@ -121,24 +101,4 @@ const nextClockChange = (
     due = Math.min(due, nextMaintenanceChange(doc, now) ?? due);
   for (const monitor of monitors) due = Math.min(due, nextAvailabilityChange(monitor, now));
   return Number.isFinite(due) ? due : null;
-};
-
-const renderIncidents = (out: CommandList, keys: ReturnType<typeof pageKeys>, state: PageState) => {
-  const docs = Object.values(state.incidents);
-  const months = new Set(docs.flatMap(monthsOfIncident));
-  out.push(
-    'DEL',
-    keys.incidentList,
-    keys.incidentDocs,
-    keys.incidentCounts,
-    ...[...months].map(keys.incidentMonth),
-  );
-  for (const doc of docs) {
-    const score = -doc.startedAt;
-    out.push('HSET', keys.incidentDocs, doc.id, json(incidentJson(doc)));
-    out.push('ZADD', keys.incidentList, score, doc.id);
-    for (const month of monthsOfIncident(doc)) out.push('ZADD', keys.incidentMonth(month), score, doc.id);
-  }
-  for (const month of months)
-    out.push('HSET', keys.incidentCounts, month, toBytes(json(incidentDailyCounts(docs, month))));
 };

@@ -1,82 +1,82 @@
-// Renders pages of one partition and writes the outputs under the checkpoint the render read
-// them at: if the partition moved on meanwhile, the newer runner renders instead.
+// Renders pages of one partition: load their documents and aggregates (I/O), render them (pure),
+// and commit the outputs under the checkpoint the render read them at: if the partition moved on
+// meanwhile, the newer runner renders instead.
 import type { Redis } from 'ioredis';
 import type { MonitorConfig, PageState, UrlSettings } from '../../projections/types.ts';
-import { pageKeys, partitionKeys } from '../readModels/keys.ts';
-import { commandList, encodeCommands } from './commands.ts';
-import { loadSnapshots } from './loadSnapshots.ts';
+import { accessKey } from '../models/access/keys.ts';
+import { partitionKeys } from '../models/control/keys.ts';
+import { checkpointRead } from '../models/control/reads.ts';
+import { clearRenderMark, scheduleDue, type RenderSet } from '../models/control/writes.ts';
+import { maintenanceMonthsRead } from '../models/lists/reads.ts';
+import { pageKeyPattern, type PageRef } from '../models/page.ts';
+import { keptOnDeletion, pageStateRead } from '../models/pageState/reads.ts';
+import { commitWrites } from '../models/redis/commitWrites.ts';
+import { listRead, readAll, runRead, tupleRead } from '../models/redis/reads.ts';
+import { scanKeys } from '../models/redis/scanKeys.ts';
+import type { WriteOp } from '../models/redis/writeOps.ts';
+import { monitorSnapshotRead } from './monitorSnapshotRead.ts';
 import { renderPage, type RenderScope } from './renderPage.ts';
-import { commitIfCheckpoint } from './scripts.ts';
 
 export type PageRender = Readonly<{
   slug: string;
   scope: RenderScope;
-  clear: readonly [set: string, member: string][];
+  /** The render marks this render consumes. */
+  clear: readonly (readonly [set: RenderSet, member: string])[];
 }>;
 
 const byId = (a: MonitorConfig, b: MonitorConfig) => a.id - b.id;
+const isGone = (state: PageState | null) => state === null || state.deleted;
 
-const scanPageKeys = async (redis: Redis, pattern: string): Promise<string[]> => {
-  const found: string[] = [];
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
-    cursor = next;
-    found.push(...keys);
-  } while (cursor !== '0');
-  return found;
+/** A deleted page's keys but its document and access (which says it is deleted). */
+const staleKeys = async (redis: Redis, page: PageRef): Promise<string[]> => {
+  const keep = new Set([accessKey(page), ...keptOnDeletion(page)]);
+  return (await scanKeys(redis, pageKeyPattern(page))).filter((key) => !keep.has(key));
 };
 
-/** Renders `pages` at `now`; returns false when fenced (the checkpoint moved). */
+/** Renders `pages` at `now` and commits them with `extra`; returns false when fenced (the checkpoint moved). */
 export const renderPages = async (
   redis: Redis,
   tag: string,
   pages: readonly PageRender[],
   now: number,
   urls: UrlSettings,
-  extra: readonly (readonly (string | number)[])[] = [],
+  extra: readonly WriteOp[] = [],
 ): Promise<boolean> => {
   if (pages.length === 0 && extra.length === 0) return true;
-  const pk = partitionKeys(tag);
-  const pipeline = redis.pipeline().get(pk.checkpoint);
-  for (const { slug } of pages) {
-    const keys = pageKeys(tag, slug);
-    pipeline.get(keys.state).get(keys.updated).smembers(keys.maintenanceMonths);
-  }
-  const results = (await pipeline.exec()) ?? [];
-  const checkpoint = results[0]?.[1] as string | null;
+  const refs = pages.map(({ slug }) => ({ tag, slug }));
+  const [checkpoint, loaded] = await readAll(redis, [
+    checkpointRead(tag),
+    listRead(refs.map((page) => tupleRead([pageStateRead(page), maintenanceMonthsRead(page)]))),
+  ]);
   if (checkpoint === null) return false;
-  const out = commandList();
-  for (const [i, page] of pages.entries()) {
-    const raw = results[1 + i * 3]?.[1] as string | null;
-    const state = raw ? (JSON.parse(raw) as PageState) : null;
-    const updated = Number(results[2 + i * 3]?.[1] ?? 0);
+  const writes: WriteOp[] = [];
+  for (const [i, render] of pages.entries()) {
+    const page = refs[i]!;
+    const [state, maintenanceMonths] = loaded[i]!;
     const configs = state && !state.deleted ? Object.values(state.monitors).sort(byId) : [];
-    const monitors = await loadSnapshots(redis, tag, configs, now);
-    const deleted = state === null || state.deleted;
-    const due = renderPage(
-      out,
+    const monitors = await runRead(redis, listRead(configs.map((c) => monitorSnapshotRead(tag, c, now))));
+    const deleted = isGone(state);
+    const plan = renderPage(
       {
-        tag,
-        slug: page.slug,
+        page,
         state,
-        updatedAt: Math.max(updated, state?.updatedAt ?? 0) || null,
         monitors,
-        maintenanceMonths: (results[3 + i * 3]?.[1] ?? []) as string[],
-        existingKeys: deleted ? await scanPageKeys(redis, pageKeys(tag, page.slug).pattern) : [],
+        maintenanceMonths,
+        staleKeys: deleted ? await staleKeys(redis, page) : [],
         now,
         urls,
       },
-      page.scope,
+      render.scope,
     );
+    writes.push(...plan.writes);
     // A partial render only knows the clock changes of what it rendered: it may bring the due
-    // time forward (LT) but never push back one that a skipped part still needs.
-    const full = deleted || (page.scope.maintenances && page.scope.availability === 'all');
-    if (full && due === null) out.push('ZREM', pk.due, page.slug);
-    else if (full) out.push('ZADD', pk.due, due!, page.slug);
-    else if (due !== null) out.push('ZADD', pk.due, 'LT', due, page.slug);
-    for (const [set, member] of page.clear) out.push('SREM', set, member);
+    // time forward but never push back one that a skipped part still needs.
+    const full = deleted || (render.scope.maintenances && render.scope.availability === 'all');
+    const due = scheduleDue(tag, render.slug, plan.due, full ? 'exact' : 'earlier');
+    if (due !== null) writes.push(due);
+    for (const [set, member] of render.clear) writes.push(clearRenderMark(tag, set, member));
   }
-  for (const command of extra) out.push(...command);
-  return commitIfCheckpoint(redis, pk.checkpoint, checkpoint, '', encodeCommands(out.commands));
+  writes.push(...extra);
+  const fence = { tag, checkpointKey: partitionKeys(tag).checkpoint, expected: checkpoint, next: null };
+  return commitWrites(redis, fence, writes);
 };

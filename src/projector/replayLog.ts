@@ -4,17 +4,18 @@
 // projection reads per partition instead, because each partition is its own job there.
 import type { Redis } from 'ioredis';
 import { formatCheckpoint, readAfter, START, type ReadResult } from '../eventLog/readAfter.ts';
-import { partitionKeys, partitionTag } from '../readModels/keys.ts';
+import { partitionKeys, partitionTag } from '../models/control/keys.ts';
+import { commitWrites } from '../models/redis/commitWrites.ts';
+import type { WriteOp } from '../models/redis/writeOps.ts';
 import { pageHash } from '../shared/pageHash.ts';
-import { applyBatch } from './applyBatch.ts';
-import { encodeCommands } from './commands.ts';
+import { projectBatch } from './projectBatch.ts';
 import { PoisonEvent, type ProjectorDeps } from './runPartition.ts';
-import { commitIfCheckpoint } from './scripts.ts';
 
 export type ReplayTarget = Readonly<{ prefix: string; version: number; partitions: number }>;
 
-const commitPartition = async (redis: Redis, tag: string, from: string, to: string, commands: string) => {
-  if (!(await commitIfCheckpoint(redis, partitionKeys(tag).checkpoint, from, to, commands)))
+const commitPartition = async (redis: Redis, tag: string, from: string, to: string, writes: WriteOp[]) => {
+  const fence = { tag, checkpointKey: partitionKeys(tag).checkpoint, expected: from, next: to };
+  if (!(await commitWrites(redis, fence, writes)))
     throw new Error(`replay of ${tag} was fenced: another process wrote the version being built`);
 };
 
@@ -43,10 +44,10 @@ export const replayLog = async (
     const next = formatCheckpoint(scannedTo);
     await Promise.all(
       tags.map(async (tag, p) => {
-        const effects = await applyBatch(deps.redis, tag, byPartition[p]!, now);
+        const effects = await projectBatch(deps.redis, tag, byPartition[p]!, now);
         const poison = effects.deadLetters[0];
         if (poison) throw new PoisonEvent(`position ${poison.position}: ${poison.error}`);
-        await commitPartition(deps.redis, tag, expected, next, encodeCommands(effects.out.commands));
+        await commitPartition(deps.redis, tag, expected, next, effects.writes);
       }),
     );
     from = scannedTo;

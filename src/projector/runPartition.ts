@@ -1,19 +1,22 @@
 // The catch-up loop of one partition of one read-model version: read a batch after the
-// checkpoint, build its commands, commit them with the checkpoint compare-and-set, render what
-// the batch made dirty; on a new minute, render what the clock changed.
+// checkpoint, plan its writes, commit them with the checkpoint compare-and-set, render what the
+// batch made dirty; on a new minute, render what the clock changed.
 import type { Redis } from 'ioredis';
 import { sql, type DatabasePool } from 'slonik';
 import type { UrlSettings } from '../../projections/types.ts';
 import { formatCheckpoint, parseCheckpoint, readAfter } from '../eventLog/readAfter.ts';
-import { partitionKeys, partitionTag } from '../readModels/keys.ts';
+import { partitionKeys, partitionTag } from '../models/control/keys.ts';
+import { tickRead } from '../models/control/reads.ts';
+import { setTick } from '../models/control/writes.ts';
+import { commitWrites } from '../models/redis/commitWrites.ts';
+import { runRead } from '../models/redis/reads.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Logger } from '../shared/logger.ts';
 import { MINUTE_MS } from '../shared/time.ts';
-import { applyBatch, type DeadLetter } from './applyBatch.ts';
 import { collectRenders } from './collectRenders.ts';
-import { encodeCommands } from './commands.ts';
+import type { DeadLetter } from './parseRows.ts';
+import { projectBatch } from './projectBatch.ts';
 import { renderPages } from './renderPages.ts';
-import { commitIfCheckpoint } from './scripts.ts';
 
 export type ProjectorDeps = Readonly<{
   db: DatabasePool;
@@ -79,14 +82,11 @@ export const runPartition = async (
       break;
     }
     const now = clock().getTime();
-    const effects = await applyBatch(redis, tag, rows, now);
+    const effects = await projectBatch(redis, tag, rows, now);
     if (effects.deadLetters.length > 0 && options.mode === 'rebuild')
       throw new PoisonEvent(`position ${effects.deadLetters[0]!.position}: ${effects.deadLetters[0]!.error}`);
-    const next = formatCheckpoint(scannedTo);
-    if (
-      !(await commitIfCheckpoint(redis, pk.checkpoint, current, next, encodeCommands(effects.out.commands)))
-    )
-      return fenced();
+    const fence = { tag, checkpointKey: pk.checkpoint, expected: current, next: formatCheckpoint(scannedTo) };
+    if (!(await commitWrites(redis, fence, effects.writes))) return fenced();
     if (effects.deadLetters.length > 0) {
       deps.log.error(
         { partition: ref.partition, deadLetters: effects.deadLetters },
@@ -118,12 +118,11 @@ export const runPartition = async (
 const renderClock = async (deps: ProjectorDeps, tag: string, force: boolean): Promise<boolean> => {
   const now = deps.clock().getTime();
   const minute = Math.floor(now / MINUTE_MS) * MINUTE_MS;
-  const pk = partitionKeys(tag);
-  const last = Number((await deps.redis.get(pk.tick)) ?? 0);
+  const last = await runRead(deps.redis, tickRead(tag));
   if (!force && last >= minute) {
     const pages = await collectRenders(deps.redis, tag, { tick: false, now });
     return renderPages(deps.redis, tag, pages, now, deps.urls);
   }
   const pages = await collectRenders(deps.redis, tag, { tick: true, now });
-  return renderPages(deps.redis, tag, pages, now, deps.urls, [['SET', pk.tick, minute]]);
+  return renderPages(deps.redis, tag, pages, now, deps.urls, [setTick(tag, minute)]);
 };

@@ -6,7 +6,7 @@ import { overallStatuses, type OverallStatus } from '../shared/overallStatus.ts'
 import { ApiError, isUndecodablePath, RETRY_AFTER_SECONDS } from '../http/errors.ts';
 import { admit, pageRules, parseSlug, type RouteDeps } from '../http/pageGate.ts';
 import { cacheControl, cacheFor, sendBody } from '../http/send.ts';
-import { etagOf } from '../readModels/bytes.ts';
+import { etagOf } from '../models/bytes.ts';
 
 const SVG_TYPE = 'image/svg+xml; charset=utf-8';
 

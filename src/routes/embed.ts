@@ -7,7 +7,8 @@ import { ApiError } from '../http/errors.ts';
 import { admit, pageRules, parseSlug, type RouteDeps } from '../http/pageGate.ts';
 import { EmbedStatusQuery, type EmbedStatusQuery as Query } from '../http/schemas.ts';
 import { cacheControl, cacheFor, sendBody } from '../http/send.ts';
-import { etagOf } from '../readModels/bytes.ts';
+import { etagOf } from '../models/bytes.ts';
+import type { EmbedParts } from '../models/embed/codec.ts';
 
 /** Missing slug before everything else; a repeated one cannot name a page. */
 const embedSlug = (req: Request): string => {
@@ -21,9 +22,9 @@ const asksForExtras = (req: Request): boolean =>
   ['inc', 'rtm', 'upd'].some((name) => req.query[name] !== undefined);
 
 /** @throws ApiError service_unavailable when a needed fragment was not rendered */
-const embedBody = (fields: Readonly<Record<string, string>>, query: Query): string => {
-  const field = (name: string): string => {
-    const value = fields[name];
+const embedBody = (parts: Partial<EmbedParts>, query: Query): string => {
+  const field = (name: keyof EmbedParts): string => {
+    const value = parts[name];
     if (value === undefined) throw new ApiError('service_unavailable');
     return value;
   };
@@ -49,7 +50,7 @@ export const embedRoutes = ({ reads, locate }: RouteDeps): Router =>
       if (plan === 'pro' && asksForExtras(req)) throw new ApiError('plan_inc_rtm_upd');
       const query = EmbedStatusQuery.safeParse(req.query);
       if (!query.success) throw new ApiError('invalid_parameters');
-      const body = embedBody(read.fields, query.data);
+      const body = embedBody(read.parts, query.data);
       sendBody(req, res, { body, etag: etagOf(body), cacheControl: cacheFor(isPrivate, cacheControl.embed) });
     })
     .get('/api/embed/markdown', async (req, res) => {

@@ -3,19 +3,15 @@ import { Router } from 'express';
 import { undecodablePathAs } from '../http/errors.ts';
 import type { RouteDeps } from '../http/pageGate.ts';
 import { IncidentListQuery } from '../http/schemas.ts';
+import { incidentKeys } from '../models/lists/keys.ts';
 import { pageListHandlers } from './pageLists.ts';
 
 export const incidentRoutes = (deps: RouteDeps): Router => {
-  const handlers = pageListHandlers(deps, {
-    field: 'incidents',
-    docs: (keys) => keys.incidentDocs,
-    month: (keys, month) => keys.incidentMonth(month),
-    counts: (keys) => keys.incidentCounts,
-  });
+  const handlers = pageListHandlers(deps, { field: 'incidents', keys: incidentKeys });
   return Router()
     .get(
       '/api/status-pages/:slug/incidents',
-      handlers.list(IncidentListQuery, (keys) => keys.incidentList),
+      handlers.list(IncidentListQuery, (page) => incidentKeys(page).list),
     )
     .get('/api/status-pages/:slug/incidents/filter', handlers.month())
     .get('/api/status-pages/:slug/incidents/daily-counts', handlers.counts())

@@ -4,20 +4,16 @@ import { Router } from 'express';
 import { undecodablePathAs } from '../http/errors.ts';
 import type { RouteDeps } from '../http/pageGate.ts';
 import { MaintenanceListQuery } from '../http/schemas.ts';
+import { maintenanceKeys } from '../models/lists/keys.ts';
 import { pageListHandlers } from './pageLists.ts';
 
 export const maintenanceRoutes = (deps: RouteDeps): Router => {
-  const handlers = pageListHandlers(deps, {
-    field: 'maintenances',
-    docs: (keys) => keys.maintenanceDocs,
-    month: (keys, month) => keys.maintenanceMonth(month),
-    counts: (keys) => keys.maintenanceCounts,
-  });
+  const handlers = pageListHandlers(deps, { field: 'maintenances', keys: maintenanceKeys });
   return Router()
     .get(
       '/api/status-pages/:slug/maintenances',
-      handlers.list(MaintenanceListQuery, (keys, query) =>
-        query.status === 'all' ? keys.maintenanceList : keys.maintenanceStatus(query.status),
+      handlers.list(MaintenanceListQuery, (page, query) =>
+        query.status === 'all' ? maintenanceKeys(page).list : maintenanceKeys(page).status(query.status),
       ),
     )
     .get('/api/status-pages/:slug/maintenances/filter', handlers.month())

@@ -1,7 +1,7 @@
 // GET /healthz (liveness, also on the public port: operations.md) and GET /openapi.json.
 import { Router } from 'express';
 import { cacheControl, sendBody } from '../http/send.ts';
-import { etagOf } from '../readModels/bytes.ts';
+import { etagOf } from '../models/bytes.ts';
 
 const HEALTH = '{"status":"ok"}';
 

@@ -6,9 +6,10 @@ import { ApiError } from '../http/errors.ts';
 import { admit, pageRules, parseSlug, type RouteDeps } from '../http/pageGate.ts';
 import { MonthQuery } from '../http/schemas.ts';
 import { cacheControl, cacheFor, sendBody } from '../http/send.ts';
-import { etagOf } from '../readModels/bytes.ts';
-import { emptyDailyCounts } from '../readModels/emptyDailyCounts.ts';
-import type { PageKeys } from '../readModels/pageReads.ts';
+import { etagOf } from '../models/bytes.ts';
+import { emptyDailyCounts } from '../models/lists/emptyDailyCounts.ts';
+import type { ListKeys } from '../models/lists/keys.ts';
+import type { PageRef } from '../models/page.ts';
 
 type SlugParams = { slug: string };
 type Paging = { page: number; page_size: number };
@@ -16,9 +17,7 @@ type Parser<Q> = { safeParse: (input: unknown) => { success: true; data: Q } | {
 
 export type ListKind = Readonly<{
   field: 'incidents' | 'maintenances';
-  docs: (keys: PageKeys) => string;
-  month: (keys: PageKeys, month: string) => string;
-  counts: (keys: PageKeys) => string;
+  keys: (page: PageRef) => ListKeys;
 }>;
 
 export const pageListHandlers = ({ reads, locate }: RouteDeps, kind: ListKind) => ({
@@ -26,21 +25,20 @@ export const pageListHandlers = ({ reads, locate }: RouteDeps, kind: ListKind) =
   list:
     <Q extends Paging>(
       schema: Parser<Q>,
-      listOf: (keys: PageKeys, query: Q) => string,
+      listOf: (page: PageRef, query: Q) => string,
     ): RequestHandler<SlugParams> =>
     async (req, res) => {
       const slug = parseSlug(req.params.slug, 'not_found');
       const query = schema.safeParse(req.query);
-      const keys = await locate(slug);
+      const ref = await locate(slug);
       const slice = query.success
         ? {
-            zset: listOf(keys, query.data),
-            docs: kind.docs(keys),
+            zset: listOf(ref, query.data),
             start: (query.data.page - 1) * query.data.page_size,
             stop: query.data.page * query.data.page_size - 1,
           }
         : null;
-      const read = await reads.list(keys, slice);
+      const read = await reads.list(ref, kind.keys(ref), slice);
       const { isPrivate } = admit(read.access, req.query, pageRules);
       if (!query.success) throw new ApiError('invalid_parameters');
       const { page, page_size } = query.data;
@@ -55,11 +53,10 @@ export const pageListHandlers = ({ reads, locate }: RouteDeps, kind: ListKind) =
   month: (): RequestHandler<SlugParams> => async (req, res) => {
     const slug = parseSlug(req.params.slug, 'not_found');
     const query = MonthQuery.safeParse(req.query);
-    const keys = await locate(slug);
-    const slice = query.success
-      ? { zset: kind.month(keys, query.data.month), docs: kind.docs(keys), start: 0, stop: -1 }
-      : null;
-    const read = await reads.list(keys, slice);
+    const ref = await locate(slug);
+    const keys = kind.keys(ref);
+    const slice = query.success ? { zset: keys.month(query.data.month), start: 0, stop: -1 } : null;
+    const read = await reads.list(ref, keys, slice);
     const { isPrivate } = admit(read.access, req.query, pageRules);
     if (!query.success) throw new ApiError('invalid_parameters');
     const body = `{"${kind.field}":[${read.docs.join(',')}],"month":"${query.data.month}","total_items":${read.docs.length}}`;
@@ -70,8 +67,8 @@ export const pageListHandlers = ({ reads, locate }: RouteDeps, kind: ListKind) =
   counts: (): RequestHandler<SlugParams> => async (req, res) => {
     const slug = parseSlug(req.params.slug, 'not_found');
     const query = MonthQuery.safeParse(req.query);
-    const keys = await locate(slug);
-    const read = await reads.dailyCounts(keys, kind.counts(keys), query.success ? query.data.month : null);
+    const ref = await locate(slug);
+    const read = await reads.dailyCounts(ref, kind.keys(ref), query.success ? query.data.month : null);
     const { isPrivate } = admit(read.access, req.query, pageRules);
     if (!query.success) throw new ApiError('invalid_parameters');
     const body = read.stored?.body ?? emptyDailyCounts(query.data.month);

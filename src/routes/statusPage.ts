@@ -5,7 +5,7 @@ import { statusPageHtml } from '../embed/statusPageHtml.ts';
 import { undecodablePathAs } from '../http/errors.ts';
 import { admit, pageRules, parseSlug, type RouteDeps } from '../http/pageGate.ts';
 import { cacheFor, sendBody } from '../http/send.ts';
-import { etagOf } from '../readModels/bytes.ts';
+import { etagOf } from '../models/bytes.ts';
 
 export const STATUS_PAGE_CACHE = 'public, max-age=60';
 
@@ -15,7 +15,7 @@ export const statusPageRoutes = ({ reads, locate, config }: RouteDeps): Router =
       const slug = parseSlug(req.params.slug, 'not_found');
       const access = await reads.access(await locate(slug));
       const { isPrivate, title } = admit(access, req.query, pageRules);
-      // The access document carries no title yet (docs/api.md): the slug stands in for it.
+      // An access document written before titles were stored has none: the slug stands in.
       const body = statusPageHtml({ slug, title: title ?? slug, baseUrl: config.publicBaseUrl });
       sendBody(req, res, {
         body,

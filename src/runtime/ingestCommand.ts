@@ -3,7 +3,7 @@ import type { Config } from '../config.ts';
 import { migrate } from '../eventLog/migrate.ts';
 import { cliIngest } from '../ingest/cliIngest.ts';
 import { createProjectorQueue } from '../projector/queue.ts';
-import { readActive } from '../projector/versions.ts';
+import { readActive } from '../models/control/versions.ts';
 import { systemClock } from '../shared/clock.ts';
 import { hostOfUrl } from '../shared/hostName.ts';
 import { createClients } from './clients.ts';

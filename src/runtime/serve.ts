@@ -4,7 +4,7 @@ import { buildApp } from '../app.ts';
 import type { Config } from '../config.ts';
 import { buildOperatorApp } from '../http/operatorApp.ts';
 import { createProjectorQueue } from '../projector/queue.ts';
-import { createActiveVersionReader } from '../readModels/activeVersion.ts';
+import { createActiveVersionReader } from '../models/control/activeVersionReader.ts';
 import { systemClock } from '../shared/clock.ts';
 import { hostOfUrl } from '../shared/hostName.ts';
 import type { Clients } from './clients.ts';

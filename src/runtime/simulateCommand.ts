@@ -18,7 +18,7 @@ import {
 import { appendEvents } from '../eventLog/appendEvents.ts';
 import { migrate } from '../eventLog/migrate.ts';
 import { createProjectorQueue } from '../projector/queue.ts';
-import { readActive } from '../projector/versions.ts';
+import { readActive } from '../models/control/versions.ts';
 import { DAY_MS, MINUTE_MS, formatTimestamp } from '../shared/time.ts';
 import { createClients } from './clients.ts';
 

@@ -6,7 +6,7 @@ import type { Config } from '../config.ts';
 import { buildOperatorApp } from '../http/operatorApp.ts';
 import { createProjectorMetrics } from '../projector/projectorMetrics.ts';
 import { createProjectorQueue } from '../projector/queue.ts';
-import { readActive } from '../projector/versions.ts';
+import { readActive } from '../models/control/versions.ts';
 import { systemClock } from '../shared/clock.ts';
 import type { Clients } from './clients.ts';
 import { listen } from './listen.ts';

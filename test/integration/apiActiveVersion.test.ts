@@ -1,8 +1,8 @@
 // The active-version pointer is read at most once per TTL, shared by concurrent callers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
-import { createActiveVersionReader } from '../../src/readModels/activeVersion.ts';
-import { activeKey } from '../../src/readModels/keys.ts';
+import { createActiveVersionReader } from '../../src/models/control/activeVersionReader.ts';
+import { activeKey } from '../../src/models/control/keys.ts';
 import { dropRedisPrefix, freshRedisPrefix, testRedis } from '../support/testEnv.ts';
 
 let redis: Redis;

@@ -9,7 +9,7 @@ import {
   TOKEN,
   type ApiTestApp,
 } from '../support/apiFixture.ts';
-import { etagOf } from '../../src/readModels/bytes.ts';
+import { etagOf } from '../../src/models/bytes.ts';
 
 let t: ApiTestApp;
 beforeAll(async () => {

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoAgent } from '../../src/demo/demoAgent.ts';
 import { loadDemo, type LoadDemoResult } from '../../src/demo/loadDemo.ts';
-import { fromBytes } from '../../src/readModels/bytes.ts';
+import { fromBytes } from '../../src/models/bytes.ts';
 import { keysOf } from '../support/readModels.ts';
 import { startProjectorEnv, type ProjectorEnv } from '../support/projectorEnv.ts';
 

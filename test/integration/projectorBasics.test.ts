@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fromBytes } from '../../src/readModels/bytes.ts';
-import { pageKeys } from '../../src/readModels/keys.ts';
+import { fromBytes } from '../../src/models/bytes.ts';
+import { pageKeys } from '../support/pageKeys.ts';
 import { partitionOf } from '../../src/shared/pageHash.ts';
 import { check, monitorConfigured, pageConfigured } from '../support/events.ts';
 import { startProjectorEnv, type ProjectorEnv } from '../support/projectorEnv.ts';

@@ -13,7 +13,7 @@ import { projectPartition } from '../../src/projector/projectPartition.ts';
 import { createProjectorMetrics } from '../../src/projector/projectorMetrics.ts';
 import { rebuild } from '../../src/projector/rebuild.ts';
 import { PoisonEvent } from '../../src/projector/runPartition.ts';
-import { readActive } from '../../src/projector/versions.ts';
+import { readActive } from '../../src/models/control/versions.ts';
 import { pageHash } from '../../src/shared/pageHash.ts';
 import { check, monitorConfigured, pageConfigured } from '../support/events.ts';
 import { startProjectorEnv, URLS, type ProjectorEnv } from '../support/projectorEnv.ts';

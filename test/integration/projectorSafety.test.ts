@@ -2,13 +2,12 @@
 // and a rebuild that equals the incrementally built models byte for byte.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseCheckpoint, readAfter } from '../../src/eventLog/readAfter.ts';
-import { applyBatch } from '../../src/projector/applyBatch.ts';
-import { encodeCommands } from '../../src/projector/commands.ts';
 import { rebuild } from '../../src/projector/rebuild.ts';
 import { runPartition } from '../../src/projector/runPartition.ts';
-import { commitIfCheckpoint } from '../../src/projector/scripts.ts';
-import { readActive } from '../../src/projector/versions.ts';
-import { partitionKeys } from '../../src/readModels/keys.ts';
+import { projectBatch } from '../../src/projector/projectBatch.ts';
+import { partitionKeys } from '../../src/models/control/keys.ts';
+import { readActive } from '../../src/models/control/versions.ts';
+import { commitWrites } from '../../src/models/redis/commitWrites.ts';
 import { check, monitorConfigured, pageConfigured } from '../support/events.ts';
 import { startProjectorEnv, type ProjectorEnv } from '../support/projectorEnv.ts';
 import { dumpVersion, keysOf } from '../support/readModels.ts';
@@ -45,16 +44,13 @@ describe('projector safety', () => {
     });
     const now = env.now().getTime();
     const [a, b] = [
-      await applyBatch(env.redis, tag, read.rows, now),
-      await applyBatch(env.redis, tag, read.rows, now),
+      await projectBatch(env.redis, tag, read.rows, now),
+      await projectBatch(env.redis, tag, read.rows, now),
     ];
     const next = `${read.scannedTo!.tx}:${read.scannedTo!.pos}`;
-    expect(await commitIfCheckpoint(env.redis, ckptKey, from, next, encodeCommands(a.out.commands))).toBe(
-      true,
-    );
-    expect(await commitIfCheckpoint(env.redis, ckptKey, from, next, encodeCommands(b.out.commands))).toBe(
-      false,
-    );
+    const fence = { tag, checkpointKey: ckptKey, expected: from, next };
+    expect(await commitWrites(env.redis, fence, a.writes)).toBe(true);
+    expect(await commitWrites(env.redis, fence, b.writes)).toBe(false);
     const hours = await env.redis.hgetall(
       `${tag}:mon:5:hr:${Math.floor(Date.parse('2026-11-22T11:00:00Z') / 86_400_000)}`,
     );

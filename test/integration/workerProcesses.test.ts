@@ -11,7 +11,7 @@ import { appendEvents } from '../../src/eventLog/appendEvents.ts';
 import { projectionStatus } from '../../src/projector/projectionStatus.ts';
 import { createProjectorQueue } from '../../src/projector/queue.ts';
 import { rebuild } from '../../src/projector/rebuild.ts';
-import { readActive } from '../../src/projector/versions.ts';
+import { readActive } from '../../src/models/control/versions.ts';
 import { systemClock } from '../../src/shared/clock.ts';
 import { dumpVersion } from '../support/readModels.ts';
 import { simulatedEvents } from '../support/simulatedLog.ts';

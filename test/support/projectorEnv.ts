@@ -5,10 +5,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { appendEvents, type AppendResult } from '../../src/eventLog/appendEvents.ts';
-import { partitionTag } from '../../src/readModels/keys.ts';
+import { partitionTag } from '../../src/models/control/keys.ts';
 import { projectionStatus } from '../../src/projector/projectionStatus.ts';
 import { runPartition, type ProjectorDeps } from '../../src/projector/runPartition.ts';
-import { activate, createVersion, readActive } from '../../src/projector/versions.ts';
+import { activate, createVersion, readActive } from '../../src/models/control/versions.ts';
 import { dropRedisPrefix, freshDatabase, freshRedisPrefix, testRedis, type TestDatabase } from './testEnv.ts';
 
 export type ProjectorEnv = {

@@ -1,7 +1,7 @@
 // Reading rendered outputs and dumping whole versions, for assertions.
 import type { Redis } from 'ioredis';
-import { fromBytes } from '../../src/readModels/bytes.ts';
-import { pageKeys } from '../../src/readModels/keys.ts';
+import { fromBytes } from '../../src/models/bytes.ts';
+import { pageKeys } from './pageKeys.ts';
 import { partitionOf } from '../../src/shared/pageHash.ts';
 import type { ProjectorEnv } from './projectorEnv.ts';
 

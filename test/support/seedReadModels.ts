@@ -2,8 +2,10 @@
 // wait for the projector: an active pointer "1:4" and, per page, the keys under its partition tag.
 import type { Redis } from 'ioredis';
 import type { Plan } from '../../src/events/page.ts';
-import { toBytes } from '../../src/readModels/bytes.ts';
-import { activeKey, formatActive, pageKeys, partitionTag } from '../../src/readModels/keys.ts';
+import { toBytes } from '../../src/models/bytes.ts';
+import { formatActive } from '../../src/models/control/codec.ts';
+import { activeKey, partitionTag } from '../../src/models/control/keys.ts';
+import { pageKeys } from './pageKeys.ts';
 import { hashToken } from '../../src/shared/hashToken.ts';
 import { partitionOf } from '../../src/shared/pageHash.ts';
 

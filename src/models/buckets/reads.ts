@@ -1,0 +1,36 @@
+// Typed reads of the buckets model: the hour buckets of a day and the minute buckets of a window.
+import type { HourBucket, MinuteBucket } from '../../../projections/types.ts';
+import { MINUTE_MS } from '../../shared/time.ts';
+import type { MonitorRef } from '../monitor.ts';
+import { hashGetAll, hashGetMany, listRead, mapRead, type Read } from '../redis/reads.ts';
+import { dayOf, decodeHours, decodeMinute, minuteFields } from './codec.ts';
+import { bucketKeys } from './keys.ts';
+
+export const hourBucketsRead = (monitor: MonitorRef, day: number): Read<[number, HourBucket][]> =>
+  mapRead(hashGetAll(bucketKeys(monitor).hours(day)), (hash) => decodeHours(hash, day));
+
+/** The non-empty minute buckets of the `count` minutes ending with the one holding `now`. */
+export const minuteBucketsRead = (
+  monitor: MonitorRef,
+  now: number,
+  count: number,
+): Read<[number, MinuteBucket][]> => {
+  const current = Math.floor(now / MINUTE_MS) * MINUTE_MS;
+  const byDay = new Map<number, number[]>();
+  for (let i = count - 1; i >= 0; i -= 1) {
+    const minute = current - i * MINUTE_MS;
+    const minutes = byDay.get(dayOf(minute)) ?? [];
+    byDay.set(dayOf(minute), minutes);
+    minutes.push(minute);
+  }
+  const keys = bucketKeys(monitor);
+  const days = [...byDay].map(([day, minutes]) =>
+    mapRead(hashGetMany(keys.minutes(day), minutes.flatMap(minuteFields)), (values) =>
+      minutes.flatMap((minute, k): [number, MinuteBucket][] => {
+        const bucket = decodeMinute(values.slice(k * 4, k * 4 + 4));
+        return bucket === null ? [] : [[minute, bucket]];
+      }),
+    ),
+  );
+  return mapRead(listRead(days), (perDay) => perDay.flat());
+};

@@ -1,0 +1,35 @@
+// Keys of the control model: which version the API serves, each version's metadata, the rebuild
+// lock, and per partition its checkpoint and the sets that drive rendering.
+export const activeKey = (prefix: string): string => `${prefix}:active`;
+export const versionMetaKey = (prefix: string, version: number): string => `${prefix}:v${version}:meta`;
+export const versionSeqKey = (prefix: string): string => `${prefix}:version-seq`;
+export const rebuildLockKey = (prefix: string): string => `${prefix}:rebuild-lock`;
+
+/** The hash-tagged prefix of one partition of one version. */
+export const partitionTag = (prefix: string, version: number, partition: number): string =>
+  `${prefix}:{v${version}.p${partition}}`;
+
+/** Every key of a partition of a version matches this pattern. */
+export const partitionPattern = (tag: string): string => `${tag}:*`;
+
+export const partitionKeys = (tag: string) => ({
+  checkpoint: `${tag}:ckpt`,
+  /** Every page of the partition (the clock tick renders them all). */
+  pages: `${tag}:pages`,
+  /** Pages whose page-level outputs must be rendered again. */
+  dirty: `${tag}:dirty`,
+  dirtyIncidents: `${tag}:dirty:inc`,
+  dirtyMaintenances: `${tag}:dirty:mnt`,
+  /** `<slug>|<monitorId>` whose availability must be rendered again. */
+  dirtyAvailability: `${tag}:dirty:avail`,
+  /** `<slug>` scored by when its maintenances or availability next change by the clock alone. */
+  due: `${tag}:due`,
+  /** The minute (epoch ms) of the last clock render. */
+  tick: `${tag}:tick`,
+});
+
+export type PartitionKeys = ReturnType<typeof partitionKeys>;
+
+/** BullMQ needs its own hash tag so a queue's keys stay in one Cluster slot. */
+export const queuePrefix = (prefix: string): string => `{${prefix}-q}`;
+export const PROJECTOR_QUEUE = 'projector';

@@ -1,0 +1,42 @@
+// Typed reads of the control model.
+import { getString, known, mapRead, setMembers, tupleRead, zsetByScore, type Read } from '../redis/reads.ts';
+import { parseMonitorOfPage, parseTick, type MonitorOfPage } from './codec.ts';
+import { partitionKeys } from './keys.ts';
+
+export const checkpointRead = (tag: string): Read<string | null> => getString(partitionKeys(tag).checkpoint);
+
+export const tickRead = (tag: string): Read<number> => mapRead(getString(partitionKeys(tag).tick), parseTick);
+
+/** What the renderer must do: the render sets, and on a tick every page and the pages now due. */
+export type RenderQueue = Readonly<{
+  dirty: string[];
+  incidents: string[];
+  maintenances: string[];
+  availability: MonitorOfPage[];
+  /** Every page of the partition (a tick only). */
+  all: string[];
+  /** Pages whose clock-dependent outputs changed by `now` (a tick only). */
+  due: string[];
+}>;
+
+export const renderQueueRead = (tag: string, options: { tick: boolean; now: number }): Read<RenderQueue> => {
+  const pk = partitionKeys(tag);
+  return mapRead(
+    tupleRead([
+      setMembers(pk.dirty),
+      setMembers(pk.dirtyIncidents),
+      setMembers(pk.dirtyMaintenances),
+      setMembers(pk.dirtyAvailability),
+      options.tick ? setMembers(pk.pages) : known<string[]>([]),
+      options.tick ? zsetByScore(pk.due, '-inf', options.now) : known<string[]>([]),
+    ]),
+    ([dirty, incidents, maintenances, availability, all, due]) => ({
+      dirty,
+      incidents,
+      maintenances,
+      availability: availability.map(parseMonitorOfPage),
+      all,
+      due,
+    }),
+  );
+};

@@ -1,0 +1,106 @@
+// Typed pipeline reads: each read knows the commands it queues and how to decode their replies,
+// so a list of reads goes out in one round trip and comes back as a typed tuple, with no
+// positions to count by hand.
+import type { ChainableCommander, Redis } from 'ioredis';
+import { withScripts } from './scripts.ts';
+
+export type Read<T> = Readonly<{
+  /** How many replies the read takes. */
+  size: number;
+  queue: (pipeline: ChainableCommander) => void;
+  /** Decodes the read's replies, found from `at` in `replies`. */
+  decode: (replies: readonly unknown[], at: number) => T;
+}>;
+
+export type ReadResults<R extends readonly Read<unknown>[]> = {
+  -readonly [K in keyof R]: R[K] extends Read<infer T> ? T : never;
+};
+
+const one = <T>(queue: Read<T>['queue'], decode: (reply: unknown) => T): Read<T> => ({
+  size: 1,
+  queue,
+  decode: (replies, at) => decode(replies[at]),
+});
+
+const asString = (reply: unknown): string | null => (typeof reply === 'string' ? reply : null);
+const asStrings = (reply: unknown): string[] => (Array.isArray(reply) ? (reply as string[]) : []);
+
+export const getString = (key: string): Read<string | null> => one((p) => p.get(key), asString);
+
+export const hashGet = (key: string, field: string): Read<string | null> =>
+  one((p) => p.hget(key, field), asString);
+
+export const hashGetAll = (key: string): Read<Record<string, string>> =>
+  one(
+    (p) => p.hgetall(key),
+    (reply) => (reply ?? {}) as Record<string, string>,
+  );
+
+export const hashGetMany = (key: string, fields: readonly string[]): Read<(string | null)[]> =>
+  one(
+    (p) => p.hmget(key, ...fields),
+    (reply) => (Array.isArray(reply) ? reply.map(asString) : []),
+  );
+
+export const keyExists = (key: string): Read<boolean> =>
+  one(
+    (p) => p.exists(key),
+    (reply) => reply === 1,
+  );
+
+export const setMembers = (key: string): Read<string[]> => one((p) => p.smembers(key), asStrings);
+
+type Bound = number | '-inf' | '+inf';
+
+export const zsetByScore = (key: string, min: Bound, max: Bound): Read<string[]> =>
+  one((p) => p.zrangebyscore(key, min, max), asStrings);
+
+/** Members from `max` down to `min`, at most `count`. */
+export const zsetByScoreDesc = (key: string, max: Bound, min: Bound, count: number): Read<string[]> =>
+  one((p) => p.zrevrangebyscore(key, max, min, 'LIMIT', 0, count), asStrings);
+
+/** A read that needs no reply (a value known without asking Redis). */
+export const known = <T>(value: T): Read<T> => ({ size: 0, queue: () => undefined, decode: () => value });
+
+export const mapRead = <A, B>(read: Read<A>, f: (value: A) => B): Read<B> => ({
+  size: read.size,
+  queue: read.queue,
+  decode: (replies, at) => f(read.decode(replies, at)),
+});
+
+/** Several reads as one: their replies, in order, as a typed tuple. */
+export const tupleRead = <const R extends readonly Read<unknown>[]>(reads: R): Read<ReadResults<R>> => ({
+  size: reads.reduce((n, read) => n + read.size, 0),
+  queue: (pipeline) => {
+    for (const read of reads) read.queue(pipeline);
+  },
+  decode: (replies, at) => {
+    let offset = at;
+    return reads.map((read) => {
+      const value = read.decode(replies, offset);
+      offset += read.size;
+      return value;
+    }) as ReadResults<R>;
+  },
+});
+
+/** A list of reads of one type as one read of a list. */
+export const listRead = <T>(reads: readonly Read<T>[]): Read<T[]> => tupleRead(reads);
+
+/** Runs `read` in one pipeline. @throws the first error a command replied */
+export const runRead = async <T>(redis: Redis, read: Read<T>): Promise<T> => {
+  if (read.size === 0) return read.decode([], 0);
+  const pipeline = withScripts(redis).pipeline(); // reads may call a script (pageList.lua)
+  read.queue(pipeline);
+  const replies = ((await pipeline.exec()) ?? []).map(([err, reply]) => {
+    if (err) throw err;
+    return reply;
+  });
+  return read.decode(replies, 0);
+};
+
+/** Runs `reads` in one pipeline and answers their results as a typed tuple. */
+export const readAll = <const R extends readonly Read<unknown>[]>(
+  redis: Redis,
+  reads: R,
+): Promise<ReadResults<R>> => runRead(redis, tupleRead(reads));

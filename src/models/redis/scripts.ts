@@ -1,0 +1,51 @@
+// Every Lua script of the read models, registered one way: read from its .lua file once and
+// defined on a client with defineCommand (EVALSHA, falling back to EVAL). Scripts take every key
+// they touch in KEYS.
+import { readFileSync } from 'node:fs';
+import type { Redis, Result } from 'ioredis';
+
+const scripts = {
+  /** KEYS: checkpoint, then every written key; numberOfKeys is passed by the caller. */
+  commitWrites: { file: 'commitWrites.lua' },
+  pageList: { file: 'pageList.lua', numberOfKeys: 3 },
+  releaseLock: { file: 'releaseLock.lua', numberOfKeys: 1 },
+} as const;
+
+type ScriptName = keyof typeof scripts;
+
+declare module 'ioredis' {
+  interface RedisCommander<Context> {
+    commitWrites(numberOfKeys: number, ...keysThenArgs: string[]): Result<number, Context>;
+    pageList(
+      accessKey: string,
+      zsetKey: string,
+      docsKey: string,
+      ...range: string[]
+    ): Result<(string | number | null)[], Context>;
+    releaseLock(lockKey: string, token: string): Result<number, Context>;
+  }
+}
+
+const sources = new Map<ScriptName, string>();
+const source = (name: ScriptName): string => {
+  let lua = sources.get(name);
+  if (lua === undefined) {
+    lua = readFileSync(new URL(scripts[name].file, import.meta.url), 'utf8');
+    sources.set(name, lua);
+  }
+  return lua;
+};
+
+const defined = new WeakSet<Redis>();
+
+/** Defines every script on `redis` (once per client) and returns it. */
+export const withScripts = (redis: Redis): Redis => {
+  if (defined.has(redis)) return redis;
+  for (const [name, script] of Object.entries(scripts) as [ScriptName, (typeof scripts)[ScriptName]][])
+    redis.defineCommand(name, {
+      lua: source(name),
+      ...('numberOfKeys' in script ? { numberOfKeys: script.numberOfKeys } : {}),
+    });
+  defined.add(redis);
+  return redis;
+};

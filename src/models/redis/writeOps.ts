@@ -1,0 +1,27 @@
+// The one write protocol of the read models: every write a batch or a render makes is one of
+// these operations, built by a model's write builders and applied by commitWrites.lua. The union
+// is closed, so a write the script does not know cannot be built.
+export type WriteOp =
+  | Readonly<{ op: 'set'; key: string; value: string | number }>
+  | Readonly<{ op: 'del'; keys: readonly string[] }>
+  | Readonly<{
+      op: 'hset';
+      key: string;
+      fields: readonly (readonly [field: string, value: string | number])[];
+    }>
+  | Readonly<{ op: 'hdel'; key: string; field: string }>
+  | Readonly<{ op: 'hincrby'; key: string; field: string; by: number }>
+  | Readonly<{ op: 'expire'; key: string; seconds: number }>
+  /** `onlyLower`: only move an existing score down (ZADD LT). */
+  | Readonly<{ op: 'zadd'; key: string; score: number; member: string; onlyLower?: boolean }>
+  | Readonly<{ op: 'zrem'; key: string; member: string }>
+  /** Removes the members scored from `min` up (−Infinity: all of them). */
+  | Readonly<{ op: 'zremFrom'; key: string; min: number }>
+  /** Removes the members scored below `cutoff` except the newest of them (an anchor to keep). */
+  | Readonly<{ op: 'zkeepFrom'; key: string; cutoff: number }>
+  | Readonly<{ op: 'sadd'; key: string; member: string }>
+  | Readonly<{ op: 'srem'; key: string; member: string }>;
+
+export type WriteOpName = WriteOp['op'];
+
+export const setOp = (key: string, value: string | number): WriteOp => ({ op: 'set', key, value });

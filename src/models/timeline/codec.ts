@@ -1,0 +1,48 @@
+// How a monitor's timeline is stored (docs/read-models.md): the head hash, recent checks as
+// sorted-set members "<at ms>:<position>:<u|d|g>", closed failures as "<start ms>:<end ms>".
+import type { TimedCheck } from '../../../projections/timeline.ts';
+import type { Interval } from '../../../projections/types.ts';
+import type { CheckStatus } from '../../events/check.ts';
+
+export type TimelineHead = Readonly<{
+  first: number;
+  last: TimedCheck;
+  openDownStart: number | null;
+}>;
+
+const statusCode = { up: 'u', down: 'd', degraded: 'g' } as const satisfies Record<CheckStatus, string>;
+const statusOf: Record<string, CheckStatus> = { u: 'up', d: 'down', g: 'degraded' };
+
+export const encodeRecent = (check: TimedCheck): string =>
+  `${check.at}:${check.position}:${statusCode[check.status]}`;
+export const decodeRecent = (member: string): TimedCheck => {
+  const [at = '0', position = '0', code = 'u'] = member.split(':');
+  return { at: Number(at), position: BigInt(position), status: statusOf[code] ?? 'up' };
+};
+
+export const encodeInterval = (interval: Interval): string => `${interval.start}:${interval.end}`;
+export const decodeInterval = (member: string): Interval => {
+  const [start = '0', end = '0'] = member.split(':');
+  return { start: Number(start), end: Number(end) };
+};
+
+/** The head hash's fields in write order; `open_down` is absent while the monitor is not down. */
+export const encodeHead = (head: TimelineHead): [string, string][] => [
+  ['first', String(head.first)],
+  ['last_at', String(head.last.at)],
+  ['last_pos', String(head.last.position)],
+  ['last_status', head.last.status],
+];
+
+export const decodeHead = (hash: Readonly<Record<string, string>>): TimelineHead | null => {
+  if (hash['last_at'] === undefined) return null;
+  return {
+    first: Number(hash['first']),
+    last: {
+      at: Number(hash['last_at']),
+      position: BigInt(hash['last_pos'] ?? '0'),
+      status: (hash['last_status'] ?? 'up') as CheckStatus,
+    },
+    openDownStart: hash['open_down'] === undefined ? null : Number(hash['open_down']),
+  };
+};

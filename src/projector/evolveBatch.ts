@@ -1,0 +1,111 @@
+// The first half of planning a batch (pure): page documents evolve in memory, checks are grouped
+// per monitor (dropping those of monitors that are gone), removed monitors' models are deleted,
+// and what must be rendered again is marked.
+import { evolvePageState } from '../../projections/pageState.ts';
+import type { TimedCheck } from '../../projections/timeline.ts';
+import type { PageState } from '../../projections/types.ts';
+import type { StoredEvent } from '../events/storedEvent.ts';
+import { deleteAvailability } from '../models/availability/writes.ts';
+import { deleteBuckets } from '../models/buckets/writes.ts';
+import { formatMonitorOfPage } from '../models/control/codec.ts';
+import { markForRender, type RenderSet } from '../models/control/writes.ts';
+import type { WriteOp } from '../models/redis/writeOps.ts';
+import type { TimelineHead } from '../models/timeline/codec.ts';
+import { deleteTimeline } from '../models/timeline/writes.ts';
+import type { DeadLetter } from './parseRows.ts';
+
+export type Check = TimedCheck & Readonly<{ responseTimeMs: number }>;
+
+/** What the batch's events found in Redis before it: page documents and timeline heads. */
+export type LoadedHeads = Readonly<{
+  states: ReadonlyMap<string, PageState | null>;
+  heads: ReadonlyMap<number, TimelineHead | null>;
+}>;
+
+export type EvolvedBatch = Readonly<{
+  states: Map<string, PageState | null>;
+  /** Pages whose document changed. */
+  changed: Set<string>;
+  /** Per page, the latest `at` of its events so far (`pg:<slug>:updated`). */
+  updated: Map<string, number>;
+  checks: Map<number, Check[]>;
+  /** Timeline heads, null for a monitor removed in the batch (it starts afresh). */
+  heads: Map<number, TimelineHead | null>;
+  pageOf: Map<number, string>;
+  writes: WriteOp[];
+  mark: (set: RenderSet, member: string) => void;
+  deadLetters: DeadLetter[];
+}>;
+
+const pageEventMarks = (event: StoredEvent): RenderSet[] => [
+  ...(event.type.startsWith('incident.') || event.type.startsWith('page.')
+    ? ['dirtyIncidents' as const]
+    : []),
+  ...(event.type.startsWith('maintenance.') || event.type.startsWith('page.')
+    ? ['dirtyMaintenances' as const]
+    : []),
+];
+
+export const evolveBatch = (
+  tag: string,
+  events: readonly StoredEvent[],
+  loaded: LoadedHeads,
+  now: number,
+): EvolvedBatch => {
+  const marked = new Set<string>();
+  const batch: EvolvedBatch = {
+    states: new Map(loaded.states),
+    changed: new Set(),
+    updated: new Map(
+      [...loaded.states].flatMap(([slug, s]) => (s?.updatedAt ? [[slug, s.updatedAt] as const] : [])),
+    ),
+    checks: new Map(),
+    heads: new Map(loaded.heads),
+    pageOf: new Map(),
+    writes: [],
+    mark: (set, member) => {
+      const id = `${set}\u0000${member}`;
+      if (marked.has(id)) return;
+      marked.add(id);
+      batch.writes.push(markForRender(tag, set, member));
+    },
+    deadLetters: [],
+  };
+  for (const event of events) {
+    const slug = event.page;
+    const atMs = Date.parse(event.at);
+    const state = batch.states.get(slug) ?? null;
+    if (event.type === 'check.recorded') {
+      const { monitor_id: id, status, response_time_ms: rt } = event.data;
+      if (!state || state.deleted || !state.monitors[String(id)]) continue; // monitor gone: nothing to show
+      const list = batch.checks.get(id) ?? [];
+      batch.checks.set(id, list);
+      list.push({ at: atMs, position: BigInt(event.position), status, responseTimeMs: rt });
+      batch.pageOf.set(id, slug);
+    } else {
+      let next: PageState | null;
+      try {
+        next = evolvePageState(state, event);
+      } catch (error) {
+        batch.deadLetters.push({ position: event.position, error: (error as Error).message });
+        continue;
+      }
+      batch.states.set(slug, next);
+      batch.changed.add(slug);
+      const gone = Object.keys(state?.monitors ?? {}).filter((id) => !next?.monitors[id]);
+      for (const id of gone.map(Number)) {
+        batch.checks.delete(id);
+        batch.heads.set(id, null);
+        const monitor = { tag, monitorId: id };
+        batch.writes.push(deleteTimeline(monitor), ...deleteBuckets(monitor, now));
+        batch.writes.push(deleteAvailability({ tag, slug }, id));
+      }
+      if (event.type === 'monitor.configured')
+        batch.mark('dirtyAvailability', formatMonitorOfPage({ slug, monitorId: event.data.monitor_id }));
+      for (const set of pageEventMarks(event)) batch.mark(set, slug);
+    }
+    if (atMs > (batch.updated.get(slug) ?? 0)) batch.updated.set(slug, atMs);
+    batch.mark('dirty', slug);
+  }
+  return batch;
+};

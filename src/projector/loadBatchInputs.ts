@@ -1,0 +1,49 @@
+// Loads what planning a batch needs (I/O): the page documents and timeline heads its events
+// touch, in one round trip, then for monitors with late checks the span around them, in one more.
+import type { PageState } from '../../projections/types.ts';
+import type { StoredEvent } from '../events/storedEvent.ts';
+import { pageStateRead } from '../models/pageState/reads.ts';
+import { listRead, mapRead, readAll, runRead, tupleRead } from '../models/redis/reads.ts';
+import type { TimelineHead } from '../models/timeline/codec.ts';
+import { failuresRead, headRead, recentAroundRead } from '../models/timeline/reads.ts';
+import type { Redis } from 'ioredis';
+import { evolveBatch } from './evolveBatch.ts';
+import { monitorChecks, type BatchInputs } from './planBatch.ts';
+import { earliestCheck, FAILURE_LOOKBACK_MS, isLate, type LateSpan } from './planChecks.ts';
+
+export const loadBatchInputs = async (
+  redis: Redis,
+  tag: string,
+  events: readonly StoredEvent[],
+  now: number,
+): Promise<BatchInputs> => {
+  const pages = [...new Set(events.map((e) => e.page))];
+  const monitorIds = [
+    ...new Set(events.flatMap((e) => (e.type === 'check.recorded' ? [e.data.monitor_id] : []))),
+  ];
+  const [states, heads] = await readAll(redis, [
+    listRead(pages.map((slug) => pageStateRead({ tag, slug }))),
+    listRead(monitorIds.map((monitorId) => headRead({ tag, monitorId }))),
+  ]);
+  const loaded = {
+    states: new Map<string, PageState | null>(pages.map((slug, i) => [slug, states[i] ?? null])),
+    heads: new Map<number, TimelineHead | null>(monitorIds.map((id, i) => [id, heads[i] ?? null])),
+  };
+  // Which monitors have late checks depends on the batch itself (a monitor removed and added
+  // again starts afresh), so the pure first half of planning runs here too.
+  const late = monitorChecks(evolveBatch(tag, events, loaded, now)).filter(isLate);
+  const spans = await runRead(
+    redis,
+    listRead(
+      late.map((m) => {
+        const monitor = { tag, monitorId: m.monitorId };
+        const from = earliestCheck(m.checks).at;
+        return mapRead(
+          tupleRead([recentAroundRead(monitor, from), failuresRead(monitor, from - FAILURE_LOOKBACK_MS)]),
+          ([recent, failures]): [number, LateSpan] => [m.monitorId, { recent, failures }],
+        );
+      }),
+    ),
+  );
+  return { ...loaded, spans: new Map(spans) };
+};

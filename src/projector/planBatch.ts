@@ -1,0 +1,57 @@
+// Plans one batch (pure): its events and what was loaded for them in, the writes that project
+// them out. commitWrites applies the writes atomically with the checkpoint.
+import type { StoredEvent } from '../events/storedEvent.ts';
+import { putPageState, putUpdatedAt } from '../models/pageState/writes.ts';
+import { formatMonitorOfPage } from '../models/control/codec.ts';
+import type { WriteOp } from '../models/redis/writeOps.ts';
+import { evolveBatch, type EvolvedBatch, type LoadedHeads } from './evolveBatch.ts';
+import type { DeadLetter } from './parseRows.ts';
+import { isLate, planChecks, type LateSpan, type MonitorChecks } from './planChecks.ts';
+
+export type BatchInputs = LoadedHeads &
+  Readonly<{
+    /** For each monitor with a late check: the recent checks and failures around it. */
+    spans: ReadonlyMap<number, LateSpan>;
+  }>;
+
+export type BatchPlan = Readonly<{ writes: WriteOp[]; deadLetters: DeadLetter[] }>;
+
+export const monitorChecks = (batch: EvolvedBatch): MonitorChecks[] =>
+  [...batch.checks].map(([monitorId, checks]) => ({
+    monitorId,
+    head: batch.heads.get(monitorId) ?? null,
+    checks,
+  }));
+
+export class SpanNotLoaded extends Error {
+  override readonly name = 'SpanNotLoaded';
+}
+
+export const planBatch = (
+  tag: string,
+  events: readonly StoredEvent[],
+  inputs: BatchInputs,
+  now: number,
+): BatchPlan => {
+  const batch = evolveBatch(tag, events, inputs, now);
+  const writes = batch.writes;
+  for (const m of monitorChecks(batch)) {
+    const span = isLate(m) ? inputs.spans.get(m.monitorId) : undefined;
+    if (isLate(m) && span === undefined) throw new SpanNotLoaded(`monitor ${m.monitorId} has late checks`);
+    const plan = planChecks(tag, m, span, now);
+    writes.push(...plan.writes);
+    const slug = batch.pageOf.get(m.monitorId)!;
+    if (plan.timelineChanged)
+      batch.mark('dirtyAvailability', formatMonitorOfPage({ slug, monitorId: m.monitorId }));
+  }
+  for (const slug of batch.changed) {
+    const state = batch.states.get(slug);
+    if (state) writes.push(putPageState({ tag, slug }, state));
+  }
+  for (const slug of new Set(events.map((e) => e.page))) {
+    batch.mark('pages', slug);
+    const at = batch.updated.get(slug);
+    if (at) writes.push(putUpdatedAt({ tag, slug }, at));
+  }
+  return { writes, deadLetters: batch.deadLetters };
+};

@@ -1,0 +1,103 @@
+// Plans one monitor's checks of a batch (pure): order-independent buckets (counts and
+// response-time sums per minute and hour) and the order-dependent timeline. In-order checks
+// replay from the latest check with no extra reads; a late check (up to 24 h, see RECENT_MS)
+// comes with the recent checks around it, and the span after it is replayed exactly as if it
+// had come in order.
+import { compareChecks, replayTimeline, type Anchor, type TimedCheck } from '../../projections/timeline.ts';
+import type { Interval } from '../../projections/types.ts';
+import { countChecks } from '../models/buckets/writes.ts';
+import type { MonitorRef } from '../models/monitor.ts';
+import type { WriteOp } from '../models/redis/writeOps.ts';
+import type { TimelineHead } from '../models/timeline/codec.ts';
+import {
+  addFailure,
+  addRecentCheck,
+  dropFailuresFrom,
+  keepRecentFrom,
+  putHead,
+} from '../models/timeline/writes.ts';
+import { DAY_MS, HOUR_MS } from '../shared/time.ts';
+import type { Check } from './evolveBatch.ts';
+
+/** How far back checks are kept for late arrivals: the 24 h of decisions.md plus a margin. */
+export const RECENT_MS = 25 * HOUR_MS;
+/** How far back a late check looks for the failure it may extend. */
+export const FAILURE_LOOKBACK_MS = 400 * DAY_MS;
+
+export type MonitorChecks = Readonly<{ monitorId: number; head: TimelineHead | null; checks: Check[] }>;
+
+/** What a late check needs loaded: recent checks around the earliest one, and the failures after it. */
+export type LateSpan = Readonly<{ recent: readonly TimedCheck[]; failures: readonly Interval[] }>;
+
+export type ChecksPlan = Readonly<{ writes: WriteOp[]; timelineChanged: boolean }>;
+
+export const earliestCheck = (checks: readonly Check[]): Check =>
+  checks.reduce((a, b) => (compareChecks(a, b) <= 0 ? a : b));
+
+export const isLate = (m: MonitorChecks): boolean =>
+  m.head !== null && m.checks.some((c) => compareChecks(c, m.head!.last) < 0);
+
+/** The start of the failure that contains the down check at `at`. */
+const findFailure = (failures: readonly Interval[], head: TimelineHead, at: number): number => {
+  if (head.openDownStart !== null && head.openDownStart <= at) return head.openDownStart;
+  const containing = failures.filter((f) => f.start <= at && f.end > at).at(-1);
+  return containing?.start ?? at;
+};
+
+type Replay = Readonly<{ anchor: Anchor | null; checks: TimedCheck[]; redoFrom: number | null }>;
+
+/** Where the timeline replays from; null when every check is too late for it. */
+const replayOf = (head: TimelineHead | null, sorted: Check[], span: LateSpan | undefined): Replay | null => {
+  if (head === null) return { anchor: null, checks: sorted, redoFrom: null };
+  if (span === undefined)
+    return { anchor: { ...head.last, downStart: head.openDownStart }, checks: sorted, redoFrom: null };
+  const first = sorted[0]!;
+  // Checks at the same instant as the earliest late one may sit on either side of it.
+  const around = [...span.recent].sort(compareChecks);
+  const before = around.filter((c) => compareChecks(c, first) < 0).at(-1) ?? null;
+  const after = around.filter((c) => compareChecks(c, first) > 0);
+  // Older than the recent checks kept: buckets only (decisions.md guarantees 24 h).
+  if (before === null && head.first < first.at) return null;
+  const failure = before?.status === 'down' ? findFailure(span.failures, head, before.at) : null;
+  return {
+    anchor: before ? { ...before, downStart: failure } : null,
+    checks: [...after, ...sorted].sort(compareChecks),
+    redoFrom: before === null ? Number.NEGATIVE_INFINITY : (failure ?? before.at + 1),
+  };
+};
+
+/** The writes that project `m.checks`; `span` must be given when some check is late. */
+export const planChecks = (
+  tag: string,
+  m: MonitorChecks,
+  span: LateSpan | undefined,
+  now: number,
+): ChecksPlan => {
+  const monitor: MonitorRef = { tag, monitorId: m.monitorId };
+  const writes = countChecks(monitor, m.checks, now);
+  const sorted = [...m.checks].sort(compareChecks);
+  const head = m.head;
+  const replay = replayOf(head, sorted, span);
+  if (replay === null) return { writes, timelineChanged: false };
+
+  const result = replayTimeline(replay.anchor, replay.checks);
+  if (replay.redoFrom !== null) writes.push(dropFailuresFrom(monitor, replay.redoFrom));
+  for (const failure of result.closed) writes.push(addFailure(monitor, failure));
+
+  const first = Math.min(head?.first ?? Number.POSITIVE_INFINITY, sorted[0]!.at);
+  const last = head !== null && compareChecks(head.last, result.last) > 0 ? head.last : result.last;
+  // Only checks a later late arrival could need, and one older anchor (keepRecentFrom).
+  const keepFrom = last.at - RECENT_MS;
+  const kept = sorted.filter(
+    (c, i) => c.at >= keepFrom || sorted[i + 1] === undefined || sorted[i + 1]!.at >= keepFrom,
+  );
+  for (const c of kept) writes.push(addRecentCheck(monitor, c));
+  writes.push(keepRecentFrom(monitor, keepFrom));
+  writes.push(...putHead(monitor, { first, last, openDownStart: result.openDownStart }));
+
+  const timelineChanged =
+    replay.redoFrom !== null ||
+    result.closed.length > 0 ||
+    result.openDownStart !== (head?.openDownStart ?? null);
+  return { writes, timelineChanged };
+};

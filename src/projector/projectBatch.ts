@@ -1,0 +1,19 @@
+// One batch of one partition: parse the rows, load what they need (I/O), plan the writes (pure).
+// The caller commits the writes with the checkpoint (commitWrites).
+import type { Redis } from 'ioredis';
+import type { LogRow } from '../eventLog/readAfter.ts';
+import { loadBatchInputs } from './loadBatchInputs.ts';
+import { parseRows } from './parseRows.ts';
+import { planBatch, type BatchPlan } from './planBatch.ts';
+
+export const projectBatch = async (
+  redis: Redis,
+  tag: string,
+  rows: readonly LogRow[],
+  now: number,
+): Promise<BatchPlan> => {
+  const parsed = parseRows(rows);
+  const inputs = await loadBatchInputs(redis, tag, parsed.events, now);
+  const plan = planBatch(tag, parsed.events, inputs, now);
+  return { writes: plan.writes, deadLetters: [...parsed.deadLetters, ...plan.deadLetters] };
+};

@@ -1,0 +1,76 @@
+// The one write path of the read models: fenced by the checkpoint, every key declared, nothing
+// written when any write of a commit is malformed.
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commitWrites, KeyOutsidePartition } from '../../src/models/redis/commitWrites.ts';
+import { withScripts } from '../../src/models/redis/scripts.ts';
+import { dropRedisPrefix, freshRedisPrefix, testRedis } from '../support/testEnv.ts';
+
+describe('commitWrites', () => {
+  let redis: Redis;
+  let prefix: string;
+  let tag: string;
+  let ckpt: string;
+  beforeAll(() => {
+    redis = testRedis();
+    prefix = freshRedisPrefix();
+    tag = `${prefix}:{v1.p0}`;
+    ckpt = `${tag}:ckpt`;
+  });
+  afterAll(async () => {
+    await dropRedisPrefix(redis, prefix);
+    redis.disconnect();
+  });
+
+  it('applies every kind of write and moves the checkpoint, only from the expected one', async () => {
+    await redis.set(ckpt, '0:0');
+    await redis.zadd(`${tag}:z`, 1, 'a', 2, 'b', 3, 'c', 10, 'd');
+    const fence = { tag, checkpointKey: ckpt, expected: '0:0', next: '1:5' };
+    const applied = await commitWrites(redis, fence, [
+      { op: 'set', key: `${tag}:s`, value: 7 },
+      {
+        op: 'hset',
+        key: `${tag}:h`,
+        fields: [
+          ['a', 1],
+          ['b', 'x'],
+        ],
+      },
+      { op: 'hincrby', key: `${tag}:h`, field: 'a', by: 4 },
+      { op: 'hdel', key: `${tag}:h`, field: 'b' },
+      { op: 'expire', key: `${tag}:h`, seconds: 100 },
+      { op: 'zkeepFrom', key: `${tag}:z`, cutoff: 3 },
+      { op: 'zadd', key: `${tag}:z`, score: 5, member: 'd', onlyLower: true },
+      { op: 'sadd', key: `${tag}:set`, member: 'm' },
+      { op: 'del', keys: [`${tag}:s`] },
+    ]);
+    expect(applied).toBe(true);
+    expect(await redis.get(ckpt)).toBe('1:5');
+    expect(await redis.hgetall(`${tag}:h`)).toEqual({ a: '5' });
+    expect(await redis.zrange(`${tag}:z`, 0, -1, 'WITHSCORES')).toEqual(['b', '2', 'c', '3', 'd', '5']);
+    expect(await redis.smembers(`${tag}:set`)).toEqual(['m']);
+    expect(await redis.exists(`${tag}:s`)).toBe(0);
+    expect(await commitWrites(redis, fence, [{ op: 'set', key: `${tag}:late`, value: 1 }])).toBe(false);
+    expect(await redis.exists(`${tag}:late`)).toBe(0);
+  });
+
+  it('refuses a key outside the partition before calling Redis', async () => {
+    const fence = { tag, checkpointKey: ckpt, expected: '1:5', next: null };
+    await expect(
+      commitWrites(redis, fence, [{ op: 'set', key: `${prefix}:other`, value: 1 }]),
+    ).rejects.toThrow(KeyOutsidePartition);
+  });
+
+  it('writes nothing when a write is unknown or names an undeclared key', async () => {
+    const scripted = withScripts(redis);
+    const writes = (last: unknown[]) => JSON.stringify([['SET', 2, 'v'], last]);
+    await expect(
+      scripted.commitWrites(2, ckpt, `${tag}:a`, '1:5', '', writes(['FLUSHALL', 2])),
+    ).rejects.toThrow(/unknown write/);
+    await expect(
+      scripted.commitWrites(2, ckpt, `${tag}:a`, '1:5', '', writes(['SET', 3, 'v'])),
+    ).rejects.toThrow(/undeclared key/);
+    expect(await redis.exists(`${tag}:a`)).toBe(0);
+    expect(await redis.get(ckpt)).toBe('1:5');
+  });
+});

@@ -1,0 +1,31 @@
+// Every key of one page, by the names tests use, built from the models' own key builders.
+import type { MaintenanceStatus } from '../../projections/types.ts';
+import { accessKey } from '../../src/models/access/keys.ts';
+import { availabilityKey } from '../../src/models/availability/keys.ts';
+import { chartKeys } from '../../src/models/charts/keys.ts';
+import { embedKeys } from '../../src/models/embed/keys.ts';
+import { incidentKeys, maintenanceKeys } from '../../src/models/lists/keys.ts';
+import { pageStateKeys } from '../../src/models/pageState/keys.ts';
+
+export const pageKeys = (tag: string, slug: string) => {
+  const page = { tag, slug };
+  const incidents = incidentKeys(page);
+  const maintenances = maintenanceKeys(page);
+  return {
+    ...pageStateKeys(page),
+    access: accessKey(page),
+    ...chartKeys(page),
+    ...embedKeys(page),
+    incidentList: incidents.list,
+    incidentMonth: incidents.month,
+    incidentDocs: incidents.docs,
+    incidentCounts: incidents.counts,
+    maintenanceList: maintenances.list,
+    maintenanceStatus: (status: string) => maintenances.status(status as MaintenanceStatus),
+    maintenanceMonth: maintenances.month,
+    maintenanceDocs: maintenances.docs,
+    maintenanceCounts: maintenances.counts,
+    maintenanceMonths: maintenances.months,
+    availability: (monitorId: number) => availabilityKey(page, monitorId),
+  };
+};

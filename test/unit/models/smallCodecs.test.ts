@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { fromBytes, toBytes } from '../../../src/models/bytes.ts';
+import {
+  formatActive,
+  formatMonitorOfPage,
+  parseActive,
+  parseMonitorOfPage,
+} from '../../../src/models/control/codec.ts';
+import { decodeEmbed, encodeEmbed } from '../../../src/models/embed/codec.ts';
+
+describe('small codecs', () => {
+  it('round-trips the active pointer', () => {
+    expect(formatActive({ version: 12, partitions: 4 })).toBe('12:4');
+    expect(parseActive('12:4')).toEqual({ version: 12, partitions: 4 });
+    expect(parseActive(null)).toBeNull();
+    expect(parseActive('12')).toBeNull();
+  });
+
+  it('round-trips a monitor of a page in the availability dirty set', () => {
+    expect(formatMonitorOfPage({ slug: 'a-b', monitorId: 7 })).toBe('a-b|7');
+    expect(parseMonitorOfPage('a-b|7')).toEqual({ slug: 'a-b', monitorId: 7 });
+  });
+
+  it('round-trips stored bodies with their ETag', () => {
+    const stored = fromBytes(toBytes('{"a":"b\\nc"}'));
+    expect(stored?.body).toBe('{"a":"b\\nc"}');
+    expect(stored?.etag).toMatch(/^"[\w-]+"$/);
+    expect(fromBytes(null)).toBeNull();
+  });
+
+  it('round-trips the embed parts in field order', () => {
+    const parts = { head: '"page":"a"', incidents: '[]', rtm: '[1]', upd: '[100]', tail: '"dns_only":false' };
+    expect(encodeEmbed(parts).map(([f]) => f)).toEqual(['head', 'incidents', 'rtm', 'upd', 'tail']);
+    expect(decodeEmbed(Object.fromEntries(encodeEmbed(parts)))).toEqual(parts);
+    expect(decodeEmbed({ head: 'h' })).toEqual({ head: 'h' });
+  });
+});

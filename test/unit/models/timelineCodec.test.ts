@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import {
+  decodeHead,
+  decodeInterval,
+  decodeRecent,
+  encodeHead,
+  encodeInterval,
+  encodeRecent,
+  type TimelineHead,
+} from '../../../src/models/timeline/codec.ts';
+
+describe('timeline codec', () => {
+  it('round-trips recent checks as "<at>:<position>:<status code>"', () => {
+    for (const status of ['up', 'down', 'degraded'] as const) {
+      const check = { at: 1_700_000_000_000, position: 12345678901234567890n, status };
+      expect(decodeRecent(encodeRecent(check))).toEqual(check);
+    }
+    expect(encodeRecent({ at: 5, position: 7n, status: 'degraded' })).toBe('5:7:g');
+  });
+
+  it('round-trips failures as "<start>:<end>"', () => {
+    expect(encodeInterval({ start: 10, end: 20 })).toBe('10:20');
+    expect(decodeInterval('10:20')).toEqual({ start: 10, end: 20 });
+  });
+
+  it('round-trips the head hash, with open_down only while down', () => {
+    const up: TimelineHead = { first: 1, last: { at: 9, position: 3n, status: 'up' }, openDownStart: null };
+    const down: TimelineHead = { ...up, last: { ...up.last, status: 'down' }, openDownStart: 8 };
+    expect(decodeHead(Object.fromEntries(encodeHead(up)))).toEqual(up);
+    expect(decodeHead({ ...Object.fromEntries(encodeHead(down)), open_down: '8' })).toEqual(down);
+    expect(decodeHead({})).toBeNull();
+  });
+});

@@ -1,0 +1,162 @@
+// Planning checks: the timeline replays in order from the latest check, or, for a late check,
+// from the check just before it; buckets count every check.
+import { describe, expect, it } from 'vitest';
+import { SpanNotLoaded } from '../../../src/projector/planBatch.ts';
+import { aCheck, aHead, aPage, marked, ms, TAG, when, writesTo } from './given.ts';
+
+const mon = `${TAG}:mon:1`;
+const day = Math.floor(ms('2026-11-22T00:00:00Z') / 86_400_000);
+
+describe('planBatch: checks in order', () => {
+  it('given a new monitor, when it goes down and up, then one closed failure and the head', () => {
+    const plan = when({ states: { acme: aPage() } }, [
+      aCheck('2026-11-22T10:00:00Z', 'up'),
+      aCheck('2026-11-22T10:01:00Z', 'down', 1, 300),
+      aCheck('2026-11-22T10:03:00Z', 'up'),
+    ]);
+    expect(writesTo(plan.writes, `${mon}:down`)).toEqual([
+      {
+        op: 'zadd',
+        key: `${mon}:down`,
+        score: ms('2026-11-22T10:01:00Z'),
+        member: `${ms('2026-11-22T10:01:00Z')}:${ms('2026-11-22T10:03:00Z')}`,
+      },
+    ]);
+    expect(writesTo(plan.writes, `${mon}:tl`)).toEqual([
+      {
+        op: 'hset',
+        key: `${mon}:tl`,
+        fields: [
+          ['first', String(ms('2026-11-22T10:00:00Z'))],
+          ['last_at', String(ms('2026-11-22T10:03:00Z'))],
+          ['last_pos', expect.any(String)],
+          ['last_status', 'up'],
+        ],
+      },
+      { op: 'hdel', key: `${mon}:tl`, field: 'open_down' },
+    ]);
+    expect(writesTo(plan.writes, `${mon}:hr:${day}`)).toEqual([
+      { op: 'hincrby', key: `${mon}:hr:${day}`, field: '10:n', by: 3 },
+      { op: 'hincrby', key: `${mon}:hr:${day}`, field: '10:rt', by: 500 },
+      { op: 'expire', key: `${mon}:hr:${day}`, seconds: 4 * 86_400 },
+    ]);
+    expect(marked(plan.writes, 'dirty:avail')).toEqual(['acme|1']);
+    expect(marked(plan.writes, 'dirty')).toEqual(['acme']);
+  });
+
+  it('given a monitor that is up, when it stays up, then its availability is not marked', () => {
+    const plan = when(
+      {
+        states: { acme: aPage() },
+        heads: { 1: aHead('2026-11-22T09:00:00Z', '2026-11-22T10:00:00Z', 'up') },
+      },
+      [aCheck('2026-11-22T10:01:00Z', 'up'), aCheck('2026-11-22T10:02:00Z', 'degraded')],
+    );
+    expect(marked(plan.writes, 'dirty:avail')).toEqual([]);
+    expect(writesTo(plan.writes, `${mon}:down`)).toEqual([]);
+    expect(marked(plan.writes, 'dirty')).toEqual(['acme']);
+  });
+
+  it('given an open failure, when a check comes up, then the failure closes at its original start', () => {
+    const plan = when(
+      {
+        states: { acme: aPage() },
+        heads: { 1: aHead('2026-11-22T09:00:00Z', '2026-11-22T10:00:00Z', 'down', '2026-11-22T09:30:00Z') },
+      },
+      [aCheck('2026-11-22T10:05:00Z', 'up')],
+    );
+    const start = ms('2026-11-22T09:30:00Z');
+    expect(writesTo(plan.writes, `${mon}:down`)).toEqual([
+      { op: 'zadd', key: `${mon}:down`, score: start, member: `${start}:${ms('2026-11-22T10:05:00Z')}` },
+    ]);
+  });
+
+  it('keeps recent checks of the last 25 hours and one older anchor', () => {
+    const plan = when({ states: { acme: aPage() } }, [
+      aCheck('2026-11-20T10:00:00Z', 'up'),
+      aCheck('2026-11-21T08:00:00Z', 'up'),
+      aCheck('2026-11-22T10:00:00Z', 'up'),
+    ]);
+    const recent = writesTo(plan.writes, `${mon}:recent`);
+    expect(recent.map((w) => (w.op === 'zadd' ? w.score : w.op))).toEqual([
+      ms('2026-11-21T08:00:00Z'),
+      ms('2026-11-22T10:00:00Z'),
+      'zkeepFrom',
+    ]);
+    expect(recent.at(-1)).toEqual({
+      op: 'zkeepFrom',
+      key: `${mon}:recent`,
+      cutoff: ms('2026-11-22T10:00:00Z') - 25 * 3_600_000,
+    });
+  });
+});
+
+describe('planBatch: late checks', () => {
+  const head = aHead('2026-11-22T08:00:00Z', '2026-11-22T10:00:00Z', 'up');
+  const recent = [
+    { at: ms('2026-11-22T09:00:00Z'), position: 10n, status: 'up' as const },
+    { at: ms('2026-11-22T10:00:00Z'), position: 50n, status: 'up' as const },
+  ];
+
+  it('given checks up to 10:00, when a down check for 09:30 arrives, then the span after 09:00 is replayed', () => {
+    const plan = when(
+      { states: { acme: aPage() }, heads: { 1: head }, spans: { 1: { recent, failures: [] } } },
+      [aCheck('2026-11-22T09:30:00Z', 'down')],
+    );
+    expect(writesTo(plan.writes, `${mon}:down`)).toEqual([
+      { op: 'zremFrom', key: `${mon}:down`, min: ms('2026-11-22T09:00:00Z') + 1 },
+      {
+        op: 'zadd',
+        key: `${mon}:down`,
+        score: ms('2026-11-22T09:30:00Z'),
+        member: `${ms('2026-11-22T09:30:00Z')}:${ms('2026-11-22T10:00:00Z')}`,
+      },
+    ]);
+    // The latest check is still the head's.
+    expect(writesTo(plan.writes, `${mon}:tl`)[0]).toMatchObject({
+      fields: expect.arrayContaining([['last_at', String(ms('2026-11-22T10:00:00Z'))]]),
+    });
+    expect(marked(plan.writes, 'dirty:avail')).toEqual(['acme|1']);
+  });
+
+  it('given a late down check inside a known failure, then the failure keeps its start', () => {
+    const failure = { start: ms('2026-11-22T08:30:00Z'), end: ms('2026-11-22T09:45:00Z') };
+    const downRecent = [
+      { at: ms('2026-11-22T09:00:00Z'), position: 10n, status: 'down' as const },
+      { at: ms('2026-11-22T09:45:00Z'), position: 20n, status: 'up' as const },
+    ];
+    const plan = when(
+      {
+        states: { acme: aPage() },
+        heads: { 1: head },
+        spans: { 1: { recent: downRecent, failures: [failure] } },
+      },
+      [aCheck('2026-11-22T09:10:00Z', 'up')],
+    );
+    expect(writesTo(plan.writes, `${mon}:down`)).toEqual([
+      { op: 'zremFrom', key: `${mon}:down`, min: failure.start },
+      {
+        op: 'zadd',
+        key: `${mon}:down`,
+        score: failure.start,
+        member: `${failure.start}:${ms('2026-11-22T09:10:00Z')}`,
+      },
+    ]);
+  });
+
+  it('given no recent check before it, when a check older than the first one kept arrives, then buckets only', () => {
+    const plan = when(
+      { states: { acme: aPage() }, heads: { 1: head }, spans: { 1: { recent: [], failures: [] } } },
+      [aCheck('2026-11-22T08:30:00Z', 'down')],
+    );
+    expect(writesTo(plan.writes, `${mon}:down`)).toEqual([]);
+    expect(writesTo(plan.writes, `${mon}:tl`)).toEqual([]);
+    expect(writesTo(plan.writes, `${mon}:min:${day}`)).toHaveLength(4); // n, rt, d and the expiry
+  });
+
+  it('refuses to plan a late check whose span was not loaded', () => {
+    expect(() =>
+      when({ states: { acme: aPage() }, heads: { 1: head } }, [aCheck('2026-11-22T09:30:00Z', 'down')]),
+    ).toThrow(SpanNotLoaded);
+  });
+});
