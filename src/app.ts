@@ -9,8 +9,10 @@ import { errorHandler, notFoundHandler } from './http/errors.ts';
 import { createHttpMetrics, type HttpMetrics } from './http/httpMetrics.ts';
 import { buildOpenApiDocument } from './http/openapi.ts';
 import { createPageLocator, type RouteDeps } from './http/pageGate.ts';
+import { hostRouting } from './http/hostRouting.ts';
 import { requestLog } from './http/requestLog.ts';
 import { createActiveVersionReader } from './models/control/activeVersionReader.ts';
+import { createDomainDirectory, type DomainDirectory } from './models/domains/domainDirectory.ts';
 import { createPageReads } from './models/pageReads.ts';
 import { availabilityRoutes } from './routes/availability.ts';
 import { badgeRoutes } from './routes/badge.ts';
@@ -32,6 +34,8 @@ export type AppDeps = Readonly<{
   /** Request metrics; or a registry to create them in (createHttpMetrics). */
   metrics?: HttpMetrics;
   registry?: Registry;
+  /** Custom domain → page; pass one to close it at shutdown (it subscribes on first use). */
+  domains?: DomainDirectory;
 }>;
 
 export const buildApp = (deps: AppDeps): Express => {
@@ -44,11 +48,16 @@ export const buildApp = (deps: AppDeps): Express => {
   app.use(requestLog(deps.log, metrics));
   app.use(cors);
 
+  const readActive = createActiveVersionReader(deps.redis, deps.prefix);
   const routeDeps: RouteDeps = {
     reads: createPageReads(deps.redis),
-    locate: createPageLocator(createActiveVersionReader(deps.redis, deps.prefix), deps.prefix),
+    locate: createPageLocator(readActive, deps.prefix),
     config: deps.config,
   };
+  const domains =
+    deps.domains ??
+    createDomainDirectory({ redis: deps.redis, prefix: deps.prefix, log: deps.log, readActive });
+  app.use(hostRouting(domains.pageOf));
   const openApiJson = JSON.stringify(buildOpenApiDocument(deps.config.publicBaseUrl));
   app.use(
     metaRoutes(openApiJson),

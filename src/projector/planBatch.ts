@@ -6,6 +6,7 @@ import { formatMonitorOfPage } from '../models/control/codec.ts';
 import type { WriteOp } from '../models/redis/writeOps.ts';
 import { evolveBatch, type EvolvedBatch, type LoadedHeads } from './evolveBatch.ts';
 import type { DeadLetter } from './parseRows.ts';
+import { planDomains } from './planDomains.ts';
 import { isLate, planChecks, type LateSpan, type MonitorChecks } from './planChecks.ts';
 
 export type BatchInputs = LoadedHeads &
@@ -14,7 +15,12 @@ export type BatchInputs = LoadedHeads &
     spans: ReadonlyMap<number, LateSpan>;
   }>;
 
-export type BatchPlan = Readonly<{ writes: WriteOp[]; deadLetters: DeadLetter[] }>;
+export type BatchPlan = Readonly<{
+  writes: WriteOp[];
+  deadLetters: DeadLetter[];
+  /** A page's custom-domain claim was written: the API processes are told once committed. */
+  domainsChanged: boolean;
+}>;
 
 export const monitorChecks = (batch: EvolvedBatch): MonitorChecks[] =>
   [...batch.checks].map(([monitorId, checks]) => ({
@@ -53,5 +59,7 @@ export const planBatch = (
     const at = batch.updated.get(slug);
     if (at) writes.push(putUpdatedAt({ tag, slug }, at));
   }
-  return { writes, deadLetters: batch.deadLetters };
+  const domains = planDomains(tag, events, batch.states);
+  writes.push(...domains);
+  return { writes, deadLetters: batch.deadLetters, domainsChanged: domains.length > 0 };
 };

@@ -8,6 +8,7 @@ import { formatCheckpoint, parseCheckpoint, readAfter } from '../eventLog/readAf
 import { partitionKeys, partitionTag } from '../models/control/keys.ts';
 import { tickRead } from '../models/control/reads.ts';
 import { setTick } from '../models/control/writes.ts';
+import { announceDomainChanges } from '../models/domains/writes.ts';
 import { commitWrites } from '../models/redis/commitWrites.ts';
 import { runRead } from '../models/redis/reads.ts';
 import type { Clock } from '../shared/clock.ts';
@@ -87,6 +88,11 @@ export const runPartition = async (
       throw new PoisonEvent(`position ${effects.deadLetters[0]!.position}: ${effects.deadLetters[0]!.error}`);
     const fence = { tag, checkpointKey: pk.checkpoint, expected: current, next: formatCheckpoint(scannedTo) };
     if (!(await commitWrites(redis, fence, effects.writes))) return fenced();
+    if (effects.domainsChanged)
+      await announceDomainChanges(redis, ref.prefix, tag).catch((error: unknown) => {
+        // The API processes' periodic reload catches up without the message.
+        deps.log.warn({ err: error, partition: ref.partition }, 'announcing domain changes failed');
+      });
     if (effects.deadLetters.length > 0) {
       deps.log.error(
         { partition: ref.partition, deadLetters: effects.deadLetters },

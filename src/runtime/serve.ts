@@ -5,6 +5,7 @@ import type { Config } from '../config.ts';
 import { buildOperatorApp } from '../http/operatorApp.ts';
 import { createProjectorQueue } from '../projector/queue.ts';
 import { createActiveVersionReader } from '../models/control/activeVersionReader.ts';
+import { createDomainDirectory } from '../models/domains/domainDirectory.ts';
 import { systemClock } from '../shared/clock.ts';
 import { hostOfUrl } from '../shared/hostName.ts';
 import type { Clients } from './clients.ts';
@@ -25,8 +26,9 @@ export const serve = async (
     if (version) await queue.wakePages(pages, version.partitions);
     else await queue.wakePartitions([0]); // partition 0's job rebuilds the missing models
   };
+  const domains = createDomainDirectory({ redis, prefix: config.redisPrefix, log, readActive: active });
   const api = await listen(
-    buildApp({ redis, prefix: config.redisPrefix, config, log, registry }),
+    buildApp({ redis, prefix: config.redisPrefix, config, log, registry, domains }),
     config.port,
     config.host,
   );
@@ -46,6 +48,7 @@ export const serve = async (
   onShutdown(() => queue.close());
   onShutdown(() => operator.close());
   onShutdown(() => api.close());
+  onShutdown(() => domains.close());
   log.info({ port: config.port, host: config.host }, 'public API listening');
   log.info(
     { port: config.ingestPort, host: config.ingestHost },
