@@ -34,7 +34,7 @@ const Env = z.object({
   INGEST_PORT: port.default(3001),
   INGEST_HOST: z.string().min(1).default('127.0.0.1'),
   INGEST_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
-  PUBLIC_BASE_URL: z.string().url().default('http://localhost:3000'),
+  PUBLIC_BASE_URL: z.string().url().optional(),
   PAGE_URL_TEMPLATE: z.string().includes('{slug}').default('{base_url}/s/{slug}'),
   TRUST_PROXY: trustProxy.default('off'),
   DEMO: onOff.default('on'),
@@ -68,6 +68,14 @@ export type Config = Readonly<{
   logLevel: z.infer<typeof Env>['LOG_LEVEL'];
 }>;
 
+// A wildcard bind address is not something to put in a browser; an IPv6 literal needs brackets.
+export const browsableHost = (host: string): string =>
+  host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+
+// Without PUBLIC_BASE_URL the base URL is where this process really listens, so links printed
+// at start and embedded in snippets answer on a first run with any PORT.
+const defaultBaseUrl = (host: string, port: number): string => `http://${browsableHost(host)}:${port}`;
+
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
@@ -91,7 +99,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     ingestPort: e.INGEST_PORT,
     ingestHost: e.INGEST_HOST,
     ingestToken: e.INGEST_TOKEN ?? null,
-    publicBaseUrl: e.PUBLIC_BASE_URL.replace(/\/+$/, ''),
+    publicBaseUrl: (e.PUBLIC_BASE_URL ?? defaultBaseUrl(e.HOST, e.PORT)).replace(/\/+$/, ''),
     pageUrlTemplate: e.PAGE_URL_TEMPLATE,
     trustProxy: e.TRUST_PROXY,
     demo: e.DEMO === 'on',

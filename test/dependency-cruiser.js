@@ -12,6 +12,14 @@ export default {
       to: { circular: true },
     },
     {
+      name: 'page-script-stands-alone',
+      comment:
+        'The status page script runs in browsers: it imports only its own folder (no Node, no server code).',
+      severity: 'error',
+      from: { path: '^src/statusPage/client/' },
+      to: { pathNot: '^src/statusPage/client/' },
+    },
+    {
       name: 'no-module-cycle',
       severity: 'error',
       from: {},

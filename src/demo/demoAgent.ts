@@ -3,6 +3,7 @@
 // goes down for a few checks, so the live charts have something to show.
 import type { DatabasePool } from 'slonik';
 import { appendEvents, InvalidBatch } from '../eventLog/appendEvents.ts';
+import { wakeAfterAppend, type Wake } from '../projector/queue.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Logger } from '../shared/logger.ts';
 import { formatTimestamp } from '../shared/time.ts';
@@ -11,7 +12,7 @@ import { DEMO_MONITORS, DEMO_SLUG, demoCheckData, demoUniform, type CheckData } 
 export type DemoAgentDeps = Readonly<{
   db: DatabasePool;
   clock: Clock;
-  wake: (pages: string[]) => Promise<void>;
+  wake: Wake;
   log: Pick<Logger, 'warn' | 'info'>;
   /** Time between rounds of checks (tests shorten it). */
   intervalMs?: number;
@@ -51,13 +52,10 @@ export const startDemoAgent = (deps: DemoAgentDeps): DemoAgent => {
     try {
       await appendEvents(deps.db, events, {
         now,
-        // The checks are committed: a failed wake-up only delays them until the scheduler's poll.
         onCommitted: (result) =>
-          deps
-            .wake(result.pages)
-            .catch((error: unknown) =>
-              deps.log.warn({ err: (error as Error).message }, 'demo agent: wake-up failed'),
-            ),
+          wakeAfterAppend(deps.wake, result.pages, (error) => {
+            deps.log.warn({ err: (error as Error).message }, 'demo agent: wake-up failed');
+          }),
       });
       if (lastError !== null) deps.log.info('demo agent: appending checks again');
       lastError = null;

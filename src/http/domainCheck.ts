@@ -6,13 +6,14 @@ import { Router } from 'express';
 import { sql, type DatabasePool } from 'slonik';
 import { z } from 'zod';
 import { normalizeHost } from '../shared/hostName.ts';
+import { sendError } from './errors.ts';
 import type { Logger } from '../shared/logger.ts';
 
 export const domainCheckRouter = (db: DatabasePool, log: Logger): Router =>
   Router().get('/v1/domains/check', async (req, res) => {
     const raw = req.query['domain'];
     if (typeof raw !== 'string' || raw === '') {
-      res.status(400).json({ error: 'missing domain' });
+      sendError(res, 'missing_domain');
       return;
     }
     const domain = normalizeHost(raw);
@@ -22,10 +23,10 @@ export const domainCheckRouter = (db: DatabasePool, log: Logger): Router =>
           ? null
           : await db.maybeOneFirst(sql.type(z.object({ slug: z.string() }))`
               SELECT slug FROM pages WHERE custom_domain = ${domain} AND NOT deleted`);
-      if (page === null) res.status(404).json({ error: 'not found' });
+      if (page === null) sendError(res, 'not_found');
       else res.json({ domain, page });
     } catch (error) {
       log.warn({ err: (error as Error).message }, 'domain check: database unavailable');
-      res.status(503).json({ error: 'service unavailable' });
+      sendError(res, 'service_unavailable');
     }
   });

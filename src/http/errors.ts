@@ -1,7 +1,10 @@
-// Every error the API answers: one row per error of read-api.md and decisions.md, one body shape
-// ({"error": "<text>"}), always Content-Type JSON and Cache-Control no-store.
+// Every error both listeners answer: one row per error of read-api.md, decisions.md and
+// ingest.md, one body shape ({"error": "<text>"}, plus "details" for invalid events), always
+// Content-Type JSON and Cache-Control no-store.
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import type { Logger } from '../shared/logger.ts';
+
+type ErrorRow = { status: number; message: string; retryAfter?: true };
 
 const apiErrors = {
   not_found: { status: 404, message: 'not found' },
@@ -15,14 +18,24 @@ const apiErrors = {
   embeds_not_in_plan: { status: 403, message: 'embeds not available in your plan' },
   plan_inc_rtm_upd: { status: 403, message: 'incidents and sparklines require Growth plan or higher' },
   markdown_not_in_plan: { status: 403, message: 'Markdown API requires Growth plan or higher' },
-  service_unavailable: { status: 503, message: 'service unavailable' },
+  service_unavailable: { status: 503, message: 'service unavailable', retryAfter: true },
   internal: { status: 500, message: 'internal error' },
-} as const satisfies Record<string, { status: number; message: string }>;
+  // The operator listener: POST /v1/events (ingest.md).
+  ingest_disabled: { status: 503, message: 'ingest disabled' }, // until INGEST_TOKEN is set: no retry
+  unauthorized: { status: 401, message: 'unauthorized' },
+  unsupported_content_type: { status: 415, message: 'unsupported content type' },
+  payload_too_large: { status: 413, message: 'payload too large' },
+  too_many_events: { status: 413, message: 'too many events' },
+  malformed_body: { status: 400, message: 'malformed body' },
+  invalid_events: { status: 400, message: 'invalid events' },
+  // The operator listener: GET /v1/domains/check (docs/deploy.md).
+  missing_domain: { status: 400, message: 'missing domain' },
+} as const satisfies Record<string, ErrorRow>;
 
 export type ApiErrorCode = keyof typeof apiErrors;
 
 /** Every (status, text) pair the API can answer with; the OpenAPI document lists them. */
-export const apiErrorTable: Readonly<Record<ApiErrorCode, { status: number; message: string }>> = apiErrors;
+export const apiErrorTable: Readonly<Record<ApiErrorCode, ErrorRow>> = apiErrors;
 
 export const RETRY_AFTER_SECONDS = '5';
 
@@ -37,14 +50,15 @@ export class ApiError extends Error {
   }
 }
 
-export const sendError = (res: Response, code: ApiErrorCode): void => {
-  const { status, message } = apiErrors[code];
+/** Sends the row of `code`; `details` (invalid events) goes in the body after the text. */
+export const sendError = (res: Response, code: ApiErrorCode, details?: readonly unknown[]): void => {
+  const { status, message, ...row } = apiErrorTable[code];
   res.status(status).set({
     'Content-Type': 'application/json; charset=utf-8',
     'Cache-Control': 'no-store',
-    ...(status === 503 ? { 'Retry-After': RETRY_AFTER_SECONDS } : {}),
+    ...(row.retryAfter ? { 'Retry-After': RETRY_AFTER_SECONDS } : {}),
   });
-  res.end(JSON.stringify({ error: message }));
+  res.end(JSON.stringify({ error: message, details }));
 };
 
 const statusOf = (err: unknown): number | undefined => {

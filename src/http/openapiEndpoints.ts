@@ -149,13 +149,14 @@ export const endpoints: readonly Endpoint[] = [
   },
   {
     path: '/s/{slug}',
-    summary: 'Small HTML status page (the default page_url)',
+    summary:
+      'The public status page (the default page_url): an HTML document built from this API; ' +
+      'an unknown, deleted or blocked page gets an HTML 404 page',
     params: req.SlugPath,
-    query: withToken(),
     body: z.string(),
     contentType: 'text/html; charset=utf-8',
     cache: 'public, max-age=60; private, no-store for a private page',
-    errors: pageErrors.slice(0, 2),
+    errors: [],
   },
   { path: '/healthz', summary: 'Liveness probe', body: res.Health, cache: cacheControl.noStore, errors: [] },
   {

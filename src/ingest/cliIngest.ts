@@ -4,6 +4,7 @@
 import { open } from 'node:fs/promises';
 import type { DatabasePool } from 'slonik';
 import { appendParsed, InvalidBatch, type AppendResult } from '../eventLog/appendEvents.ts';
+import { wakeAfterAppend, type Wake } from '../projector/queue.ts';
 import { readNdjson } from './readNdjson.ts';
 
 export const CHUNK_SIZE = 2_000;
@@ -17,7 +18,7 @@ export type CliIngestArgs = Readonly<{
   /** A file path, or '-' for standard input. */
   source: string;
   clock: () => Date;
-  wake: (pages: string[]) => Promise<void>;
+  wake: Wake;
   out: NodeJS.WritableStream;
   err: NodeJS.WritableStream;
   isTTY: boolean;
@@ -72,17 +73,12 @@ export const cliIngest = async (args: CliIngestArgs): Promise<number> => {
     args.err.write('\r\x1b[K'); // erase the progress line before the result is printed
   };
 
-  // The events are committed by now: a failed wake-up is worth a warning, not a failure.
-  const wake = async (result: AppendResult) => {
-    if (result.pages.length === 0) return;
-    try {
-      await args.wake(result.pages);
-    } catch (error) {
+  const wake = (result: AppendResult) =>
+    wakeAfterAppend(args.wake, result.pages, (error) => {
       args.err.write(
         `ingest: warning: projectors not woken (${errorText(error)}); they catch up on their next poll\n`,
       );
-    }
-  };
+    });
 
   const now = args.clock();
   try {

@@ -8,6 +8,8 @@ import {
   type DatabasePool,
 } from 'slonik';
 import { appendParsed, InvalidBatch, type AppendResult } from '../eventLog/appendEvents.ts';
+import { sendError, type ApiErrorCode } from '../http/errors.ts';
+import { wakeAfterAppend, type Wake } from '../projector/queue.ts';
 import { hashToken, tokenMatches } from '../shared/hashToken.ts';
 import type { Logger } from '../shared/logger.ts';
 import { parseEvent, type EventError, type ParsedEvent } from '../events/parseEvent.ts';
@@ -21,32 +23,16 @@ export type IngestDeps = {
   ingestToken: string | null;
   clock: () => Date;
   log: Logger;
-  wake: (pages: string[]) => Promise<void>;
+  wake: Wake;
   /** The service's own public host, which no page may claim as its custom domain. */
   ownHost?: string | null;
 };
 
-type Answer = Readonly<{ status: number; error: string }>;
-const answers = {
-  disabled: { status: 503, error: 'ingest disabled' },
-  unauthorized: { status: 401, error: 'unauthorized' },
-  unsupported: { status: 415, error: 'unsupported content type' },
-  tooLarge: { status: 413, error: 'payload too large' },
-  tooMany: { status: 413, error: 'too many events' },
-  malformed: { status: 400, error: 'malformed body' },
-  unavailable: { status: 503, error: 'service unavailable' },
-  internal: { status: 500, error: 'internal error' },
-} as const satisfies Record<string, Answer>;
-
-const send = (res: Response, answer: Answer): void => {
-  res.status(answer.status).json({ error: answer.error });
-};
-
 // Answering before the body is read: close the connection rather than let Node drain an
 // unbounded upload on our behalf.
-const refuse = (res: Response, answer: Answer): void => {
+const refuse = (res: Response, code: ApiErrorCode): void => {
   res.setHeader('Connection', 'close');
-  send(res, answer);
+  sendError(res, code);
 };
 
 const bearerToken = (header: string | undefined): string | undefined =>
@@ -95,28 +81,28 @@ const decodeBody = (
   body: Buffer,
   format: 'json' | 'ndjson',
   now: Date,
-): (ParsedEvent | EventError)[] | Answer => {
+): (ParsedEvent | EventError)[] | ApiErrorCode => {
   let text: string;
   try {
     text = utf8.decode(body);
   } catch {
-    return answers.malformed;
+    return 'malformed_body';
   }
   if (format === 'ndjson') {
     // Blank lines are not events: indexes count the non-blank lines only, as in a JSON array.
     const lines = text.split('\n').filter((line) => !isBlank(line));
-    if (lines.length > MAX_EVENTS) return answers.tooMany;
-    if (lines.length === 0) return answers.malformed;
+    if (lines.length > MAX_EVENTS) return 'too_many_events';
+    if (lines.length === 0) return 'malformed_body';
     return lines.map((line, index) => parseNdjsonLine(line, index, now));
   }
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch {
-    return answers.malformed;
+    return 'malformed_body';
   }
-  if (!Array.isArray(raw) || raw.length === 0) return answers.malformed;
-  if (raw.length > MAX_EVENTS) return answers.tooMany;
+  if (!Array.isArray(raw) || raw.length === 0) return 'malformed_body';
+  if (raw.length > MAX_EVENTS) return 'too_many_events';
   return raw.map((event: unknown, index) => parseEvent(event, index, now));
 };
 
@@ -147,11 +133,11 @@ const summary = (error: unknown) =>
     : { message: String(error) };
 
 /** What refuses a request before its body is read, in the order ingest.md implies; null if nothing. */
-const refusalOf = (req: Request, tokenHash: string | null): Answer | null => {
-  if (tokenHash === null) return answers.disabled;
-  if (!tokenMatches(bearerToken(req.headers.authorization), tokenHash)) return answers.unauthorized;
-  if (bodyFormat(req.headers['content-type']) === null) return answers.unsupported;
-  if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) return answers.tooLarge;
+const refusalOf = (req: Request, tokenHash: string | null): ApiErrorCode | null => {
+  if (tokenHash === null) return 'ingest_disabled';
+  if (!tokenMatches(bearerToken(req.headers.authorization), tokenHash)) return 'unauthorized';
+  if (bodyFormat(req.headers['content-type']) === null) return 'unsupported_content_type';
+  if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) return 'payload_too_large';
   return null;
 };
 const format = (req: Request) => bodyFormat(req.headers['content-type']) ?? 'json';
@@ -161,18 +147,11 @@ export const ingestRouter = (deps: IngestDeps): Router => {
   // Hashed once: each request then costs one digest and a constant-time comparison.
   const tokenHash = deps.ingestToken === null ? null : hashToken(deps.ingestToken);
 
-  // The events are committed whatever happens here: a lost wake-up only delays the projectors
-  // until their periodic poll, so it must neither fail nor hold up the answer.
+  // A lost wake-up only delays the projectors until their poll: it must not hold up the answer.
   const wake = (result: AppendResult): void => {
-    if (result.pages.length === 0) return;
-    const failed = (error: unknown) => {
+    void wakeAfterAppend(deps.wake, result.pages, (error) => {
       deps.log.warn({ err: summary(error) }, 'ingest: waking projectors failed');
-    };
-    try {
-      deps.wake(result.pages).catch(failed);
-    } catch (error) {
-      failed(error);
-    }
+    });
   };
 
   // Express recognises an error handler by its four parameters.
@@ -181,10 +160,10 @@ export const ingestRouter = (deps: IngestDeps): Router => {
       next(error);
     } else if (isDatabaseUnavailable(error)) {
       deps.log.warn({ err: summary(error) }, 'ingest: database unavailable');
-      send(res, answers.unavailable);
+      sendError(res, 'service_unavailable');
     } else {
       deps.log.error({ err: summary(error) }, 'ingest: unexpected error');
-      send(res, answers.internal);
+      sendError(res, 'internal');
     }
   };
 
@@ -202,13 +181,13 @@ export const ingestRouter = (deps: IngestDeps): Router => {
       const body = await readBody(req, MAX_BODY_BYTES).catch(() => undefined);
       if (body === undefined) return;
       if (body === null) {
-        refuse(res, answers.tooLarge);
+        refuse(res, 'payload_too_large');
         return;
       }
       const now = deps.clock();
       const events = decodeBody(body, format(req), now);
       if (!Array.isArray(events)) {
-        send(res, events);
+        sendError(res, events);
         return;
       }
 
@@ -225,7 +204,7 @@ export const ingestRouter = (deps: IngestDeps): Router => {
         });
       } catch (error) {
         if (!(error instanceof InvalidBatch)) throw error;
-        res.status(400).json({ error: 'invalid events', details: error.details });
+        sendError(res, 'invalid_events', error.details);
       }
     })
     .use(onError);

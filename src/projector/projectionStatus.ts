@@ -4,7 +4,9 @@ import type { Redis } from 'ioredis';
 import { sql, type DatabasePool } from 'slonik';
 import { z } from 'zod';
 import { parseCheckpoint, START, type Checkpoint } from '../eventLog/readAfter.ts';
-import { partitionKeys, partitionTag } from '../models/control/keys.ts';
+import { partitionTag } from '../models/control/keys.ts';
+import { checkpointRead } from '../models/control/reads.ts';
+import { listRead, runRead } from '../models/redis/reads.ts';
 import { readActive } from '../models/control/versions.ts';
 
 export type ProjectionStatus = {
@@ -22,11 +24,10 @@ type PartitionCheckpoint = Readonly<{ partition: number; partitions: number; che
 const partitionCheckpoints = async (redis: Redis, prefix: string): Promise<PartitionCheckpoint[]> => {
   const active = await readActive(redis, prefix);
   if (!active) return [];
-  const keys = Array.from(
-    { length: active.partitions },
-    (_, p) => partitionKeys(partitionTag(prefix, active.version, p)).checkpoint,
+  const reads = Array.from({ length: active.partitions }, (_, p) =>
+    checkpointRead(partitionTag(prefix, active.version, p)),
   );
-  return (await redis.mget(...keys)).map((text, partition) => ({
+  return (await runRead(redis, listRead(reads))).map((text, partition) => ({
     partition,
     partitions: active.partitions,
     checkpoint: parseCheckpoint(text),

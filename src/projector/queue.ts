@@ -3,18 +3,22 @@
 // follow-up, and a wake-up that lands while a job runs is never lost (design notes §2).
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { partitionOf } from '../shared/pageHash.ts';
+import type { ActiveVersionReader } from '../models/control/activeVersionReader.ts';
 import { PROJECTOR_QUEUE, queuePrefix } from '../models/control/keys.ts';
+import { partitionOf } from '../shared/pageHash.ts';
 
 export type ProjectorJob = Readonly<{ partition: number }>;
 
 export type ProjectorQueue = Readonly<{
   queue: Queue<ProjectorJob>;
   wakePartitions: (partitions: Iterable<number>) => Promise<void>;
-  /** Wakes the partitions of the given pages (under the active partition count). */
+  /** Wakes the partitions of the given pages (under the given partition count). */
   wakePages: (pages: readonly string[], partitions: number) => Promise<void>;
   close: () => Promise<void>;
 }>;
+
+/** Wakes the projectors of the pages an append touched. */
+export type Wake = (pages: string[]) => Promise<void>;
 
 export const createProjectorQueue = (connection: Redis, prefix: string): ProjectorQueue => {
   const queue = new Queue<ProjectorJob>(PROJECTOR_QUEUE, { connection, prefix: queuePrefix(prefix) });
@@ -41,4 +45,43 @@ export const createProjectorQueue = (connection: Redis, prefix: string): Project
     wakePages: (pages, partitions) => wakePartitions(pages.map((slug) => partitionOf(slug, partitions))),
     close: () => queue.close(),
   };
+};
+
+/**
+ * The one wake-up policy, used after every append whatever the door: the partitions owning the
+ * pages under the active version; with no active version, partition 0, whose job builds the models.
+ */
+export const createWake =
+  (queue: ProjectorQueue, active: ActiveVersionReader): Wake =>
+  async (pages) => {
+    if (pages.length === 0) return;
+    const version = await active();
+    if (version) await queue.wakePages(pages, version.partitions);
+    else await queue.wakePartitions([0]);
+  };
+
+/** The scheduler's poll: every partition of the active version, or partition 0 as above. */
+export const wakeAllPartitions = async (
+  queue: ProjectorQueue,
+  active: ActiveVersionReader,
+): Promise<void> => {
+  const version = await active();
+  await queue.wakePartitions(version ? Array.from({ length: version.partitions }, (_, p) => p) : [0]);
+};
+
+/**
+ * Wakes after a committed append and never rejects: the events are in the log whatever happens
+ * here, and a lost wake-up costs at most the scheduler's poll period. `onFailure` reports it.
+ */
+export const wakeAfterAppend = async (
+  wake: Wake,
+  pages: string[],
+  onFailure: (error: unknown) => void,
+): Promise<void> => {
+  if (pages.length === 0) return;
+  try {
+    await wake(pages);
+  } catch (error) {
+    onFailure(error);
+  }
 };

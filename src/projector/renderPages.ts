@@ -4,7 +4,6 @@
 import type { Redis } from 'ioredis';
 import type { MonitorConfig, PageState, UrlSettings } from '../../projections/types.ts';
 import { accessKey } from '../models/access/keys.ts';
-import { partitionKeys } from '../models/control/keys.ts';
 import { checkpointRead } from '../models/control/reads.ts';
 import { clearRenderMark, scheduleDue, type RenderSet } from '../models/control/writes.ts';
 import { maintenanceMonthsRead } from '../models/lists/reads.ts';
@@ -77,6 +76,6 @@ export const renderPages = async (
     for (const [set, member] of render.clear) writes.push(clearRenderMark(tag, set, member));
   }
   writes.push(...extra);
-  const fence = { tag, checkpointKey: partitionKeys(tag).checkpoint, expected: checkpoint, next: null };
+  const fence = { tag, expected: checkpoint, next: null };
   return commitWrites(redis, fence, writes);
 };

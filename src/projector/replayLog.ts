@@ -4,7 +4,7 @@
 // projection reads per partition instead, because each partition is its own job there.
 import type { Redis } from 'ioredis';
 import { formatCheckpoint, readAfter, START, type ReadResult } from '../eventLog/readAfter.ts';
-import { partitionKeys, partitionTag } from '../models/control/keys.ts';
+import { partitionTag } from '../models/control/keys.ts';
 import { commitWrites } from '../models/redis/commitWrites.ts';
 import type { WriteOp } from '../models/redis/writeOps.ts';
 import { pageHash } from '../shared/pageHash.ts';
@@ -14,7 +14,7 @@ import { PoisonEvent, type ProjectorDeps } from './runPartition.ts';
 export type ReplayTarget = Readonly<{ prefix: string; version: number; partitions: number }>;
 
 const commitPartition = async (redis: Redis, tag: string, from: string, to: string, writes: WriteOp[]) => {
-  const fence = { tag, checkpointKey: partitionKeys(tag).checkpoint, expected: from, next: to };
+  const fence = { tag, expected: from, next: to };
   if (!(await commitWrites(redis, fence, writes)))
     throw new Error(`replay of ${tag} was fenced: another process wrote the version being built`);
 };

@@ -5,8 +5,8 @@ import type { Redis } from 'ioredis';
 import { sql, type DatabasePool } from 'slonik';
 import type { UrlSettings } from '../../projections/types.ts';
 import { formatCheckpoint, parseCheckpoint, readAfter } from '../eventLog/readAfter.ts';
-import { partitionKeys, partitionTag } from '../models/control/keys.ts';
-import { tickRead } from '../models/control/reads.ts';
+import { partitionTag } from '../models/control/keys.ts';
+import { checkpointRead, tickRead } from '../models/control/reads.ts';
 import { setTick } from '../models/control/writes.ts';
 import { announceDomainChanges } from '../models/domains/writes.ts';
 import { commitWrites } from '../models/redis/commitWrites.ts';
@@ -64,7 +64,6 @@ export const runPartition = async (
 ): Promise<RunResult> => {
   const { db, redis, clock } = deps;
   const tag = partitionTag(ref.prefix, ref.version, ref.partition);
-  const pk = partitionKeys(tag);
   const started = Date.now();
   const result: RunResult = { events: 0, caughtUp: false, fenced: false };
   const fenced = () => ((result.fenced = true), result);
@@ -72,7 +71,7 @@ export const runPartition = async (
 
   while (options.budgetMs === undefined || Date.now() - started < options.budgetMs) {
     const batchStarted = performance.now();
-    const current = await redis.get(pk.checkpoint);
+    const current = await runRead(redis, checkpointRead(tag));
     if (current === null) return fenced(); // version retired or not created
     const { rows, scannedTo } = await readAfter(db, parseCheckpoint(current), {
       limit: deps.batchSize,
@@ -86,7 +85,7 @@ export const runPartition = async (
     const effects = await projectBatch(redis, tag, rows, now);
     if (effects.deadLetters.length > 0 && options.mode === 'rebuild')
       throw new PoisonEvent(`position ${effects.deadLetters[0]!.position}: ${effects.deadLetters[0]!.error}`);
-    const fence = { tag, checkpointKey: pk.checkpoint, expected: current, next: formatCheckpoint(scannedTo) };
+    const fence = { tag, expected: current, next: formatCheckpoint(scannedTo) };
     if (!(await commitWrites(redis, fence, effects.writes))) return fenced();
     if (effects.domainsChanged)
       await announceDomainChanges(redis, ref.prefix, tag).catch((error: unknown) => {

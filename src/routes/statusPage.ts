@@ -1,27 +1,82 @@
-// GET /s/{slug}: the small HTML page behind the default page_url. It follows the access rules of
-// the page endpoints; errors are the usual JSON errors, never HTML.
-import { Router } from 'express';
-import { statusPageHtml } from '../embed/statusPageHtml.ts';
-import { undecodablePathAs } from '../http/errors.ts';
-import { admit, pageRules, parseSlug, type RouteDeps } from '../http/pageGate.ts';
+// GET /s/{slug}: the public status page of any page in the log, and its one script and one
+// stylesheet. The document is a shell; the script reads everything else from the public API.
+// No page to show is an HTML page too (404, or 503 while the read models are rebuilt).
+import { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
+import { ApiError, isStoreOutage, isUndecodablePath, RETRY_AFTER_SECONDS } from '../http/errors.ts';
+import type { RouteDeps } from '../http/pageGate.ts';
+import { Slug } from '../http/schemas.ts';
 import { cacheFor, sendBody } from '../http/send.ts';
 import { etagOf } from '../models/bytes.ts';
+import { pageAssets, type Asset } from '../statusPage/assets.ts';
+import { errorDocument, type ErrorStatus } from '../statusPage/errorDocument.ts';
+import { pageDocument, SCRIPT_PATH, STYLE_PATH } from '../statusPage/pageDocument.ts';
 
 export const STATUS_PAGE_CACHE = 'public, max-age=60';
+const ASSET_CACHE = 'public, max-age=300';
+// The document links to `?v=<content hash>`: that exact URL never changes meaning.
+const VERSIONED_ASSET_CACHE = 'public, max-age=31536000, immutable';
+const HTML = 'text/html; charset=utf-8';
 
-export const statusPageRoutes = ({ reads, locate, config }: RouteDeps): Router =>
+const sendAsset = (pick: (assets: ReturnType<typeof pageAssets>) => Asset, contentType: string) => {
+  return (req: Request, res: Response): void => {
+    const asset = pick(pageAssets());
+    sendBody(req, res, {
+      body: asset.bytes,
+      etag: asset.etag,
+      contentType,
+      cacheControl: req.query['v'] === asset.version ? VERSIONED_ASSET_CACHE : ASSET_CACHE,
+    });
+  };
+};
+
+const sendErrorPage = (res: Response, status: ErrorStatus): void => {
+  res.status(status).set({
+    'Content-Type': HTML,
+    'Cache-Control': 'no-store',
+    ...(status === 503 ? { 'Retry-After': RETRY_AFTER_SECONDS } : {}),
+  });
+  res.end(errorDocument(status, pageAssets()));
+};
+
+const unavailable = (err: unknown): boolean =>
+  isStoreOutage(err) || (err instanceof ApiError && err.code === 'service_unavailable');
+
+const errorPages: ErrorRequestHandler = (err, _req, res, next) => {
+  if (isUndecodablePath(err)) sendErrorPage(res, 404);
+  else if (unavailable(err)) sendErrorPage(res, 503);
+  else next(err);
+};
+
+export const statusPageRoutes = ({ reads, locate }: RouteDeps): Router =>
   Router()
+    .get(
+      SCRIPT_PATH,
+      sendAsset((assets) => assets.script, 'text/javascript; charset=utf-8'),
+    )
+    .get(
+      STYLE_PATH,
+      sendAsset((assets) => assets.style, 'text/css; charset=utf-8'),
+    )
     .get('/s/:slug', async (req, res) => {
-      const slug = parseSlug(req.params.slug, 'not_found');
-      const access = await reads.access(await locate(slug));
-      const { isPrivate, title } = admit(access, req.query, pageRules);
-      // An access document written before titles were stored has none: the slug stands in.
-      const body = statusPageHtml({ slug, title: title ?? slug, baseUrl: config.publicBaseUrl });
+      const slug = Slug.safeParse(req.params.slug);
+      if (!slug.success) {
+        sendErrorPage(res, 404);
+        return;
+      }
+      const access = await reads.access(await locate(slug.data));
+      // Blocked pages are not found here, as on every page endpoint but charts (decisions.md).
+      if (access === null || access.state !== 'active') {
+        sendErrorPage(res, 404);
+        return;
+      }
+      const isPrivate = access.tokenHash !== null;
+      const title = isPrivate ? null : (access.title ?? slug.data);
+      const body = pageDocument({ slug: slug.data, title, assets: pageAssets() });
       sendBody(req, res, {
         body,
         etag: etagOf(body),
-        contentType: 'text/html; charset=utf-8',
+        contentType: HTML,
         cacheControl: cacheFor(isPrivate, STATUS_PAGE_CACHE),
       });
     })
-    .use(undecodablePathAs('not_found'));
+    .use(errorPages);

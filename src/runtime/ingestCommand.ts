@@ -2,8 +2,8 @@
 import type { Config } from '../config.ts';
 import { migrate } from '../eventLog/migrate.ts';
 import { cliIngest } from '../ingest/cliIngest.ts';
-import { createProjectorQueue } from '../projector/queue.ts';
-import { readActive } from '../models/control/versions.ts';
+import { createProjectorQueue, createWake } from '../projector/queue.ts';
+import { createActiveVersionReader } from '../models/control/activeVersionReader.ts';
 import { systemClock } from '../shared/clock.ts';
 import { hostOfUrl } from '../shared/hostName.ts';
 import { createClients } from './clients.ts';
@@ -23,10 +23,7 @@ export const ingestCommand = async (config: Config, args: string[]): Promise<num
       source,
       clock: systemClock,
       ownHost: hostOfUrl(config.publicBaseUrl),
-      wake: async (pages) => {
-        const active = await readActive(clients.redis, config.redisPrefix);
-        if (active) await queue.wakePages(pages, active.partitions);
-      },
+      wake: createWake(queue, createActiveVersionReader(clients.redis, config.redisPrefix)),
       out: process.stdout,
       err: process.stderr,
       isTTY: process.stderr.isTTY,

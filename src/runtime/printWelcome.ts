@@ -1,67 +1,90 @@
-// What `npm start` prints once everything listens: URLs to try (for the demo page, or with a
-// placeholder slug), the operator endpoints, and how to turn ingest on.
-import type { Config } from '../config.ts';
+// What `npm start` prints once everything listens: the URLs to try, only those that answered
+// when asked (welcome.ts checks them), the operator endpoints, and how to turn ingest on.
+import { browsableHost, type Config } from '../config.ts';
 
-export type WelcomeOptions = Readonly<{
-  demo: boolean;
-  /** For the month parameters (the current UTC month). */
-  now?: Date;
-  out?: Readonly<{ write: (text: string) => unknown }>;
+/** The page the URLs are about: the demo when it is there, else the first page of the log. */
+export type WelcomePage = Readonly<{ slug: string; monitorId: number | null; isDemo: boolean }>;
+export type Try = readonly [path: string, note: string];
+
+/** Every URL worth trying, as paths; welcome.ts keeps those that answer. */
+export const candidatePaths = (page: WelcomePage | null, now: Date): readonly Try[] => {
+  const general: Try[] = [['/openapi.json', 'the API description']];
+  if (page === null) return general;
+  const { slug, monitorId } = page;
+  const month = now.toISOString().slice(0, 7);
+  const base = `/api/status-pages/${slug}`;
+  return [
+    [`/s/${slug}`, 'the status page'],
+    [`${base}/incidents`, 'incident history'],
+    [`${base}/incidents/filter?month=${month}`, ''],
+    [`${base}/incidents/daily-counts?month=${month}`, ''],
+    [`${base}/maintenances`, 'maintenance windows'],
+    [`${base}/maintenances?status=in_progress`, ''],
+    [`${base}/maintenances/filter?month=${month}`, ''],
+    [`${base}/maintenances/daily-counts?month=${month}`, ''],
+    [`/api/status/${slug}/charts`, 'charts of every monitor'],
+    [`/api/status-page/${slug}/minute-data`, ''],
+    ...(monitorId === null
+      ? []
+      : [
+          [
+            `${base}/monitors/${String(monitorId)}/availability?period=30d`,
+            'uptime, MTBF and MTTR of a monitor',
+          ] as const,
+        ]),
+    [`/api/embed/status?slug=${slug}&inc=1&rtm=60&upd=7`, 'embed status with sparklines'],
+    [`/api/embed/markdown?slug=${slug}`, 'badge and widget snippets'],
+    [`/badge/${slug}.svg`, 'the badge'],
+    ...general,
+  ];
+};
+
+export const OPERATOR_PATHS = ['/v1/projection-status', '/metrics', '/readyz'] as const;
+
+export const operatorOrigin = (config: Config): string =>
+  `http://${browsableHost(config.ingestHost)}:${String(config.ingestPort)}`;
+
+export type WelcomeFacts = Readonly<{
+  page: WelcomePage | null;
+  /** The candidates that answered, in order. */
+  tries: readonly Try[];
+  operatorPaths: readonly string[];
 }>;
 
-// A wildcard bind address is not something to put in a browser.
-const reachable = (host: string): string =>
-  host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+const headline = (page: WelcomePage | null): string => {
+  if (page === null)
+    return 'Status page API is running. The log has no page yet: append events (below) to create one.';
+  if (page.isDemo)
+    return 'Status page API is running, with the demo page "demo" (6 monitors, 90 days of history, a live agent).';
+  return `Status page API is running. URLs for the page "${page.slug}":`;
+};
 
-export const welcomeText = (config: Config, options: WelcomeOptions): string => {
+export const welcomeText = (config: Config, facts: WelcomeFacts): string => {
   const base = config.publicBaseUrl;
-  const slug = options.demo ? 'demo' : '<slug>';
-  const month = (options.now ?? new Date()).toISOString().slice(0, 7);
-  const operator = `http://${reachable(config.ingestHost)}:${config.ingestPort}`;
-  const page = `${base}/api/status-pages/${slug}`;
-  const tries: [string, string][] = [
-    [`${base}/s/${slug}`, 'the status page'],
-    [`${page}/incidents`, 'incident history'],
-    [`${page}/incidents/filter?month=${month}`, ''],
-    [`${page}/incidents/daily-counts?month=${month}`, ''],
-    [`${page}/maintenances`, 'maintenance windows'],
-    [`${page}/maintenances?status=in_progress`, ''],
-    [`${page}/maintenances/filter?month=${month}`, ''],
-    [`${page}/maintenances/daily-counts?month=${month}`, ''],
-    [`${base}/api/status/${slug}/charts`, 'charts of every monitor'],
-    [`${base}/api/status-page/${slug}/minute-data`, ''],
-    [
-      `${page}/monitors/${options.demo ? '1' : '<monitorId>'}/availability?period=30d`,
-      'uptime, MTBF and MTTR of a monitor',
-    ],
-    [`${base}/api/embed/status?slug=${slug}&inc=1&rtm=60&upd=7`, 'embed status with sparklines'],
-    [`${base}/api/embed/markdown?slug=${slug}`, 'badge and widget snippets'],
-    [`${base}/badge/${slug}.svg`, 'the badge'],
-    [`${base}/openapi.json`, 'the API description'],
-  ];
-  const width = Math.max(...tries.filter(([, note]) => note).map(([url]) => url.length));
+  const operator = operatorOrigin(config);
+  const tries = facts.tries.map(([path, note]) => [`${base}${path}`, note] as const);
+  const width = Math.max(0, ...tries.filter(([, note]) => note).map(([url]) => url.length));
   const lines = [
     '',
-    options.demo
-      ? 'Status page API is running, with the demo page "demo" (6 monitors, 90 days of history, a live agent).'
-      : 'Status page API is running. Append events (below) to create pages; <slug> is a page slug.',
+    headline(facts.page),
+    ...(facts.page === null
+      ? ['Each page will be at /s/<slug> once its page.configured event is appended.']
+      : []),
     '',
     'Try:',
     ...tries.map(([url, note]) => (note ? `  ${url.padEnd(width)}  ${note}` : `  ${url}`)),
     '',
-    `Operator endpoints (${operator}, not on the public port):`,
-    `  ${operator}/v1/projection-status`,
-    `  ${operator}/metrics`,
-    `  ${operator}/readyz`,
-    '',
+    ...(facts.operatorPaths.length > 0
+      ? [
+          `Operator endpoints (${operator.replace('http://', '')}, not on the public port):`,
+          ...facts.operatorPaths.map((path) => `  ${operator}${path}`),
+          '',
+        ]
+      : []),
     config.ingestToken
-      ? `Ingest: POST ${operator}/v1/events with "Authorization: Bearer $INGEST_TOKEN" (a JSON array or NDJSON), or npm run ingest -- <file.ndjson>.`
-      : `Ingest over HTTP is disabled: set INGEST_TOKEN (16+ characters) to accept POST ${operator}/v1/events. npm run ingest -- <file.ndjson> works without it.`,
+      ? 'Ingest: POST /v1/events on the operator listener with "Authorization: Bearer $INGEST_TOKEN" (a JSON array or NDJSON), or npm run ingest -- <file.ndjson>.'
+      : 'Ingest over HTTP is disabled: set INGEST_TOKEN (16+ characters) to accept POST /v1/events on the operator listener. npm run ingest -- <file.ndjson> works without it.',
     '',
   ];
   return lines.join('\n');
-};
-
-export const printWelcome = (config: Config, options: WelcomeOptions): void => {
-  (options.out ?? process.stdout).write(welcomeText(config, options));
 };

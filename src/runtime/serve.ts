@@ -2,8 +2,8 @@
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import { buildApp } from '../app.ts';
 import type { Config } from '../config.ts';
-import { buildOperatorApp } from '../http/operatorApp.ts';
-import { createProjectorQueue } from '../projector/queue.ts';
+import { buildOperatorApp } from '../operatorApp.ts';
+import { createProjectorQueue, createWake } from '../projector/queue.ts';
 import { createActiveVersionReader } from '../models/control/activeVersionReader.ts';
 import { createDomainDirectory } from '../models/domains/domainDirectory.ts';
 import { systemClock } from '../shared/clock.ts';
@@ -21,11 +21,7 @@ export const serve = async (
   collectDefaultMetrics({ register: registry });
   const queue = createProjectorQueue(queueRedis, config.redisPrefix);
   const active = createActiveVersionReader(redis, config.redisPrefix);
-  const wake = async (pages: string[]) => {
-    const version = await active();
-    if (version) await queue.wakePages(pages, version.partitions);
-    else await queue.wakePartitions([0]); // partition 0's job rebuilds the missing models
-  };
+  const wake = createWake(queue, active);
   const domains = createDomainDirectory({ redis, prefix: config.redisPrefix, log, readActive: active });
   const api = await listen(
     buildApp({ redis, prefix: config.redisPrefix, config, log, registry, domains }),

@@ -17,8 +17,8 @@ import {
 } from '../demo/demoEvents.ts';
 import { appendEvents } from '../eventLog/appendEvents.ts';
 import { migrate } from '../eventLog/migrate.ts';
-import { createProjectorQueue } from '../projector/queue.ts';
-import { readActive } from '../models/control/versions.ts';
+import { createProjectorQueue, createWake, wakeAfterAppend } from '../projector/queue.ts';
+import { createActiveVersionReader } from '../models/control/activeVersionReader.ts';
 import { DAY_MS, MINUTE_MS, formatTimestamp } from '../shared/time.ts';
 import { createClients } from './clients.ts';
 
@@ -223,13 +223,11 @@ export const simulateCommand = async (config: Config, argv: string[]): Promise<n
       console.error(`seed ${args.seed} is taken (page sim-${args.seed}-1 exists): choose another --seed`);
       return 2;
     }
-    let active = await readActive(clients.redis, config.redisPrefix);
-    let activeReadAt = Date.now();
-    const wake = async (pages: string[]) => {
-      if (Date.now() - activeReadAt > 1000)
-        [active, activeReadAt] = [await readActive(clients.redis, config.redisPrefix), Date.now()];
-      if (active) await queue.wakePages(pages, active.partitions);
-      else await queue.wakePartitions([0]); // no models yet: partition 0's job builds them
+    const wake = createWake(queue, createActiveVersionReader(clients.redis, config.redisPrefix));
+    const warn = (error: unknown) => {
+      console.error(
+        `simulate: projectors not woken (${(error as Error).message}); they catch up on their next poll`,
+      );
     };
     // Two appends that both create a month's check partition can fail ("relation … already
     // exists"): batches that bring a month this process has not seen yet run one at a time.
@@ -238,7 +236,10 @@ export const simulateCommand = async (config: Config, argv: string[]): Promise<n
     const appendOne = async (events: readonly Emitted[]): Promise<number> => {
       const months = new Set(events.filter((e) => e.type === 'check.recorded').map((e) => e.at.slice(0, 7)));
       const run = () =>
-        appendEvents(clients.db, events, { now: new Date(), onCommitted: (r) => wake(r.pages) });
+        appendEvents(clients.db, events, {
+          now: new Date(),
+          onCommitted: (r) => wakeAfterAppend(wake, r.pages, warn),
+        });
       if ([...months].every((m) => knownMonths.has(m))) return (await run()).accepted;
       const result = exclusive.then(run);
       exclusive = result.catch(() => undefined);

@@ -9,8 +9,8 @@ import { migrate } from '../eventLog/migrate.ts';
 import { systemClock } from '../shared/clock.ts';
 import { createClients } from './clients.ts';
 import { createShutdown } from './onShutdown.ts';
-import { printWelcome } from './printWelcome.ts';
 import { serve } from './serve.ts';
+import { printWelcome } from './welcome.ts';
 import { work } from './work.ts';
 
 export const start = async (config: Config): Promise<null> => {
@@ -26,6 +26,7 @@ export const start = async (config: Config): Promise<null> => {
     const agent = startDemoAgent({ db: clients.db, clock: systemClock, wake, log: clients.log });
     onShutdown(async () => agent.stop());
   }
-  printWelcome(config, { demo: config.demo });
+  if (demo) process.stderr.write('Projecting the demo page; the URLs follow once they answer…\n');
+  await printWelcome({ db: clients.db, redis: clients.redis, config, now: systemClock });
   return null;
 };

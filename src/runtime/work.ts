@@ -1,15 +1,16 @@
 // `npm run work`: projector workers and the scheduler, with their own probes.
 import { Registry, collectDefaultMetrics } from 'prom-client';
-import { startProjectorWorker } from '../../workers/projector.ts';
-import { startScheduler } from '../../workers/scheduler.ts';
 import type { Config } from '../config.ts';
-import { buildOperatorApp } from '../http/operatorApp.ts';
+import { buildOperatorApp } from '../operatorApp.ts';
 import { createProjectorMetrics } from '../projector/projectorMetrics.ts';
 import { createProjectorQueue } from '../projector/queue.ts';
 import { readActive } from '../models/control/versions.ts';
+import { createActiveVersionReader } from '../models/control/activeVersionReader.ts';
 import { systemClock } from '../shared/clock.ts';
 import type { Clients } from './clients.ts';
 import { listen } from './listen.ts';
+import { startProjectorWorker } from './projectorWorker.ts';
+import { startScheduler } from './scheduler.ts';
 
 export const work = async (
   config: Config,
@@ -42,7 +43,11 @@ export const work = async (
     queueRedis,
     config.concurrency,
   );
-  const scheduler = startScheduler({ queue, redis, prefix: config.redisPrefix, log });
+  const scheduler = startScheduler({
+    queue,
+    active: createActiveVersionReader(redis, config.redisPrefix),
+    log,
+  });
   const active = await readActive(redis, config.redisPrefix);
   if (active && active.partitions !== config.partitions)
     log.warn(

@@ -251,30 +251,72 @@ describe('GET /static/embed/v1/status.js', () => {
 });
 
 describe('GET /s/:slug', () => {
-  it('serves the HTML page of a public page', async () => {
+  it('serves the status page document of a public page', async () => {
     const res = await get('/s/acme');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(res.headers['cache-control']).toBe('public, max-age=60');
-    expect(res.text).toContain('<title>acme</title>');
-    expect(res.text).toContain(`${BASE_URL}/badge/acme.svg`);
+    expect(res.headers['etag']).toMatch(/^"[\w-]+"$/);
+    expect(res.text).toContain('<title>acme status</title>');
+    expect(res.text).toContain('data-slug="acme" data-private="false"');
+    expect(res.text).toMatch(/<script src="\/static\/page\/v1\/page\.js\?v=[\w-]+" defer><\/script>/);
+    expect(res.text).toMatch(/<link rel="stylesheet" href="\/static\/page\/v1\/page\.css\?v=[\w-]+">/);
+    expect(res.text).toContain(
+      '<link rel="alternate" type="application/atom+xml" title="acme incidents (Atom)" href="/s/acme/feed.atom">',
+    );
+    expect(res.text).toContain(
+      '<link rel="alternate" type="application/rss+xml" title="acme incidents (RSS)" href="/s/acme/feed.rss">',
+    );
   });
 
-  it('answers JSON errors, never HTML', async () => {
-    for (const [path, status, error] of [
-      ['/s/no-such-page', 404, 'not found'],
-      ['/s/gone', 404, 'not found'],
-      ['/s/blocked-page', 404, 'not found'],
-      ['/s/%E0%A4%A', 404, 'not found'],
-      ['/s/secret', 401, 'auth required'],
-    ] as const) {
+  it('serves a private page without its title, privately, and lets the script ask for the token', async () => {
+    for (const path of ['/s/secret', `/s/secret?auth_token=${TOKEN}`, '/s/secret?auth_token=wrong']) {
       const res = await get(path);
-      expect([res.status, res.body, res.headers['content-type']], path).toEqual([
-        status,
-        { error },
-        'application/json; charset=utf-8',
-      ]);
+      expect([res.status, res.headers['cache-control']], path).toEqual([200, 'private, no-store']);
+      expect(res.text).toContain('<title>Private status page</title>');
+      expect(res.text).toContain('data-slug="secret" data-private="true"');
     }
-    expect((await get(`/s/secret?auth_token=${TOKEN}`)).headers['cache-control']).toBe('private, no-store');
+  });
+
+  it('answers an HTML "not found" page for unknown, deleted, blocked and undecodable pages', async () => {
+    for (const path of ['/s/no-such-page', '/s/gone', '/s/blocked-page', '/s/%E0%A4%A', '/s/Not_A_Slug']) {
+      const res = await get(path);
+      expect([res.status, res.headers['content-type'], res.headers['cache-control']], path).toEqual([
+        404,
+        'text/html; charset=utf-8',
+        'no-store',
+      ]);
+      expect(res.text).toContain('<h1>Status page not found</h1>');
+    }
+  });
+
+  it('serves the one script and one stylesheet with strong ETags, under 60 KB with the document', async () => {
+    const doc = await get('/s/acme');
+    let total = Buffer.byteLength(doc.text);
+    for (const [path, type] of [
+      ['/static/page/v1/page.js', 'text/javascript; charset=utf-8'],
+      ['/static/page/v1/page.css', 'text/css; charset=utf-8'],
+    ] as const) {
+      const version = new RegExp(`${path.replace(/\./g, '\\.')}\\?v=([\\w-]+)`).exec(doc.text)?.[1];
+      const res = await get(path)
+        .buffer(true)
+        .parse((stream, done) => {
+          const chunks: Buffer[] = [];
+          stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+          stream.on('end', () => done(null, Buffer.concat(chunks)));
+        });
+      expect([res.status, res.headers['content-type'], res.headers['cache-control']], path).toEqual([
+        200,
+        type,
+        'public, max-age=300',
+      ]);
+      expect(res.headers['etag']).toBe(`"${String(version)}"`);
+      total += (res.body as Buffer).length;
+      const versioned = await get(`${path}?v=${String(version)}`);
+      expect(versioned.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      const again = await get(path).set('If-None-Match', res.headers['etag'] as string);
+      expect([again.status, again.text]).toEqual([304, '']);
+    }
+    expect(total).toBeLessThan(60 * 1024);
   });
 });

@@ -781,16 +781,15 @@ describe('the read API end to end, on projected models only', () => {
       expect(res.body).toContain('<title>Status: Under Maintenance</title>');
     });
 
-    it('serves /s/acme: HTML with the widget script tag', async () => {
+    it('serves /s/acme: the status page document with the page title', async () => {
       const res = await get('/s/acme');
       expect([res.status, res.headers['content-type'], res.headers['cache-control']]).toEqual([
         200,
         'text/html; charset=utf-8',
         'public, max-age=60',
       ]);
-      expect(res.text).toContain('<title>Acme</title>');
-      expect(res.text).toContain(`<script src="${script}" data-slug="acme" data-theme="auto"`);
-      expect(res.text).toContain('<img alt="Status" src="http://status.test/badge/acme.svg">');
+      expect(res.text).toContain('<title>Acme status</title>');
+      expect(res.text).toContain('<h1 id="page-title">Acme</h1>');
       const widget = await get('/static/embed/v1/status.js');
       expect([widget.status, widget.headers['content-type']]).toEqual([
         200,

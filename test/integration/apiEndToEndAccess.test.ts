@@ -72,6 +72,17 @@ describe('access and plans end to end', () => {
     return [res.status, res.body as unknown, res.headers['cache-control']];
   };
 
+  /** The status page answers people: an HTML page, not JSON. */
+  const notFoundPage = async (path: string) => {
+    const res = await get(path);
+    return [
+      res.status,
+      res.headers['content-type'],
+      res.headers['cache-control'],
+      res.text.includes('<h1>Status page not found</h1>'),
+    ];
+  };
+
   beforeAll(async () => {
     env = await startProjectorEnv({ now: N });
     await env.append(
@@ -116,8 +127,15 @@ describe('access and plans end to end', () => {
       ['with an empty token', (path: string) => withToken(path, '')],
       ['with the token repeated', (path: string) => withToken(withToken(path, TOKEN), TOKEN)],
     ])('refuses every endpoint %s', async (_case, tokenOf) => {
-      for (const path of [...vault.charts, ...vault.lists, ...vault.embed, ...vault.html])
+      for (const path of [...vault.charts, ...vault.lists, ...vault.embed])
         expect(await answer(tokenOf(path)), path).toEqual([401, { error: 'auth required' }, 'no-store']);
+      // The page itself holds no data: it answers and asks the reader for the token.
+      for (const path of vault.html) {
+        const html = await get(tokenOf(path));
+        expect([html.status, html.headers['cache-control']], path).toEqual([200, 'private, no-store']);
+        expect(html.text).toContain('data-private="true"');
+        expect(html.text).not.toContain('Vault');
+      }
       for (const path of [
         ...vault.availability,
         '/api/status-pages/vault/monitors/99/availability', // the token outranks the unknown monitor
@@ -244,7 +262,7 @@ describe('access and plans end to end', () => {
       });
       const html = await get(withToken('/s/vault', TOKEN));
       expect([html.status, html.headers['cache-control']]).toEqual([200, 'private, no-store']);
-      expect(html.text).toContain(`<script src="${SCRIPT}" data-slug="vault"`);
+      expect(html.text).toContain('<title>Private status page</title>');
       const badge = await svg(withToken('/badge/vault.svg', TOKEN));
       expect([badge.status, badge.body, badge.headers['cache-control']]).toEqual([
         200,
@@ -270,8 +288,9 @@ describe('access and plans end to end', () => {
       const shut = pageEndpoints('shut', 31);
       for (const path of shut.charts)
         expect(await answer(path), path).toEqual([403, { error: 'status page is blocked' }, 'no-store']);
-      for (const path of [...shut.lists, ...shut.embed, ...shut.availability, ...shut.html])
+      for (const path of [...shut.lists, ...shut.embed, ...shut.availability])
         expect(await answer(path), path).toEqual([404, { error: 'not found' }, 'no-store']);
+      expect(await notFoundPage('/s/shut')).toEqual([404, 'text/html; charset=utf-8', 'no-store', true]);
       const badge = await svg('/badge/shut.svg');
       expect([badge.status, badge.body]).toEqual([404, badgeSvg('unknown')]);
     });
@@ -285,8 +304,9 @@ describe('access and plans end to end', () => {
       const page = pageEndpoints(slug, monitorId);
       for (const path of page.charts)
         expect(await answer(path), path).toEqual([404, { error: 'status page not found' }, 'no-store']);
-      for (const path of [...page.lists, ...page.embed, ...page.availability, ...page.html])
+      for (const path of [...page.lists, ...page.embed, ...page.availability])
         expect(await answer(path), path).toEqual([404, { error: 'not found' }, 'no-store']);
+      expect(await notFoundPage(`/s/${slug}`)).toEqual([404, 'text/html; charset=utf-8', 'no-store', true]);
       for (const path of [
         `/api/embed/status?slug=${slug}&inc=1&rtm=5&upd=3`,
         `/api/status-pages/${slug}/incidents?page=0`, // the page outranks the parameters

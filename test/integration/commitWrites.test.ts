@@ -25,7 +25,7 @@ describe('commitWrites', () => {
   it('applies every kind of write and moves the checkpoint, only from the expected one', async () => {
     await redis.set(ckpt, '0:0');
     await redis.zadd(`${tag}:z`, 1, 'a', 2, 'b', 3, 'c', 10, 'd');
-    const fence = { tag, checkpointKey: ckpt, expected: '0:0', next: '1:5' };
+    const fence = { tag, expected: '0:0', next: '1:5' };
     const applied = await commitWrites(redis, fence, [
       { op: 'set', key: `${tag}:s`, value: 7 },
       {
@@ -55,7 +55,7 @@ describe('commitWrites', () => {
   });
 
   it('refuses a key outside the partition before calling Redis', async () => {
-    const fence = { tag, checkpointKey: ckpt, expected: '1:5', next: null };
+    const fence = { tag, expected: '1:5', next: null };
     await expect(
       commitWrites(redis, fence, [{ op: 'set', key: `${prefix}:other`, value: 1 }]),
     ).rejects.toThrow(KeyOutsidePartition);

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
-import { buildOperatorApp } from '../../src/http/operatorApp.ts';
+import { buildOperatorApp } from '../../src/operatorApp.ts';
 import { projectPartition } from '../../src/projector/projectPartition.ts';
 import { createProjectorMetrics } from '../../src/projector/projectorMetrics.ts';
 import { rebuild } from '../../src/projector/rebuild.ts';

@@ -48,7 +48,7 @@ describe('projector safety', () => {
       await projectBatch(env.redis, tag, read.rows, now),
     ];
     const next = `${read.scannedTo!.tx}:${read.scannedTo!.pos}`;
-    const fence = { tag, checkpointKey: ckptKey, expected: from, next };
+    const fence = { tag, expected: from, next };
     expect(await commitWrites(env.redis, fence, a.writes)).toBe(true);
     expect(await commitWrites(env.redis, fence, b.writes)).toBe(false);
     const hours = await env.redis.hgetall(

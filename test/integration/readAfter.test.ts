@@ -2,6 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendEvents } from '../../src/eventLog/appendEvents.ts';
 import { formatCheckpoint, readAfter, START, type Checkpoint } from '../../src/eventLog/readAfter.ts';
+import { waitForLogHorizon } from '../support/logHorizon.ts';
 import { freshDatabase, type TestDatabase } from '../support/testEnv.ts';
 
 const now = new Date('2026-11-22T12:00:00Z');
@@ -39,6 +40,7 @@ describe('readAfter', () => {
     const seen: string[] = [];
     const insert = 'INSERT INTO event_log (type, page, page_hash, at, data) VALUES ($1, $2, 0, now(), $3)';
     for (let round = 0; round < 100; round += 1) {
+      await waitForLogHorizon(t.url);
       // `early` takes the lower position first, `late` takes the next one and commits first.
       await early.query('BEGIN');
       await early.query(insert, ['page.configured', `early-${round}`, '{}']);
@@ -48,6 +50,7 @@ describe('readAfter', () => {
       expect(during.rows.map((r) => r.page)).toEqual([]);
       checkpoint = during.next;
       await early.query('COMMIT');
+      await waitForLogHorizon(t.url);
       const after = await readAll(checkpoint);
       seen.push(...after.rows.map((r) => r.page));
       checkpoint = after.next;
@@ -64,6 +67,7 @@ describe('readAfter', () => {
     try {
       const slugs = Array.from({ length: 25 }, (_, i) => `p${i}`);
       await appendEvents(db.db, slugs.map(page), { now });
+      await waitForLogHorizon(db.url);
       for (const partition of [undefined, { index: 0, count: 1 }]) {
         const { rows } = await readAfter(db.db, START, { limit: 100, ...(partition ? { partition } : {}) });
         expect(rows.map((r) => r.position)).toEqual(slugs.map((_, i) => String(i + 1)));
@@ -78,6 +82,7 @@ describe('readAfter', () => {
     const db = await freshDatabase();
     try {
       await appendEvents(db.db, ['a', 'b', 'c', 'd', 'e', 'f'].map(page), { now });
+      await waitForLogHorizon(db.url);
       const all = await readAfter(db.db, START, { limit: 100 });
       expect(all.rows.map((r) => r.page)).toEqual(['a', 'b', 'c', 'd', 'e', 'f']);
       const parts = await Promise.all(

@@ -9,6 +9,7 @@ import { partitionTag } from '../../src/models/control/keys.ts';
 import { projectionStatus } from '../../src/projector/projectionStatus.ts';
 import { runPartition, type ProjectorDeps } from '../../src/projector/runPartition.ts';
 import { activate, createVersion, readActive } from '../../src/models/control/versions.ts';
+import { waitForLogHorizon } from './logHorizon.ts';
 import { dropRedisPrefix, freshDatabase, freshRedisPrefix, testRedis, type TestDatabase } from './testEnv.ts';
 
 export type ProjectorEnv = {
@@ -63,8 +64,8 @@ export const startProjectorEnv = async (
   const project = async () => {
     let events = await projectOnce();
     for (let tries = 0; (await projectionStatus(t.db, redis, prefix)).lag_events > 0; tries += 1) {
-      if (tries > 500) throw new Error('the projector did not catch up');
-      await sleep(20);
+      if (tries > 2000) throw new Error('the projector did not catch up');
+      await sleep(5);
       events += await projectOnce();
     }
     return events;
@@ -80,7 +81,12 @@ export const startProjectorEnv = async (
     setNow: (at) => {
       nowMs = typeof at === 'number' ? at : Date.parse(at);
     },
-    append: (...events) => appendEvents(t.db, events, { now: clock() }),
+    // Returns once the rows are readable (the reader's horizon is server-wide).
+    append: async (...events) => {
+      const result = await appendEvents(t.db, events, { now: clock() });
+      await waitForLogHorizon(t.url);
+      return result;
+    },
     project,
     tagOf: async (partition) => partitionTag(prefix, (await readActive(redis, prefix))!.version, partition),
     close: async () => {

@@ -55,6 +55,17 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ TRUST_PROXY: '10.0.0.0/33' })).toThrow('TRUST_PROXY: invalid range');
   });
 
+  it('follows PORT and HOST in the base URL when PUBLIC_BASE_URL is unset', () => {
+    expect(loadConfig({ PORT: '4000' }).publicBaseUrl).toBe('http://localhost:4000');
+    expect(loadConfig({ PORT: '4000', HOST: '::' }).publicBaseUrl).toBe('http://localhost:4000');
+    expect(loadConfig({ PORT: '8081', HOST: '127.0.0.1' }).publicBaseUrl).toBe('http://127.0.0.1:8081');
+    expect(loadConfig({ PORT: '8081', HOST: '::1' }).publicBaseUrl).toBe('http://[::1]:8081');
+    expect(loadConfig({ PORT: '4000', PUBLIC_BASE_URL: '' }).publicBaseUrl).toBe('http://localhost:4000');
+    expect(loadConfig({ PORT: '4000', PUBLIC_BASE_URL: 'https://status.example.com' }).publicBaseUrl).toBe(
+      'https://status.example.com',
+    );
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ PORT: '', INGEST_TOKEN: '' })).toMatchObject({ port: 3000, ingestToken: null });
   });

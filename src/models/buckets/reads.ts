@@ -24,13 +24,15 @@ export const minuteBucketsRead = (
     minutes.push(minute);
   }
   const keys = bucketKeys(monitor);
+  // One HMGET per day: each minute's fields, in minuteFields order, decoded minute by minute.
   const days = [...byDay].map(([day, minutes]) =>
-    mapRead(hashGetMany(keys.minutes(day), minutes.flatMap(minuteFields)), (values) =>
-      minutes.flatMap((minute, k): [number, MinuteBucket][] => {
-        const bucket = decodeMinute(values.slice(k * 4, k * 4 + 4));
+    mapRead(hashGetMany(keys.minutes(day), minutes.flatMap(minuteFields)), (values) => {
+      const fields = values[Symbol.iterator]();
+      return minutes.flatMap((minute): [number, MinuteBucket][] => {
+        const bucket = decodeMinute(minuteFields(minute).map(() => fields.next().value ?? null));
         return bucket === null ? [] : [[minute, bucket]];
-      }),
-    ),
+      });
+    }),
   );
   return mapRead(listRead(days), (perDay) => perDay.flat());
 };

@@ -2,6 +2,7 @@
 // checkpoint (see commitWrites.lua). Every key must sit under the partition's hash tag, so one
 // commit touches one Redis Cluster slot.
 import type { Redis } from 'ioredis';
+import { partitionKeys } from '../control/keys.ts';
 import { encodeWrites } from './encodeWrites.ts';
 import { withScripts } from './scripts.ts';
 import type { WriteOp } from './writeOps.ts';
@@ -9,7 +10,6 @@ import type { WriteOp } from './writeOps.ts';
 export type Fence = Readonly<{
   /** The partition's hash-tagged key prefix; every written key must start with it. */
   tag: string;
-  checkpointKey: string;
   /** The checkpoint the runner read its inputs at. */
   expected: string;
   /** The checkpoint to move to; null keeps it. */
@@ -30,7 +30,7 @@ export const commitWrites = async (
   fence: Fence,
   writes: readonly WriteOp[],
 ): Promise<boolean> => {
-  const { keys, writes: encoded } = encodeWrites([fence.checkpointKey], writes);
+  const { keys, writes: encoded } = encodeWrites([partitionKeys(fence.tag).checkpoint], writes);
   const prefix = `${fence.tag}:`;
   const stray = keys.find((key) => !key.startsWith(prefix));
   if (stray !== undefined) throw new KeyOutsidePartition(`${stray} is not under ${fence.tag}`);

@@ -7,6 +7,7 @@ import {
   parseMonitorOfPage,
 } from '../../../src/models/control/codec.ts';
 import { decodeEmbed, encodeEmbed } from '../../../src/models/embed/codec.ts';
+import { listScore } from '../../../src/models/lists/codec.ts';
 
 describe('small codecs', () => {
   it('round-trips the active pointer', () => {
@@ -33,5 +34,14 @@ describe('small codecs', () => {
     expect(encodeEmbed(parts).map(([f]) => f)).toEqual(['head', 'incidents', 'rtm', 'upd', 'tail']);
     expect(decodeEmbed(Object.fromEntries(encodeEmbed(parts)))).toEqual(parts);
     expect(decodeEmbed({ head: 'h' })).toEqual({ head: 'h' });
+  });
+});
+
+describe('list codec', () => {
+  it('scores items so that ascending order is newest first', () => {
+    const older = listScore(Date.parse('2026-11-01T00:00:00Z'));
+    const newer = listScore(Date.parse('2026-11-02T00:00:00Z'));
+    expect(newer).toBeLessThan(older);
+    expect(-older).toBe(Date.parse('2026-11-01T00:00:00Z'));
   });
 });

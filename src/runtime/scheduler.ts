@@ -3,25 +3,16 @@
 // partition job renders what a new minute changes. Duplicate triggers from several worker
 // processes collapse in the queue's deduplication, so this is safe to run everywhere.
 import cron from 'node-cron';
-import type { Redis } from 'ioredis';
-import type { Logger } from '../src/shared/logger.ts';
-import type { ProjectorQueue } from '../src/projector/queue.ts';
-import { readActive } from '../src/models/control/versions.ts';
+import type { Logger } from '../shared/logger.ts';
+import { wakeAllPartitions, type ProjectorQueue } from '../projector/queue.ts';
+import type { ActiveVersionReader } from '../models/control/activeVersionReader.ts';
 
 export const POLL_CRON = '*/5 * * * * *';
 
-export const startScheduler = (deps: {
-  queue: ProjectorQueue;
-  redis: Redis;
-  prefix: string;
-  log: Logger;
-}) => {
+export const startScheduler = (deps: { queue: ProjectorQueue; active: ActiveVersionReader; log: Logger }) => {
   const task = cron.schedule(POLL_CRON, async () => {
     try {
-      const active = await readActive(deps.redis, deps.prefix);
-      // No active version: partition 0's job rebuilds the models.
-      const partitions = active ? Array.from({ length: active.partitions }, (_, p) => p) : [0];
-      await deps.queue.wakePartitions(partitions);
+      await wakeAllPartitions(deps.queue, deps.active);
     } catch (error) {
       deps.log.warn({ err: (error as Error).message }, 'scheduler tick failed');
     }

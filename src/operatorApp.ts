@@ -5,12 +5,14 @@ import express, { type Express } from 'express';
 import type { Redis } from 'ioredis';
 import type { Registry } from 'prom-client';
 import type { DatabasePool } from 'slonik';
-import { ingestRouter } from '../ingest/ingestRouter.ts';
-import { projectionStatus } from '../projector/projectionStatus.ts';
-import type { Clock } from '../shared/clock.ts';
-import type { Logger } from '../shared/logger.ts';
-import { domainCheckRouter } from './domainCheck.ts';
-import { probesRouter } from './probes.ts';
+import { errorHandler, notFoundHandler, sendError } from './http/errors.ts';
+import { domainCheckRouter } from './http/domainCheck.ts';
+import { probesRouter } from './http/probes.ts';
+import { ingestRouter } from './ingest/ingestRouter.ts';
+import type { Wake } from './projector/queue.ts';
+import { projectionStatus } from './projector/projectionStatus.ts';
+import type { Clock } from './shared/clock.ts';
+import type { Logger } from './shared/logger.ts';
 
 export type OperatorDeps = Readonly<{
   db: DatabasePool;
@@ -20,7 +22,7 @@ export type OperatorDeps = Readonly<{
   log: Logger;
   clock: Clock;
   /** Absent: no ingest on this listener (the worker's probe port). */
-  ingest?: { token: string | null; wake: (pages: string[]) => Promise<void>; ownHost?: string | null };
+  ingest?: { token: string | null; wake: Wake; ownHost?: string | null };
 }>;
 
 export const buildOperatorApp = (deps: OperatorDeps): Express => {
@@ -45,12 +47,13 @@ export const buildOperatorApp = (deps: OperatorDeps): Express => {
       res.json(await projectionStatus(deps.db, deps.redis, deps.prefix));
     } catch (error) {
       deps.log.warn({ err: (error as Error).message }, 'projection status unavailable');
-      res.status(503).json({ error: 'service unavailable' });
+      sendError(res, 'service_unavailable');
     }
   });
   app.get('/metrics', async (_req, res) => {
     res.type(deps.registry.contentType).send(await deps.registry.metrics());
   });
-  app.use((_req, res) => void res.status(404).json({ error: 'not found' }));
+  app.use(notFoundHandler);
+  app.use(errorHandler(deps.log));
   return app;
 };

@@ -1,0 +1,43 @@
+// The form a private page shows until the reader gives its token. The token goes to
+// sessionStorage only (token.ts) and travels as auth_token, as with every API client.
+import { h } from './dom.ts';
+
+export const drawAuthForm = (rejected: boolean, onToken: (token: string) => void): HTMLElement => {
+  const input = h('input', {
+    id: 'token',
+    name: 'token',
+    type: 'password',
+    autocomplete: 'off',
+    required: true,
+    'aria-describedby': 'token-help',
+    'aria-invalid': rejected ? 'true' : null,
+  });
+  const form = h(
+    'form',
+    { class: 'auth-form' },
+    h('label', { for: 'token' }, 'Access token'),
+    input,
+    h(
+      'p',
+      { id: 'token-help', class: 'muted' },
+      'Kept in this browser tab only, and sent to this site with each request.',
+    ),
+    rejected
+      ? h('p', { class: 'error', role: 'alert' }, 'That token was not accepted. Check it and try again.')
+      : null,
+    h('button', { type: 'submit', class: 'button primary' }, 'View status'),
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const token = input.value.trim();
+    if (token) onToken(token);
+  });
+  queueMicrotask(() => input.focus());
+  return h(
+    'section',
+    { class: 'card auth', 'aria-labelledby': 'auth-title' },
+    h('h2', { id: 'auth-title' }, 'This status page is private'),
+    h('p', {}, 'Enter the access token you were given to see its status.'),
+    form,
+  );
+};
