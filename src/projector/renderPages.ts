@@ -9,7 +9,7 @@ import { clearRenderMark, scheduleDue, type RenderSet } from '../models/control/
 import { maintenanceMonthsRead } from '../models/lists/reads.ts';
 import { pageKeyPattern, type PageRef } from '../models/page.ts';
 import { keptOnDeletion, pageStateRead } from '../models/pageState/reads.ts';
-import { commitWrites } from '../models/redis/commitWrites.ts';
+import { commitWrites } from '../models/control/commitWrites.ts';
 import { listRead, readAll, runRead, tupleRead } from '../models/redis/reads.ts';
 import { scanKeys } from '../models/redis/scanKeys.ts';
 import type { WriteOp } from '../models/redis/writeOps.ts';

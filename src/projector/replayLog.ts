@@ -5,7 +5,7 @@
 import type { Redis } from 'ioredis';
 import { formatCheckpoint, readAfter, START, type ReadResult } from '../eventLog/readAfter.ts';
 import { partitionTag } from '../models/control/keys.ts';
-import { commitWrites } from '../models/redis/commitWrites.ts';
+import { commitWrites } from '../models/control/commitWrites.ts';
 import type { WriteOp } from '../models/redis/writeOps.ts';
 import { pageHash } from '../shared/pageHash.ts';
 import { projectBatch } from './projectBatch.ts';

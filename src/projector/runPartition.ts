@@ -8,8 +8,8 @@ import { formatCheckpoint, parseCheckpoint, readAfter } from '../eventLog/readAf
 import { partitionTag } from '../models/control/keys.ts';
 import { checkpointRead, tickRead } from '../models/control/reads.ts';
 import { setTick } from '../models/control/writes.ts';
+import { commitWrites } from '../models/control/commitWrites.ts';
 import { announceDomainChanges } from '../models/domains/writes.ts';
-import { commitWrites } from '../models/redis/commitWrites.ts';
 import { runRead } from '../models/redis/reads.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Logger } from '../shared/logger.ts';

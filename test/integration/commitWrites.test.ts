@@ -2,7 +2,7 @@
 // written when any write of a commit is malformed.
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commitWrites, KeyOutsidePartition } from '../../src/models/redis/commitWrites.ts';
+import { commitWrites, KeyOutsidePartition } from '../../src/models/control/commitWrites.ts';
 import { withScripts } from '../../src/models/redis/scripts.ts';
 import { dropRedisPrefix, freshRedisPrefix, testRedis } from '../support/testEnv.ts';
 

@@ -7,7 +7,7 @@ import { runPartition } from '../../src/projector/runPartition.ts';
 import { projectBatch } from '../../src/projector/projectBatch.ts';
 import { partitionKeys } from '../../src/models/control/keys.ts';
 import { readActive } from '../../src/models/control/versions.ts';
-import { commitWrites } from '../../src/models/redis/commitWrites.ts';
+import { commitWrites } from '../../src/models/control/commitWrites.ts';
 import { check, monitorConfigured, pageConfigured } from '../support/events.ts';
 import { startProjectorEnv, type ProjectorEnv } from '../support/projectorEnv.ts';
 import { dumpVersion, keysOf } from '../support/readModels.ts';

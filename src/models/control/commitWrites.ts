@@ -2,10 +2,10 @@
 // checkpoint (see commitWrites.lua). Every key must sit under the partition's hash tag, so one
 // commit touches one Redis Cluster slot.
 import type { Redis } from 'ioredis';
-import { partitionKeys } from '../control/keys.ts';
-import { encodeWrites } from './encodeWrites.ts';
-import { withScripts } from './scripts.ts';
-import type { WriteOp } from './writeOps.ts';
+import { partitionKeys } from './keys.ts';
+import { encodeWrites } from '../redis/encodeWrites.ts';
+import { withScripts } from '../redis/scripts.ts';
+import type { WriteOp } from '../redis/writeOps.ts';
 
 export type Fence = Readonly<{
   /** The partition's hash-tagged key prefix; every written key must start with it. */
