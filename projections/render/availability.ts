@@ -5,6 +5,7 @@ import { utcDate } from '../figures/calendar.ts';
 import { downMs, failuresOverlapping, firstEndingAfter } from '../figures/downtime.ts';
 import { growingChange, shrinkingChange } from '../figures/nextRoundingChange.ts';
 import { uptimePercent } from '../figures/percent.ts';
+import type { Availability, DailyBreakdown } from '../../src/contract/responseSchemas.ts';
 import type { Interval, MonitorSnapshot, Period } from '../types.ts';
 
 export const periodMs = {
@@ -16,22 +17,6 @@ export const periodMs = {
 } as const satisfies Record<Period, number>;
 export const periods = Object.keys(periodMs) as Period[];
 
-export type DailyBreakdownJson = { date: string; uptime_percentage: number; downtime_seconds: number };
-export type AvailabilityJson = {
-  monitor_id: number;
-  monitor_name: string;
-  period: Period;
-  availability: {
-    uptime_percentage: number;
-    downtime_seconds: number;
-    total_seconds: number;
-    mtbf_seconds: number;
-    mttr_seconds: number;
-    incident_count: number;
-  };
-  daily_breakdown: DailyBreakdownJson[];
-};
-
 type Timeline = Pick<MonitorSnapshot, 'down' | 'openDownStart'>;
 
 /** Whole down seconds in [from, to), the unit every availability figure is computed from. */
@@ -39,8 +24,8 @@ const downSeconds = (m: Timeline, from: number, to: number, nowMs: number): numb
   Math.floor(downMs(m.down, m.openDownStart, from, to, nowMs) / 1000);
 
 /** Newest first; each day's figures over the part of it inside [from, now). */
-const dailyBreakdown = (m: Timeline, from: number, nowMs: number): DailyBreakdownJson[] => {
-  const days: DailyBreakdownJson[] = [];
+const dailyBreakdown = (m: Timeline, from: number, nowMs: number): DailyBreakdown[] => {
+  const days: DailyBreakdown[] = [];
   for (let day = floorTo(nowMs - 1, DAY_MS); day + DAY_MS > from; day -= DAY_MS) {
     const partFrom = Math.max(day, from);
     const partTo = Math.min(day + DAY_MS, nowMs);
@@ -55,11 +40,7 @@ const dailyBreakdown = (m: Timeline, from: number, nowMs: number): DailyBreakdow
   return days;
 };
 
-export const renderAvailability = (
-  monitor: MonitorSnapshot,
-  period: Period,
-  nowMs: number,
-): AvailabilityJson => {
+export const renderAvailability = (monitor: MonitorSnapshot, period: Period, nowMs: number): Availability => {
   const from = nowMs - periodMs[period];
   const total = periodMs[period] / 1000;
   const downtime = downSeconds(monitor, from, nowMs, nowMs);

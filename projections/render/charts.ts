@@ -4,34 +4,22 @@ import { DAY_MS, HOUR_MS, MINUTE_MS, floorTo, formatTimestamp } from '../../src/
 import { utcDate } from '../figures/calendar.ts';
 import { pageDayUptime } from '../figures/pageDayUptime.ts';
 import { bucketUptime } from '../figures/uptime.ts';
-import type { CheckStatus, MonitorSnapshot, OverallStatus } from '../types.ts';
+import type {
+  ChartMonitor,
+  Charts,
+  GlobalDay,
+  HourlyPoint,
+  MinuteData,
+  MinutePoint,
+} from '../../src/contract/responseSchemas.ts';
+import type { MonitorSnapshot, OverallStatus } from '../types.ts';
 import { inDisplayOrder } from './monitorOrder.ts';
-
-export type HourlyPointJson = { hour: number; avg_response: number; uptime: number };
-export type MinutePointJson = { minute: string; response_time: number; status: CheckStatus };
-export type ChartMonitorJson = {
-  id: number;
-  name: string;
-  state: CheckStatus;
-  avg_response_time_today: number;
-  hourly_data: HourlyPointJson[];
-  minute_data: MinutePointJson[];
-  yesterday_hourly_data: HourlyPointJson[];
-};
-export type GlobalDailyJson = { date: string; uptime: number };
-export type ChartsJson = {
-  monitors: ChartMonitorJson[];
-  overall: OverallStatus;
-  globalDaily: GlobalDailyJson[];
-  timestamp: number;
-};
-export type MinuteDataJson = { monitors: { id: number; minute_data: MinutePointJson[] }[] };
 
 const GLOBAL_DAYS = 90;
 const MINUTE_POINTS = 60;
 
-const hourlyData = (monitor: MonitorSnapshot, dayStart: number, nowMs: number): HourlyPointJson[] => {
-  const points: HourlyPointJson[] = [];
+const hourlyData = (monitor: MonitorSnapshot, dayStart: number, nowMs: number): HourlyPoint[] => {
+  const points: HourlyPoint[] = [];
   for (let hour = 0; hour < 24; hour++) {
     const start = dayStart + hour * HOUR_MS;
     const bucket = monitor.hours.get(start);
@@ -56,8 +44,8 @@ const averageResponse = (monitor: MonitorSnapshot, dayStart: number): number => 
 };
 
 /** The minutes of the last hour (current minute included) holding a check, oldest first. */
-export const minuteData = (monitor: MonitorSnapshot, nowMs: number): MinutePointJson[] => {
-  const points: MinutePointJson[] = [];
+export const minuteData = (monitor: MonitorSnapshot, nowMs: number): MinutePoint[] => {
+  const points: MinutePoint[] = [];
   const current = floorTo(nowMs, MINUTE_MS);
   for (let minute = current - (MINUTE_POINTS - 1) * MINUTE_MS; minute <= current; minute += MINUTE_MS) {
     const bucket = monitor.minutes.get(minute);
@@ -68,7 +56,7 @@ export const minuteData = (monitor: MonitorSnapshot, nowMs: number): MinutePoint
   return points;
 };
 
-export const renderChartMonitor = (monitor: MonitorSnapshot, nowMs: number): ChartMonitorJson => {
+export const renderChartMonitor = (monitor: MonitorSnapshot, nowMs: number): ChartMonitor => {
   const today = floorTo(nowMs, DAY_MS);
   return {
     id: monitor.id,
@@ -82,8 +70,8 @@ export const renderChartMonitor = (monitor: MonitorSnapshot, nowMs: number): Cha
 };
 
 /** Newest first; only days on which at least one monitor has data. */
-const globalDaily = (monitors: readonly MonitorSnapshot[], nowMs: number): GlobalDailyJson[] => {
-  const days: GlobalDailyJson[] = [];
+const globalDaily = (monitors: readonly MonitorSnapshot[], nowMs: number): GlobalDay[] => {
+  const days: GlobalDay[] = [];
   const today = floorTo(nowMs, DAY_MS);
   for (let i = 0; i < GLOBAL_DAYS; i++) {
     const day = today - i * DAY_MS;
@@ -96,13 +84,13 @@ const globalDaily = (monitors: readonly MonitorSnapshot[], nowMs: number): Globa
 export const renderCharts = (
   page: Readonly<{ monitors: readonly MonitorSnapshot[]; overall: OverallStatus }>,
   nowMs: number,
-): ChartsJson => ({
+): Charts => ({
   monitors: inDisplayOrder(page.monitors).map((m) => renderChartMonitor(m, nowMs)),
   overall: page.overall,
   globalDaily: globalDaily(page.monitors, nowMs),
   timestamp: Math.floor(nowMs / 1000),
 });
 
-export const renderMinuteData = (monitors: readonly MonitorSnapshot[], nowMs: number): MinuteDataJson => ({
+export const renderMinuteData = (monitors: readonly MonitorSnapshot[], nowMs: number): MinuteData => ({
   monitors: inDisplayOrder(monitors).map((m) => ({ id: m.id, minute_data: minuteData(m, nowMs) })),
 });

@@ -8,11 +8,10 @@ import {
   monthIndexOf,
   type MonthBounds,
 } from '../figures/calendar.ts';
+import type { DailyCounts } from '../../src/contract/responseSchemas.ts';
 import type { IncidentDoc, MaintenanceDoc } from '../types.ts';
 
-export type DailyCountsJson = { counts: Record<string, number>; start_date: string; end_date: string };
-
-const countsJson = (bounds: MonthBounds, perDay: readonly number[]): DailyCountsJson => {
+const countsJson = (bounds: MonthBounds, perDay: readonly number[]): DailyCounts => {
   const counts: Record<string, number> = {};
   for (let i = 0; i < bounds.days; i++) counts[dayOfMonth(bounds.month, i)] = perDay[i] ?? 0;
   return {
@@ -23,7 +22,7 @@ const countsJson = (bounds: MonthBounds, perDay: readonly number[]): DailyCounts
 };
 
 /** @throws RangeError when `month` is not a real YYYY-MM month */
-export const incidentDailyCounts = (docs: Iterable<IncidentDoc>, month: string): DailyCountsJson => {
+export const incidentDailyCounts = (docs: Iterable<IncidentDoc>, month: string): DailyCounts => {
   const bounds = monthBounds(month);
   const perDay = new Array<number>(bounds.days).fill(0);
   for (const doc of docs) {
@@ -35,7 +34,7 @@ export const incidentDailyCounts = (docs: Iterable<IncidentDoc>, month: string):
 };
 
 /** Every day a non-cancelled window [start, end) overlaps. @throws RangeError on a bad month */
-export const maintenanceDailyCounts = (docs: Iterable<MaintenanceDoc>, month: string): DailyCountsJson => {
+export const maintenanceDailyCounts = (docs: Iterable<MaintenanceDoc>, month: string): DailyCounts => {
   const bounds = monthBounds(month);
   const perDay = new Array<number>(bounds.days).fill(0);
   for (const doc of docs) {

@@ -1,16 +1,11 @@
-// The parts of the embed status response the projector stores in the pg:<slug>:embed hash. The
-// API joins them into one body, picking incidents/rtm/upd only when requested, without parsing.
+// The parts of the embed status response (EmbedStatus) the projector stores in the embed hash.
+// The API joins them into one body, picking incidents/rtm/upd only when requested, without
+// parsing. Each part is the JSON of a typed slice of EmbedStatus, so the fields cannot drift.
+import type { EmbedIncident, EmbedStatus } from '../../src/contract/responseSchemas.ts';
 import { DAY_MS, MINUTE_MS, floorTo, formatTimestamp } from '../../src/shared/time.ts';
 import { pageDayUptime } from '../figures/pageDayUptime.ts';
-import type { IncidentDoc, IncidentState, MonitorSnapshot, OverallStatus } from '../types.ts';
+import type { IncidentDoc, MonitorSnapshot, OverallStatus } from '../types.ts';
 
-export type EmbedIncidentJson = {
-  id: string;
-  title: string;
-  state: IncidentState;
-  started: string;
-  component: string;
-};
 export type EmbedParts = { head: string; incidents: string; rtm: string; upd: string; tail: string };
 export type EmbedInput = Readonly<{
   slug: string;
@@ -26,7 +21,7 @@ export const RTM_MINUTES = 240;
 export const UPD_DAYS = 30;
 
 /** Active incidents, newest first (started_at descending, then id ascending). */
-export const embedIncidents = (incidents: readonly IncidentDoc[]): EmbedIncidentJson[] =>
+export const embedIncidents = (incidents: readonly IncidentDoc[]): EmbedIncident[] =>
   incidents
     .filter((doc) => doc.state !== 'resolved')
     .sort((a, b) => b.startedAt - a.startedAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
@@ -61,14 +56,17 @@ export const rtmMinutes = (monitors: readonly MonitorSnapshot[], nowMs: number):
  * (leading empty minutes take the first value inside the N-window), so the stored rtm keeps the
  * nulls and the API calls this on each request.
  */
-export const rtmWindow = (values: readonly (number | null)[], n: number): number[] => {
+export const rtmWindow = (values: readonly (number | null)[], n: number): NonNullable<EmbedStatus['rtm']> => {
   const window = values.slice(Math.max(0, values.length - n));
   let previous = window.find((v) => v !== null) ?? 0;
   return window.map((v) => (previous = v ?? previous));
 };
 
 /** The page's daily uptime for the 30 days ending today, oldest first; 100 for a day without data. */
-export const updDays = (monitors: readonly MonitorSnapshot[], nowMs: number): number[] => {
+export const updDays = (
+  monitors: readonly MonitorSnapshot[],
+  nowMs: number,
+): NonNullable<EmbedStatus['upd']> => {
   const values: number[] = [];
   const today = floorTo(nowMs, DAY_MS);
   for (let i = UPD_DAYS - 1; i >= 0; i--)
@@ -76,18 +74,26 @@ export const updDays = (monitors: readonly MonitorSnapshot[], nowMs: number): nu
   return values;
 };
 
+/** The members of an object's JSON without its braces, to be joined into a larger object. */
+const members = (fields: object): string => JSON.stringify(fields).slice(1, -1);
+
 export const renderEmbedParts = (args: EmbedInput): EmbedParts => {
   const { slug, pageUrl, overall, updatedAt, monitors, incidents, nowMs } = args;
-  const json = JSON.stringify;
-  const dnsOnly = monitors.length > 0 && monitors.every((m) => m.type === 'dns');
+  const head: Pick<EmbedStatus, 'page' | 'page_url' | 'overall' | 'updated'> = {
+    page: slug,
+    page_url: pageUrl,
+    overall,
+    updated: formatTimestamp(updatedAt ?? nowMs),
+  };
+  const tail: Pick<EmbedStatus, 'dns_only'> = {
+    dns_only: monitors.length > 0 && monitors.every((m) => m.type === 'dns'),
+  };
   return {
-    head:
-      `"page":${json(slug)},"page_url":${json(pageUrl)},"overall":${json(overall)},` +
-      `"updated":${json(formatTimestamp(updatedAt ?? nowMs))}`,
-    incidents: json(embedIncidents(incidents)),
+    head: members(head),
+    incidents: JSON.stringify(embedIncidents(incidents)),
     // Raw per-minute means with null for empty minutes: apply rtmWindow(values, N) when serving.
-    rtm: json(rtmMinutes(monitors, nowMs)),
-    upd: json(updDays(monitors, nowMs)),
-    tail: `"dns_only":${json(dnsOnly)}`,
+    rtm: JSON.stringify(rtmMinutes(monitors, nowMs)),
+    upd: JSON.stringify(updDays(monitors, nowMs)),
+    tail: members(tail),
   };
 };

@@ -1,18 +1,8 @@
 // The Maintenance resource of read-api.md. Its status follows explicit transitions and the clock
 // (decisions.md), so it is rendered for a given now and re-rendered at nextMaintenanceChange.
 import { formatTimestamp } from '../../src/shared/time.ts';
+import type { Maintenance } from '../../src/contract/responseSchemas.ts';
 import type { MaintenanceDoc, MaintenanceStatus } from '../types.ts';
-
-export type MaintenanceJson = {
-  id: string;
-  title: string;
-  description: string;
-  status: MaintenanceStatus;
-  scheduled_start: string;
-  scheduled_end: string;
-  components: readonly string[];
-  created_at: string;
-};
 
 export const maintenanceStatus = (doc: MaintenanceDoc, nowMs: number): MaintenanceStatus => {
   if (doc.cancelled) return 'cancelled';
@@ -28,13 +18,13 @@ export const nextMaintenanceChange = (doc: MaintenanceDoc, nowMs: number): numbe
   return doc.scheduledEnd;
 };
 
-export const maintenanceJson = (doc: MaintenanceDoc, nowMs: number): MaintenanceJson => ({
+export const maintenanceJson = (doc: MaintenanceDoc, nowMs: number): Maintenance => ({
   id: doc.id,
   title: doc.title,
   description: doc.description,
   status: maintenanceStatus(doc, nowMs),
   scheduled_start: formatTimestamp(doc.scheduledStart),
   scheduled_end: formatTimestamp(doc.scheduledEnd),
-  components: doc.components,
+  components: [...doc.components],
   created_at: formatTimestamp(doc.createdAt),
 });

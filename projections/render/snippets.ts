@@ -1,17 +1,9 @@
 // The embed snippets response: ready-to-paste badge and widget markup (decisions.md "Snippet
 // markup"). Every value is escaped for the context it lands in.
 import { overallLabel } from '../figures/overallStatus.ts';
+import type { Snippets } from '../../src/contract/responseSchemas.ts';
 import type { OverallStatus } from '../types.ts';
 import { escapeHtmlAttr as attr, escapeMarkdownUrl as mdUrl } from './escape.ts';
-
-export type SnippetsJson = {
-  status_page_url: string;
-  badge_markdown: string;
-  badge_html: string;
-  widget_script: string;
-  widget_html: string;
-  minimal_md: string;
-};
 
 export type SnippetsInput = Readonly<{
   slug: string;
@@ -20,7 +12,7 @@ export type SnippetsInput = Readonly<{
   overall: OverallStatus;
 }>;
 
-export const renderSnippets = ({ slug, baseUrl, statusPageUrl, overall }: SnippetsInput): SnippetsJson => {
+export const renderSnippets = ({ slug, baseUrl, statusPageUrl, overall }: SnippetsInput): Snippets => {
   const base = baseUrl.replace(/\/+$/, '');
   const badgeUrl = `${base}/badge/${encodeURIComponent(slug)}.svg`;
   const scriptAttrs = `src="${attr(`${base}/static/embed/v1/status.js`)}" data-slug="${attr(slug)}" data-theme="auto"`;

@@ -45,8 +45,8 @@ export const readAfter = async (
   const mine = options.partition
     ? sql.fragment`page_hash % ${options.partition.count} = ${options.partition.index}`
     : sql.fragment`true`;
-  // Not parsed by zod per row: this is the projector's hot path, and each event's data is
-  // parsed by the projection (StoredEvent) anyway.
+  // Not parsed by zod here: this is the projector's hot path, and the projector parses each row
+  // it applies once, with StoredEvent.
   const scanned = (await db.any(sql.unsafe`
     WITH scanned AS (
       SELECT transaction_id, position, type, page, at, page_hash, data FROM event_log

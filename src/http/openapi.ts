@@ -1,9 +1,9 @@
 // The OpenAPI 3.1 document, generated from the zod schemas the routes validate with
-// (schemas.ts) and the response schemas (responseSchemas.ts). Built once at startup.
+// (schemas.ts) and the response schemas (src/contract/responseSchemas.ts). Built once at startup.
 import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig } from '@asteasolutions/zod-to-openapi';
 import { apiErrorTable, type ApiErrorCode } from './errors.ts';
 import { endpoints } from './openapiEndpoints.ts';
-import { ErrorBody } from './responseSchemas.ts';
+import { ErrorBody } from '../contract/responseSchemas.ts';
 
 const header = (description: string) => ({ schema: { type: 'string' as const }, description });
 

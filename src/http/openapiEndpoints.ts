@@ -2,10 +2,10 @@
 // validate with), which response body, which Cache-Control rule and which errors.
 import type { ZodTypeAny } from 'zod';
 import type { ApiErrorCode } from './errors.ts';
-import * as res from './responseSchemas.ts';
+import * as res from '../contract/responseSchemas.ts';
 import * as req from './schemas.ts';
 import { cacheControl } from './send.ts';
-import { z } from './zod.ts';
+import { z } from '../contract/zod.ts';
 
 export type Endpoint = Readonly<{
   path: string;

@@ -2,7 +2,7 @@
 // documents them. Integers are accepted only in canonical decimal form (/^[1-9][0-9]*$/): "01",
 // "1.0", "+1", "1e3" and " 1" are invalid. A repeated parameter arrives as an array: invalid too.
 import { MonitorId, PageSlug } from '../events/common.ts';
-import { z } from './zod.ts';
+import { z } from '../contract/zod.ts';
 
 const canonicalInt = (min: number, max: number) =>
   z

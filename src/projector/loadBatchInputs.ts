@@ -1,5 +1,6 @@
 // Loads what planning a batch needs (I/O): the page documents and timeline heads its events
-// touch, in one round trip, then for monitors with late checks the span around them, in one more.
+// touch, in one round trip, then for monitors with late checks the span around them, in one more;
+// for checks older than the recent ones Redis keeps, the log around them (loadBackfill).
 import type { PageState } from '../../projections/types.ts';
 import type { StoredEvent } from '../events/storedEvent.ts';
 import { pageStateRead } from '../models/pageState/reads.ts';
@@ -9,13 +10,23 @@ import { failuresRead, headRead, recentAroundRead } from '../models/timeline/rea
 import type { Redis } from 'ioredis';
 import { evolveBatch } from './evolveBatch.ts';
 import { monitorChecks, type BatchInputs } from './planBatch.ts';
-import { earliestCheck, FAILURE_LOOKBACK_MS, isLate, type LateSpan } from './planChecks.ts';
+import { loadBackfill, type ProjectedLog } from './loadBackfill.ts';
+import type { BackfillSpan } from './planBackfill.ts';
+import {
+  earliestCheck,
+  FAILURE_LOOKBACK_MS,
+  isLate,
+  RECENT_MS,
+  type LateSpan,
+  type MonitorChecks,
+} from './planChecks.ts';
 
 export const loadBatchInputs = async (
   redis: Redis,
   tag: string,
   events: readonly StoredEvent[],
   now: number,
+  log?: ProjectedLog,
 ): Promise<BatchInputs> => {
   const pages = [...new Set(events.map((e) => e.page))];
   const monitorIds = [
@@ -31,7 +42,14 @@ export const loadBatchInputs = async (
   };
   // Which monitors have late checks depends on the batch itself (a monitor removed and added
   // again starts afresh), so the pure first half of planning runs here too.
-  const late = monitorChecks(evolveBatch(tag, events, loaded, now)).filter(isLate);
+  const evolved = evolveBatch(tag, events, loaded, now);
+  const late = monitorChecks(evolved).filter(isLate);
+  // Older than the recent checks Redis keeps: read from the log around them.
+  const isDeep = (m: MonitorChecks) => earliestCheck(m.checks).at < m.head!.last.at - RECENT_MS;
+  const backfills = new Map<number, BackfillSpan>();
+  if (log !== undefined)
+    for (const m of late.filter(isDeep))
+      backfills.set(m.monitorId, await loadBackfill(log, evolved.pageOf.get(m.monitorId)!, m));
   const spans = await runRead(
     redis,
     listRead(
@@ -45,5 +63,5 @@ export const loadBatchInputs = async (
       }),
     ),
   );
-  return { ...loaded, spans: new Map(spans) };
+  return { ...loaded, spans: new Map(spans), backfills };
 };

@@ -6,6 +6,7 @@ import { formatMonitorOfPage } from '../models/control/codec.ts';
 import type { WriteOp } from '../models/redis/writeOps.ts';
 import { evolveBatch, type EvolvedBatch, type LoadedHeads } from './evolveBatch.ts';
 import type { DeadLetter } from './parseRows.ts';
+import { planBackfill, type BackfillSpan } from './planBackfill.ts';
 import { planDomains } from './planDomains.ts';
 import { isLate, planChecks, type LateSpan, type MonitorChecks } from './planChecks.ts';
 
@@ -13,6 +14,8 @@ export type BatchInputs = LoadedHeads &
   Readonly<{
     /** For each monitor with a late check: the recent checks and failures around it. */
     spans: ReadonlyMap<number, LateSpan>;
+    /** For each monitor with checks older than the recent ones kept: the log around them. */
+    backfills?: ReadonlyMap<number, BackfillSpan>;
   }>;
 
 export type BatchPlan = Readonly<{
@@ -44,7 +47,11 @@ export const planBatch = (
   for (const m of monitorChecks(batch)) {
     const span = isLate(m) ? inputs.spans.get(m.monitorId) : undefined;
     if (isLate(m) && span === undefined) throw new SpanNotLoaded(`monitor ${m.monitorId} has late checks`);
-    const plan = planChecks(tag, m, span, now);
+    const backfill = inputs.backfills?.get(m.monitorId);
+    const plan =
+      backfill !== undefined && m.head !== null
+        ? planBackfill(tag, { ...m, head: m.head }, backfill, now)
+        : planChecks(tag, m, span, now);
     writes.push(...plan.writes);
     const slug = batch.pageOf.get(m.monitorId)!;
     if (plan.timelineChanged)

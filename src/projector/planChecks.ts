@@ -44,6 +44,23 @@ const findFailure = (failures: readonly Interval[], head: TimelineHead, at: numb
   return containing?.start ?? at;
 };
 
+/** The batch's checks a later late arrival could need (and one older anchor), then the new head. */
+export const recentAndHead = (
+  monitor: MonitorRef,
+  sorted: readonly Check[],
+  head: TimelineHead,
+): WriteOp[] => {
+  const keepFrom = head.last.at - RECENT_MS;
+  const kept = sorted.filter(
+    (c, i) => c.at >= keepFrom || sorted[i + 1] === undefined || sorted[i + 1]!.at >= keepFrom,
+  );
+  return [
+    ...kept.map((c) => addRecentCheck(monitor, c)),
+    keepRecentFrom(monitor, keepFrom),
+    ...putHead(monitor, head),
+  ];
+};
+
 type Replay = Readonly<{ anchor: Anchor | null; checks: TimedCheck[]; redoFrom: number | null }>;
 
 /** Where the timeline replays from; null when every check is too late for it. */
@@ -86,14 +103,7 @@ export const planChecks = (
 
   const first = Math.min(head?.first ?? Number.POSITIVE_INFINITY, sorted[0]!.at);
   const last = head !== null && compareChecks(head.last, result.last) > 0 ? head.last : result.last;
-  // Only checks a later late arrival could need, and one older anchor (keepRecentFrom).
-  const keepFrom = last.at - RECENT_MS;
-  const kept = sorted.filter(
-    (c, i) => c.at >= keepFrom || sorted[i + 1] === undefined || sorted[i + 1]!.at >= keepFrom,
-  );
-  for (const c of kept) writes.push(addRecentCheck(monitor, c));
-  writes.push(keepRecentFrom(monitor, keepFrom));
-  writes.push(...putHead(monitor, { first, last, openDownStart: result.openDownStart }));
+  writes.push(...recentAndHead(monitor, sorted, { first, last, openDownStart: result.openDownStart }));
 
   const timelineChanged =
     replay.redoFrom !== null ||

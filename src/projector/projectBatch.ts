@@ -3,6 +3,7 @@
 import type { Redis } from 'ioredis';
 import type { LogRow } from '../eventLog/readAfter.ts';
 import { loadBatchInputs } from './loadBatchInputs.ts';
+import type { ProjectedLog } from './loadBackfill.ts';
 import { parseRows } from './parseRows.ts';
 import { planBatch, type BatchPlan } from './planBatch.ts';
 
@@ -11,9 +12,11 @@ export const projectBatch = async (
   tag: string,
   rows: readonly LogRow[],
   now: number,
+  /** The log as projected before this batch: backfilled checks are replayed from it. */
+  log?: ProjectedLog,
 ): Promise<BatchPlan> => {
   const parsed = parseRows(rows);
-  const inputs = await loadBatchInputs(redis, tag, parsed.events, now);
+  const inputs = await loadBatchInputs(redis, tag, parsed.events, now, log);
   const plan = planBatch(tag, parsed.events, inputs, now);
   return { ...plan, deadLetters: [...parsed.deadLetters, ...plan.deadLetters] };
 };

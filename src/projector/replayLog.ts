@@ -44,7 +44,10 @@ export const replayLog = async (
     const next = formatCheckpoint(scannedTo);
     await Promise.all(
       tags.map(async (tag, p) => {
-        const effects = await projectBatch(deps.redis, tag, byPartition[p]!, now);
+        const effects = await projectBatch(deps.redis, tag, byPartition[p]!, now, {
+          db: deps.db,
+          projectedTo: from,
+        });
         const poison = effects.deadLetters[0];
         if (poison) throw new PoisonEvent(`position ${poison.position}: ${poison.error}`);
         await commitPartition(deps.redis, tag, expected, next, effects.writes);

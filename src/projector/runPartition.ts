@@ -82,7 +82,7 @@ export const runPartition = async (
       break;
     }
     const now = clock().getTime();
-    const effects = await projectBatch(redis, tag, rows, now);
+    const effects = await projectBatch(redis, tag, rows, now, { db, projectedTo: parseCheckpoint(current) });
     if (effects.deadLetters.length > 0 && options.mode === 'rebuild')
       throw new PoisonEvent(`position ${effects.deadLetters[0]!.position}: ${effects.deadLetters[0]!.error}`);
     const fence = { tag, expected: current, next: formatCheckpoint(scannedTo) };

@@ -30,7 +30,7 @@ const MONITORS = 3;
  * Checks of any age arriving in any order, the oldest last (importing history after going live).
  * Off: each check arrives within the 24 h late window of decisions.md.
  */
-const BACKFILL_ANY_AGE = false;
+const BACKFILL_ANY_AGE = true;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const CONFIGURED_AT = iso(NOW - 500 * 86_400_000);

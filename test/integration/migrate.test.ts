@@ -20,7 +20,8 @@ describe('npm run migrate', () => {
       '0001_event_log.sql',
       '0002_write_model.sql',
       '0003_ensure_check_partition_race.sql',
-      '0004_page_custom_domains.sql',
+      '0004_checks_by_monitor.sql',
+      '0005_page_custom_domains.sql',
     ]);
     expect(await migrate(url)).toEqual([]);
     const client = new pg.Client({ connectionString: url });
@@ -54,7 +55,8 @@ describe('npm run migrate', () => {
       '0001_event_log.sql',
       '0002_write_model.sql',
       '0003_ensure_check_partition_race.sql',
-      '0004_page_custom_domains.sql',
+      '0004_checks_by_monitor.sql',
+      '0005_page_custom_domains.sql',
     ]);
     const admin = new pg.Client({ connectionString: withDatabase(inject('pgServerUrl'), 'postgres') });
     await admin.connect();
@@ -108,7 +110,10 @@ describe('npm run migrate', () => {
       await client.query(`INSERT INTO pages (slug, deleted) VALUES
         ('moved', false), ('dropped', false), ('gone', true), ('first', false), ('second', false), ('plain', false)`);
 
-      expect(await migrate(beforeUrl)).toEqual(['0004_page_custom_domains.sql']);
+      expect(await migrate(beforeUrl)).toEqual([
+        '0004_checks_by_monitor.sql',
+        '0005_page_custom_domains.sql',
+      ]);
       const pages = await client.query<{ slug: string; custom_domain: string | null }>(
         'SELECT slug, custom_domain FROM pages ORDER BY slug',
       );

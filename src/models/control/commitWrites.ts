@@ -1,11 +1,11 @@
 // The one way writes reach the read models: in a single script call, fenced by the partition's
-// checkpoint (see commitWrites.lua). Every key must sit under the partition's hash tag, so one
-// commit touches one Redis Cluster slot.
+// checkpoint (redis/commitWrites.lua). Every key must sit under the partition's hash tag, so
+// one commit touches one Redis Cluster slot.
 import type { Redis } from 'ioredis';
-import { partitionKeys } from './keys.ts';
 import { encodeWrites } from '../redis/encodeWrites.ts';
 import { withScripts } from '../redis/scripts.ts';
 import type { WriteOp } from '../redis/writeOps.ts';
+import { partitionKeys } from './keys.ts';
 
 export type Fence = Readonly<{
   /** The partition's hash-tagged key prefix; every written key must start with it. */

@@ -44,6 +44,8 @@ export const encodeWrites = (firstKeys: readonly string[], ops: readonly WriteOp
         return ['ZREM', k(w.key), w.member];
       case 'zremFrom':
         return ['ZREMRANGEBYSCORE', k(w.key), num(w.min), '+inf'];
+      case 'zremBetween':
+        return ['ZREMRANGEBYSCORE', k(w.key), num(w.min), `(${num(w.below)}`];
       case 'zkeepFrom':
         return ['ZKEEPFROM', k(w.key), num(w.cutoff)];
       case 'sadd':

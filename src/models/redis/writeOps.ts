@@ -17,6 +17,8 @@ export type WriteOp =
   | Readonly<{ op: 'zrem'; key: string; member: string }>
   /** Removes the members scored from `min` up (−Infinity: all of them). */
   | Readonly<{ op: 'zremFrom'; key: string; min: number }>
+  /** Removes the members scored from `min` (included) to `below` (excluded). */
+  | Readonly<{ op: 'zremBetween'; key: string; min: number; below: number }>
   /** Removes the members scored below `cutoff` except the newest of them (an anchor to keep). */
   | Readonly<{ op: 'zkeepFrom'; key: string; cutoff: number }>
   | Readonly<{ op: 'sadd'; key: string; member: string }>

@@ -37,6 +37,14 @@ export const dropFailuresFrom = (monitor: MonitorRef, from: number): WriteOp => 
   min: from,
 });
 
+/** Drops the closed failures starting in [from, below) (a backfill replays them). */
+export const dropFailuresBetween = (monitor: MonitorRef, from: number, below: number): WriteOp => ({
+  op: 'zremBetween',
+  key: timelineKeys(monitor).down,
+  min: from,
+  below,
+});
+
 export const addFailure = (monitor: MonitorRef, failure: Interval): WriteOp => ({
   op: 'zadd',
   key: timelineKeys(monitor).down,

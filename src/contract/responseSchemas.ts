@@ -1,5 +1,8 @@
-// The response bodies of read-api.md as zod schemas, for the OpenAPI document (the API itself sends
-// stored bytes and never builds these objects). Field order follows the spec's tables.
+// The response bodies of read-api.md, defined once: the OpenAPI document is built from these
+// schemas, and the render functions (projections/render) return their inferred types, so a field
+// added on one side only fails the typecheck. The API sends stored bytes and never parses them;
+// test/integration/responseContract.test.ts parses them with these schemas. Field order follows
+// the spec's tables.
 import { z } from './zod.ts';
 
 const timestamp = z.string().openapi({ format: 'date-time', example: '2026-11-22T10:00:00Z' });
@@ -29,6 +32,7 @@ export const Incident = z
     updates: z.array(z.object({ status: incidentState, message: z.string(), created_at: timestamp })),
   })
   .openapi('Incident');
+export type Incident = z.infer<typeof Incident>;
 
 export const Maintenance = z
   .object({
@@ -42,6 +46,7 @@ export const Maintenance = z
     created_at: timestamp,
   })
   .openapi('Maintenance');
+export type Maintenance = z.infer<typeof Maintenance>;
 
 export const IncidentList = z.object({ incidents: z.array(Incident), ...Pagination }).openapi('IncidentList');
 export const MaintenanceList = z
@@ -62,40 +67,55 @@ export const DailyCounts = z
     end_date: date,
   })
   .openapi('DailyCounts');
+export type DailyCounts = z.infer<typeof DailyCounts>;
 
-const HourlyPoint = z.object({
+export const HourlyPoint = z.object({
   hour: z.number().int().min(0).max(23),
   avg_response: z.number().int(),
   uptime: z.number(),
 });
-const MinutePoint = z.object({
+export type HourlyPoint = z.infer<typeof HourlyPoint>;
+export const MinutePoint = z.object({
   minute: timestamp,
   response_time: z.number().int(),
   status: z.enum(['up', 'degraded', 'down']),
 });
 
+export type MinutePoint = z.infer<typeof MinutePoint>;
+export const ChartMonitor = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  state: z.enum(['up', 'down', 'degraded']),
+  avg_response_time_today: z.number().int(),
+  hourly_data: z.array(HourlyPoint),
+  minute_data: z.array(MinutePoint),
+  yesterday_hourly_data: z.array(HourlyPoint),
+});
+export type ChartMonitor = z.infer<typeof ChartMonitor>;
+export const GlobalDay = z.object({ date, uptime: z.number() });
+export type GlobalDay = z.infer<typeof GlobalDay>;
+
 export const Charts = z
   .object({
-    monitors: z.array(
-      z.object({
-        id: z.number().int(),
-        name: z.string(),
-        state: z.enum(['up', 'down', 'degraded']),
-        avg_response_time_today: z.number().int(),
-        hourly_data: z.array(HourlyPoint),
-        minute_data: z.array(MinutePoint),
-        yesterday_hourly_data: z.array(HourlyPoint),
-      }),
-    ),
+    monitors: z.array(ChartMonitor),
     overall,
-    globalDaily: z.array(z.object({ date, uptime: z.number() })),
+    globalDaily: z.array(GlobalDay),
     timestamp: z.number().int().openapi({ description: 'Unix seconds' }),
   })
   .openapi('Charts');
+export type Charts = z.infer<typeof Charts>;
 
 export const MinuteData = z
   .object({ monitors: z.array(z.object({ id: z.number().int(), minute_data: z.array(MinutePoint) })) })
   .openapi('MinuteData');
+export type MinuteData = z.infer<typeof MinuteData>;
+
+export const DailyBreakdown = z.object({
+  date,
+  uptime_percentage: z.number(),
+  downtime_seconds: z.number().int(),
+});
+export type DailyBreakdown = z.infer<typeof DailyBreakdown>;
 
 export const Availability = z
   .object({
@@ -110,11 +130,19 @@ export const Availability = z
       mttr_seconds: z.number().int(),
       incident_count: z.number().int(),
     }),
-    daily_breakdown: z.array(
-      z.object({ date, uptime_percentage: z.number(), downtime_seconds: z.number().int() }),
-    ),
+    daily_breakdown: z.array(DailyBreakdown),
   })
   .openapi('Availability');
+export type Availability = z.infer<typeof Availability>;
+
+export const EmbedIncident = z.object({
+  id: z.string(),
+  title: z.string(),
+  state: incidentState,
+  started: timestamp,
+  component: z.string(),
+});
+export type EmbedIncident = z.infer<typeof EmbedIncident>;
 
 export const EmbedStatus = z
   .object({
@@ -122,20 +150,13 @@ export const EmbedStatus = z
     page_url: z.string().url(),
     overall,
     updated: timestamp,
-    incidents: z.array(
-      z.object({
-        id: z.string(),
-        title: z.string(),
-        state: incidentState,
-        started: timestamp,
-        component: z.string(),
-      }),
-    ),
+    incidents: z.array(EmbedIncident),
     rtm: z.array(z.number().int()).optional().openapi({ description: 'With rtm=N: N values, oldest first' }),
     upd: z.array(z.number()).optional().openapi({ description: 'With upd=N: N values, oldest first' }),
     dns_only: z.boolean(),
   })
   .openapi('EmbedStatus');
+export type EmbedStatus = z.infer<typeof EmbedStatus>;
 
 export const Snippets = z
   .object({
@@ -147,5 +168,6 @@ export const Snippets = z
     minimal_md: z.string(),
   })
   .openapi('Snippets');
+export type Snippets = z.infer<typeof Snippets>;
 
 export const Health = z.object({ status: z.literal('ok') }).openapi('Health');
