@@ -28,51 +28,53 @@ const startChild = <T>(
   ready: (line: string) => T | undefined,
   timeoutMs = 30_000,
 ) =>
-  new Promise<{ value: T; stop: () => Promise<void>; output: () => string }>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
-      cwd: root,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    running.add(child);
-    let output = '';
-    let buffered = '';
-    let settled = false;
-    const timer = setTimeout(
-      () => fail(new Error(`${args.join(' ')} did not start within ${timeoutMs} ms:\n${output}`)),
-      timeoutMs,
-    );
-    const fail = (error: Error) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      void stop(child).then(() => reject(error));
-    };
-    const keep = (text: string) => {
-      output = (output + text).slice(-20_000); // the tail, for error messages
-    };
-    child.stderr.on('data', (chunk: Buffer) => keep(chunk.toString()));
-    child.stdout.on('data', (chunk: Buffer) => {
-      const text = chunk.toString();
-      keep(text);
-      if (settled) return;
-      buffered += text;
-      const lines = buffered.split('\n');
-      buffered = lines.pop() ?? '';
-      for (const line of lines) {
-        const value = ready(line);
-        if (value === undefined) continue;
+  new Promise<{ value: T; pid: number; stop: () => Promise<void>; output: () => string }>(
+    (resolve, reject) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+        cwd: root,
+        env: { ...process.env, ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      running.add(child);
+      let output = '';
+      let buffered = '';
+      let settled = false;
+      const timer = setTimeout(
+        () => fail(new Error(`${args.join(' ')} did not start within ${timeoutMs} ms:\n${output}`)),
+        timeoutMs,
+      );
+      const fail = (error: Error) => {
+        if (settled) return;
         settled = true;
         clearTimeout(timer);
-        resolve({ value, stop: () => stop(child), output: () => output });
-        return;
-      }
-    });
-    child.once('exit', (code) => fail(new Error(`${args.join(' ')} exited with ${code}:\n${output}`)));
-  });
+        void stop(child).then(() => reject(error));
+      };
+      const keep = (text: string) => {
+        output = (output + text).slice(-20_000); // the tail, for error messages
+      };
+      child.stderr.on('data', (chunk: Buffer) => keep(chunk.toString()));
+      child.stdout.on('data', (chunk: Buffer) => {
+        const text = chunk.toString();
+        keep(text);
+        if (settled) return;
+        buffered += text;
+        const lines = buffered.split('\n');
+        buffered = lines.pop() ?? '';
+        for (const line of lines) {
+          const value = ready(line);
+          if (value === undefined) continue;
+          settled = true;
+          clearTimeout(timer);
+          resolve({ value, pid: child.pid ?? 0, stop: () => stop(child), output: () => output });
+          return;
+        }
+      });
+      child.once('exit', (code) => fail(new Error(`${args.join(' ')} exited with ${code}:\n${output}`)));
+    },
+  );
 
 export type ServerMode = 'app' | 'hello' | 'raw' | 'sql';
-export type ServerChild = Readonly<{ url: string; stop: () => Promise<void> }>;
+export type ServerChild = Readonly<{ url: string; pid: number; stop: () => Promise<void> }>;
 
 export const startServer = async (mode: ServerMode, env: Record<string, string>): Promise<ServerChild> => {
   const child = await startChild(['bench/server.ts', mode], env, (line) => {
@@ -83,7 +85,7 @@ export const startServer = async (mode: ServerMode, env: Record<string, string>)
       return undefined;
     }
   });
-  return { url: `http://127.0.0.1:${child.value}`, stop: child.stop };
+  return { url: `http://127.0.0.1:${child.value}`, pid: child.pid, stop: child.stop };
 };
 
 /** The production worker process (projector workers and scheduler), as `npm run work` runs it. */

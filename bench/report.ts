@@ -24,6 +24,7 @@ const SECTIONS: Record<string, string> = {
   lag: 'Projection lag at a fixed offered rate',
   rebuild: 'Rebuild from the log',
   memory: 'Redis memory',
+  stream: 'Live streams (GET /api/embed/stream) on one API process',
 };
 
 const num = (x: number, unit = ''): string => {

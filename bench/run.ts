@@ -1,8 +1,8 @@
-// `npm run bench [-- --quick] [--only http]`: every figure beside a baseline measured in the same
-// run, in an isolated environment (a fresh database sp_bench_<random> and a Redis prefix of its
-// own, both removed at the end). Prints a table; a full run writes bench/results/latest.json.
-// `--only http` loads and projects the demo page and runs the HTTP phase alone; it prints its
-// table and leaves latest.json as it is.
+// `npm run bench [-- --quick] [--only http|stream]`: every figure beside a baseline measured in the
+// same run, in an isolated environment (a fresh database sp_bench_<random> and a Redis prefix of
+// its own, both removed at the end). Prints a table; a full run writes bench/results/latest.json.
+// `--only http` (or `stream`) loads and projects the demo page and runs that phase alone; it prints
+// its table and leaves latest.json as it is.
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
@@ -25,6 +25,8 @@ import { domainPhase } from './domainPhase.ts';
 import { httpPhase } from './httpPhase.ts';
 import { ingestPhase } from './ingestPhase.ts';
 import { memoryPhase, rebuildPhase } from './rebuildPhase.ts';
+import { streamPhase } from './streamPhase.ts';
+import { streamsWithinFdLimit } from './fdLimit.ts';
 import { formatTable, writeResults, type Figure } from './report.ts';
 import { createChecksTable } from './sqlCharts.ts';
 
@@ -33,12 +35,14 @@ const { values } = parseArgs({
   strict: true,
 });
 const quick = values.quick;
-if (values.only !== undefined && values.only !== 'http') {
-  console.error(`--only ${values.only}: only the http phase runs alone`);
+const only = values.only;
+if (only !== undefined && only !== 'http' && only !== 'stream') {
+  console.error(`--only ${only}: only the http or the stream phase runs alone`);
   process.exit(2);
 }
-const httpOnly = values.only === 'http';
-const command = `npm run bench${quick || httpOnly ? ' --' : ''}${quick ? ' --quick' : ''}${httpOnly ? ' --only http' : ''}`;
+const httpOnly = only === 'http';
+const streamOnly = only === 'stream';
+const command = `npm run bench${quick || only ? ' --' : ''}${quick ? ' --quick' : ''}${only ? ` --only ${only}` : ''}`;
 const settings = quick
   ? {
       httpSeconds: 2,
@@ -49,6 +53,7 @@ const settings = quick
       ingestEvents: 50_000,
       lagRate: 2_000,
       lagSeconds: 6,
+      streams: 2_000,
     }
   : {
       httpSeconds: 5,
@@ -59,6 +64,7 @@ const settings = quick
       ingestEvents: 400_000,
       lagRate: 10_000,
       lagSeconds: 20,
+      streams: 10_000,
     };
 const PARTITIONS = 4;
 const log = (line: string) => void process.stderr.write(`${line}\n`);
@@ -102,7 +108,7 @@ try {
   const day = benchMonitors('bench-1d', 1001, settings.chartMonitors);
   const year = benchMonitors('bench-1y', 2001, settings.chartMonitors);
   const longLabel = settings.longDays === 365 ? '1 year' : `${settings.longDays} days`;
-  if (!httpOnly) {
+  if (only === undefined) {
     log(`[${elapsed()}] appending chart pages and filling the SQL baseline tables…`);
     await appendAll(env.db, historyPage('bench-1y', year, settings.longDays, nowMs), { batchSize: 5_000 });
     await Promise.all([
@@ -140,86 +146,102 @@ try {
   // Let PostgreSQL finish what the bulk loads started (autovacuum, checkpoint) before timing HTTP.
   await env.db.query(sql.unsafe`VACUUM ANALYZE`);
   await env.db.query(sql.unsafe`CHECKPOINT`);
-  log(`[${elapsed()}] HTTP…`);
   const serverEnv = {
     REDIS_URL: env.redisUrl,
     REDIS_PREFIX: env.prefix,
     DATABASE_URL: env.url,
     LOG_LEVEL: 'info',
   };
-  const demoCharts = chartKeys({
-    tag: partitionTag(env.prefix, active.version, partitionOf('demo', PARTITIONS)),
-    slug: 'demo',
-  }).charts;
-  const [app, hello, raw] = await Promise.all([
-    startServer('app', serverEnv),
-    startServer('hello', serverEnv),
-    startServer('raw', { ...serverEnv, BENCH_KEY: demoCharts }),
-  ]);
-  const month = new Date().toISOString().slice(0, 7);
-  figures.push(
-    ...(await httpPhase(
-      { app: app.url, hello: hello.url, raw: raw.url },
-      {
-        duration: settings.httpSeconds,
-        baselineDuration: settings.baselineSeconds,
-        helloEvery: settings.helloEvery,
-        month,
-        log,
-      },
-    )),
-  );
-  figures.push(await domainPhase(app.url, DOMAIN_PAGE, { duration: settings.httpSeconds, log }));
-  await Promise.all([hello.stop(), raw.stop()]);
-  if (httpOnly) {
-    await app.stop();
-  } else {
-    const sqlServer = await startServer('sql', serverEnv);
-    log(`[${elapsed()}] charts: projection vs SQL…`);
+  if (!httpOnly) {
+    const streams = streamsWithinFdLimit(settings.streams, log);
+    log(`[${elapsed()}] live streams…`);
+    const server = await startServer('app', serverEnv);
+    const phaseDeps = { db: env.db, redis: env.redis, projector: deps, prefix: env.prefix, server, log };
+    const ref = { version: active.version, partitions: PARTITIONS };
+    figures.push(...(await streamPhase({ ...phaseDeps, ...ref }, streams)));
+    await server.stop();
+  }
+  if (!streamOnly) {
+    log(`[${elapsed()}] HTTP…`);
+    const demoCharts = chartKeys({
+      tag: partitionTag(env.prefix, active.version, partitionOf('demo', PARTITIONS)),
+      slug: 'demo',
+    }).charts;
+    const [app, hello, raw] = await Promise.all([
+      startServer('app', serverEnv),
+      startServer('hello', serverEnv),
+      startServer('raw', { ...serverEnv, BENCH_KEY: demoCharts }),
+    ]);
+    const month = new Date().toISOString().slice(0, 7);
     figures.push(
-      ...(await chartsPhase(
-        { app: app.url, sql: sqlServer.url },
-        [
-          { label: '1 day', slug: 'bench-1d', table: 'bench_checks_1d', monitors: day.map((m) => m.id) },
-          { label: longLabel, slug: 'bench-1y', table: 'bench_checks_long', monitors: year.map((m) => m.id) },
-        ],
+      ...(await httpPhase(
+        { app: app.url, hello: hello.url, raw: raw.url },
         {
           duration: settings.httpSeconds,
+          baselineDuration: settings.baselineSeconds,
+          helloEvery: settings.helloEvery,
+          month,
           log,
-          note:
-            `SQL tables hold a check per minute; the projected page bench-1y holds one per minute for the last 2 days and one per hour before ` +
-            `(older checks live on in the read models only as failures and daily figures)${quick ? '; --quick: 10 monitors, 30 days instead of 50 monitors, 1 year' : ''}`,
         },
       )),
     );
-    await Promise.all([app.stop(), sqlServer.stop()]);
+    figures.push(await domainPhase(app.url, DOMAIN_PAGE, { duration: settings.httpSeconds, log }));
+    await Promise.all([hello.stop(), raw.stop()]);
+    if (httpOnly) {
+      await app.stop();
+    } else {
+      const sqlServer = await startServer('sql', serverEnv);
+      log(`[${elapsed()}] charts: projection vs SQL…`);
+      figures.push(
+        ...(await chartsPhase(
+          { app: app.url, sql: sqlServer.url },
+          [
+            { label: '1 day', slug: 'bench-1d', table: 'bench_checks_1d', monitors: day.map((m) => m.id) },
+            {
+              label: longLabel,
+              slug: 'bench-1y',
+              table: 'bench_checks_long',
+              monitors: year.map((m) => m.id),
+            },
+          ],
+          {
+            duration: settings.httpSeconds,
+            log,
+            note:
+              `SQL tables hold a check per minute; the projected page bench-1y holds one per minute for the last 2 days and one per hour before ` +
+              `(older checks live on in the read models only as failures and daily figures)${quick ? '; --quick: 10 monitors, 30 days instead of 50 monitors, 1 year' : ''}`,
+          },
+        )),
+      );
+      await Promise.all([app.stop(), sqlServer.stop()]);
 
-    log(`[${elapsed()}] ingest + projection…`);
-    // The real worker process; it logs at info, which is also how it says it is ready.
-    const worker = await startWorker({ ...serverEnv, PROJECTOR_PARTITIONS: String(PARTITIONS) });
-    figures.push(
-      ...(await ingestPhase(
-        { db: env.db, redis: env.redis, prefix: env.prefix, queue, partitions: PARTITIONS, log },
-        { events: settings.ingestEvents, offeredRate: settings.lagRate, lagSeconds: settings.lagSeconds },
-      )),
-    );
-    await worker.stop();
+      log(`[${elapsed()}] ingest + projection…`);
+      // The real worker process; it logs at info, which is also how it says it is ready.
+      const worker = await startWorker({ ...serverEnv, PROJECTOR_PARTITIONS: String(PARTITIONS) });
+      figures.push(
+        ...(await ingestPhase(
+          { db: env.db, redis: env.redis, prefix: env.prefix, queue, partitions: PARTITIONS, log },
+          { events: settings.ingestEvents, offeredRate: settings.lagRate, lagSeconds: settings.lagSeconds },
+        )),
+      );
+      await worker.stop();
 
-    log(`[${elapsed()}] rebuild…`);
-    figures.push(...(await rebuildPhase(deps, { prefix: env.prefix, partitions: PARTITIONS, log })));
-    const rebuilt = await readActive(env.redis, env.prefix);
-    figures.push(
-      ...(await memoryPhase(env.redis, env.db, {
-        prefix: env.prefix,
-        version: rebuilt!.version,
-        partitions: PARTITIONS,
-        slug: 'bench-1y',
-        monitors: year.map((m) => m.id),
-        table: 'bench_checks_long',
-        tableDays: settings.longDays,
-        label: longLabel,
-      })),
-    );
+      log(`[${elapsed()}] rebuild…`);
+      figures.push(...(await rebuildPhase(deps, { prefix: env.prefix, partitions: PARTITIONS, log })));
+      const rebuilt = await readActive(env.redis, env.prefix);
+      figures.push(
+        ...(await memoryPhase(env.redis, env.db, {
+          prefix: env.prefix,
+          version: rebuilt!.version,
+          partitions: PARTITIONS,
+          slug: 'bench-1y',
+          monitors: year.map((m) => m.id),
+          table: 'bench_checks_long',
+          tableDays: settings.longDays,
+          label: longLabel,
+        })),
+      );
+    }
   }
 } finally {
   await cleanup();
@@ -229,12 +251,13 @@ const seconds = (performance.now() - began) / 1000;
 const header = [
   `${command}: ${machine.cpus} CPUs (${machine.cpu_model}), ${machine.memory_gb} GB, Node ${machine.node}, PostgreSQL ${machine.postgres}, Redis ${machine.redis}; ${seconds.toFixed(0)} s`,
   quick && httpOnly ? '--quick: 2 s per endpoint, a hello-world run after every fourth' : '',
-  quick && !httpOnly
+  quick && streamOnly ? '--quick: 2,000 streams' : '',
+  quick && only === undefined
     ? '--quick: shorter runs, 10 chart monitors, 30 days instead of 1 year, 50k ingest events, 2,000 events/s for 6 s for the lag'
     : '',
 ].filter(Boolean);
 console.log([...header, formatTable(figures)].join('\n'));
-if (!httpOnly) {
+if (only === undefined) {
   const path = await writeResults({
     command,
     quick,

@@ -25,12 +25,23 @@ export const evolveMaintenance = (
       scheduledEnd: Date.parse(scheduled_end),
       components,
       createdAt: Date.parse(event.at),
+      updatedAt: Date.parse(event.at),
       started: false,
       completed: false,
       cancelled: false,
     };
   }
   if (doc === null) return null;
+  return {
+    ...changed(doc, event),
+    updatedAt: Math.max(doc.updatedAt ?? doc.createdAt, Date.parse(event.at)),
+  };
+};
+
+const changed = (
+  doc: MaintenanceDoc,
+  event: Exclude<MaintenanceEvent, { type: 'maintenance.scheduled' }>,
+) => {
   switch (event.type) {
     case 'maintenance.updated': {
       const { title, description, scheduled_start, scheduled_end, components } = event.data;

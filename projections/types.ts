@@ -50,6 +50,8 @@ export type MaintenanceDoc = Readonly<{
   scheduledEnd: number;
   components: readonly string[];
   createdAt: number;
+  /** `at` of the maintenance's latest event (absent in documents projected before it was kept). */
+  updatedAt?: number;
   /** Explicit transitions; otherwise the status follows the clock. */
   started: boolean;
   completed: boolean;

@@ -14,16 +14,21 @@ import { requestLog } from './http/requestLog.ts';
 import { createActiveVersionReader } from './models/control/activeVersionReader.ts';
 import { createDomainDirectory, type DomainDirectory } from './models/domains/domainDirectory.ts';
 import { createPageReads } from './models/pageReads.ts';
+import { createSubscriptionReads } from './models/subscriptionReads.ts';
 import { availabilityRoutes } from './routes/availability.ts';
 import { badgeRoutes } from './routes/badge.ts';
 import { chartRoutes } from './routes/charts.ts';
 import { embedRoutes } from './routes/embed.ts';
+import { embedStreamRoutes } from './routes/embedStream.ts';
+import { feedRoutes } from './routes/feeds.ts';
 import { incidentRoutes } from './routes/incidents.ts';
 import { maintenanceRoutes } from './routes/maintenances.ts';
 import { metaRoutes } from './routes/meta.ts';
 import { statusPageRoutes } from './routes/statusPage.ts';
+import { statuspageRoutes } from './routes/statuspageApi.ts';
 import { widgetRoutes } from './routes/widget.ts';
 import type { Logger } from './shared/logger.ts';
+import { createChangeHub, type ChangeHub } from './stream/changeHub.ts';
 
 export type AppDeps = Readonly<{
   redis: Redis;
@@ -36,6 +41,8 @@ export type AppDeps = Readonly<{
   registry?: Registry;
   /** Custom domain → page; pass one to close it at shutdown (it subscribes on first use). */
   domains?: DomainDirectory;
+  /** Live-stream fan-out; pass one to close it at shutdown (it opens its connection lazily). */
+  streams?: ChangeHub;
 }>;
 
 export const buildApp = (deps: AppDeps): Express => {
@@ -58,6 +65,8 @@ export const buildApp = (deps: AppDeps): Express => {
     deps.domains ??
     createDomainDirectory({ redis: deps.redis, prefix: deps.prefix, log: deps.log, readActive });
   app.use(hostRouting(domains.pageOf));
+  const streams = deps.streams ?? createChangeHub({ redis: deps.redis, prefix: deps.prefix, log: deps.log });
+  const subscriptionReads = createSubscriptionReads(deps.redis);
   const openApiJson = JSON.stringify(buildOpenApiDocument(deps.config.publicBaseUrl));
   app.use(
     metaRoutes(openApiJson),
@@ -67,6 +76,9 @@ export const buildApp = (deps: AppDeps): Express => {
     chartRoutes(routeDeps),
     availabilityRoutes(routeDeps),
     embedRoutes(routeDeps),
+    embedStreamRoutes(routeDeps, subscriptionReads, streams),
+    feedRoutes(routeDeps, subscriptionReads),
+    statuspageRoutes(routeDeps, subscriptionReads),
     badgeRoutes(routeDeps),
     statusPageRoutes(routeDeps),
   );

@@ -1,11 +1,15 @@
 // The one entry point behind the npm scripts: start, serve, work, migrate, ingest, rebuild,
-// simulate. Settings come from the environment (src/config.ts); a bad one stops here.
+// repair-restore, simulate. Settings come from the environment (src/config.ts); a bad one stops here.
 import { ConfigError, loadConfig, type Config } from './config.ts';
+import { LogRestored, verifyLogOrigin } from './eventLog/logOrigin.ts';
 import { migrate } from './eventLog/migrate.ts';
 import { createClients, type Clients } from './runtime/clients.ts';
 import { createShutdown } from './runtime/onShutdown.ts';
 
-/** A long-running process: migrate, connect, run until SIGTERM/SIGINT. */
+/**
+ * A long-running process: migrate, connect, run until SIGTERM/SIGINT. A process that projects
+ * refuses a restored log (LogRestored); the API only warns, it reads Redis and appends safely.
+ */
 const runService = async (
   config: Config,
   name: string,
@@ -13,6 +17,15 @@ const runService = async (
 ): Promise<null> => {
   await migrate(config.databaseUrl);
   const clients = await createClients(config, name);
+  try {
+    await verifyLogOrigin(clients.db);
+  } catch (error) {
+    if (!(error instanceof LogRestored) || name === 'worker') {
+      await clients.close();
+      throw error;
+    }
+    clients.log.error(error.message);
+  }
   const { onShutdown } = createShutdown(clients.log);
   onShutdown(() => clients.close());
   await run(clients, onShutdown);
@@ -36,6 +49,8 @@ const commands: Record<string, (config: Config, args: string[]) => Promise<numbe
   start: async (config) => (await import('./runtime/start.ts')).start(config),
   ingest: async (config, args) => (await import('./runtime/ingestCommand.ts')).ingestCommand(config, args),
   rebuild: async (config) => (await import('./runtime/rebuildCommand.ts')).rebuildCommand(config),
+  'repair-restore': async (config) =>
+    (await import('./runtime/repairRestoreCommand.ts')).repairRestoreCommand(config),
   simulate: async (config, args) =>
     (await import('./runtime/simulateCommand.ts')).simulateCommand(config, args),
 };
@@ -53,6 +68,10 @@ const main = async () => {
     if (error instanceof ConfigError) {
       console.error(error.message);
       return 78; // EX_CONFIG
+    }
+    if (error instanceof LogRestored) {
+      console.error(error.message);
+      return 65; // EX_DATAERR
     }
     throw error;
   }

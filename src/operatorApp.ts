@@ -51,7 +51,14 @@ export const buildOperatorApp = (deps: OperatorDeps): Express => {
     }
   });
   app.get('/metrics', async (_req, res) => {
-    res.type(deps.registry.contentType).send(await deps.registry.metrics());
+    try {
+      // Collectors report their own failures; only a bug can reach the catch.
+      const text = await deps.registry.metrics();
+      res.set('Cache-Control', 'no-store').type(deps.registry.contentType).send(text);
+    } catch (error) {
+      deps.log.error({ err: error }, 'metrics unavailable');
+      sendError(res, 'internal');
+    }
   });
   app.use(notFoundHandler);
   app.use(errorHandler(deps.log));

@@ -97,6 +97,11 @@
     return row;
   };
 
+  const accept = (data) => {
+    if (!data || !Object.prototype.hasOwnProperty.call(STATES, data.overall)) throw new Error('bad data');
+    return data;
+  };
+
   const fetchStatus = (url) => {
     const init = { mode: 'cors', credentials: 'omit' };
     // a hung request must not stall the refresh loop
@@ -107,10 +112,7 @@
         if (!res.ok) throw new Error('HTTP ' + res.status);
         return res.json();
       })
-      .then((data) => {
-        if (!data || !Object.prototype.hasOwnProperty.call(STATES, data.overall)) throw new Error('bad data');
-        return data;
-      });
+      .then(accept);
   };
 
   const start = () => {
@@ -160,19 +162,61 @@
     const query = ['slug=' + encodeURIComponent(attr('data-slug')), inc && 'inc=1'];
     if (int('data-rtm', 240)) query.push('rtm=' + int('data-rtm', 240)); // invalid values are ignored
     if (int('data-upd', 30)) query.push('upd=' + int('data-upd', 30));
-    const url = new URL(src).origin + '/api/embed/status?' + query.filter(Boolean).join('&');
+    const api = new URL(src).origin + '/api/embed/';
+    const params = query.filter(Boolean).join('&');
     plain('loading', 'Loading status\u2026');
+    const removed = () => !doc.documentElement.contains(container);
 
     const tick = () => {
-      if (!doc.documentElement.contains(container)) return; // removed: stop polling
+      if (removed()) return; // stop polling
       // 45 s plus jitter, so the embeds of one page don't poll in lockstep
       const next = () => window.setTimeout(tick, 45000 + Math.floor(Math.random() * 10000));
-      fetchStatus(url)
+      fetchStatus(api + 'status?' + params)
         .then(render)
         .catch(() => plain('unknown', 'Status unknown'))
         .then(next, next);
     };
-    tick();
+
+    // Live updates over one EventSource. Anything wrong with it (no EventSource, a CSP that blocks
+    // it, an HTTP error, a proxy that holds the stream back) falls back to polling.
+    const stream = () => {
+      let source;
+      try {
+        source = new window.EventSource(api + 'stream?' + params);
+      } catch (e) {
+        return false;
+      }
+      let open = true;
+      let received = false;
+      const stop = () => {
+        open = false;
+        source.close();
+      };
+      const fallback = () => {
+        if (!open) return;
+        stop();
+        tick();
+      };
+      window.setTimeout(() => received || fallback(), 20000);
+      const watch = () => open && (removed() ? stop() : window.setTimeout(watch, 60000));
+      window.setTimeout(watch, 60000);
+      source.addEventListener('status', (event) => {
+        received = true;
+        if (removed()) return stop();
+        try {
+          render(accept(JSON.parse(event.data)));
+        } catch (e) {
+          plain('unknown', 'Status unknown');
+        }
+      });
+      // CLOSED (2): the browser gave up (an error answer or a blocked request); otherwise it reconnects
+      // by itself, resuming with Last-Event-ID.
+      source.onerror = () => source.readyState === 2 && fallback();
+      return true;
+    };
+
+    const live = typeof window.EventSource === 'function' && !/^(false|0)$/i.test(attr('data-live'));
+    if (!live || !stream()) tick();
   };
 
   try {

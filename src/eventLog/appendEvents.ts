@@ -1,9 +1,14 @@
-// Appending a batch: parse, ensure partitions, then one transaction. Throws InvalidBatch with
+// Appending a batch: parse, create the partitions it needs, then one transaction. Throws InvalidBatch with
 // every bad event when any is bad; nothing of such a batch is appended.
 import { sql, type DatabasePool } from 'slonik';
 import { isEventError, parseEvent, type EventError, type ParsedEvent } from '../events/parseEvent.ts';
 import { createBatchWriter, type AppendResult } from './batchWriter.ts';
-import { checkMonths, ensureCheckPartitions, rememberCheckMonths } from './ensureCheckPartitions.ts';
+import {
+  checkMonths,
+  createCheckPartitions,
+  ensureCheckPartitions,
+  rememberCheckMonths,
+} from './ensureCheckPartitions.ts';
 
 export type { AppendResult };
 
@@ -33,27 +38,48 @@ export const appendEvents = async (
   return appendParsed(db, [parsed], options);
 };
 
+type Chunk = readonly (ParsedEvent | EventError)[];
+
+/** The first chunk, read before the transaction opens, and an iterator over all of them. */
+const peekFirst = async (chunks: Iterable<Chunk> | AsyncIterable<Chunk>) => {
+  const iterator =
+    Symbol.asyncIterator in chunks ? chunks[Symbol.asyncIterator]() : chunks[Symbol.iterator]();
+  const first = await iterator.next();
+  async function* all(): AsyncGenerator<Chunk> {
+    if (first.done === true) return;
+    yield first.value;
+    for (let next = await iterator.next(); next.done !== true; next = await iterator.next()) yield next.value;
+  }
+  return { first: first.done === true ? [] : first.value, all: all() };
+};
+
+const validOf = (chunk: Chunk) => chunk.filter((e): e is ParsedEvent => !isEventError(e));
+
 /** Appends already parsed chunks in one transaction (the CLI streams chunks through here). */
 export const appendParsed = async (
   db: DatabasePool,
-  chunks:
-    Iterable<readonly (ParsedEvent | EventError)[]> | AsyncIterable<readonly (ParsedEvent | EventError)[]>,
+  chunks: Iterable<Chunk> | AsyncIterable<Chunk>,
   options: AppendOptions & {
     onChunk?: (done: number) => void;
     /** Lifts the pool's idle-in-transaction limit for this append: the CLI waits on its input inside it. */
     idleTimeoutMs?: number;
+    /** Gives up waiting for a lock after this long (SQLSTATE 55P03): HTTP answers 503 instead of hanging. */
+    lockTimeoutMs?: number;
   },
 ): Promise<AppendResult> => {
   let seen = 0;
   const months: string[] = [];
+  const { first, all } = await peekFirst(chunks);
+  await createCheckPartitions(db, checkMonths(validOf(first)), options.lockTimeoutMs);
   const result = await db.transaction(async (tx) => {
     if (options.idleTimeoutMs !== undefined)
       await tx.query(sql.unsafe`
         SELECT set_config('idle_in_transaction_session_timeout', ${String(options.idleTimeoutMs)}, true)`);
+    if (options.lockTimeoutMs !== undefined)
+      await tx.query(sql.unsafe`SELECT set_config('lock_timeout', ${String(options.lockTimeoutMs)}, true)`);
     const writer = createBatchWriter(tx, options.ownHost ?? null);
-    for await (const chunk of chunks) {
-      const valid = chunk.filter((e): e is ParsedEvent => !isEventError(e));
-      months.push(...(await ensureCheckPartitions(db, tx, checkMonths(valid))));
+    for await (const chunk of all) {
+      months.push(...(await ensureCheckPartitions(db, tx, checkMonths(validOf(chunk)))));
       await writer.write(chunk);
       seen += chunk.length;
       options.onChunk?.(seen);

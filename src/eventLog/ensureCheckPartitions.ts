@@ -1,6 +1,10 @@
-// Monthly partitions for check results are created on demand, inside the append transaction
-// (so a rolled-back batch leaves nothing behind). Months known to exist are remembered per
-// process, but only once the transaction that created them has committed.
+// Monthly partitions for check results. Creating one takes an ACCESS EXCLUSIVE lock on
+// event_log_checks until its transaction ends, which would stall every append and every log read
+// behind a long append transaction: so they are created ahead, each in a transaction of its own
+// (workers make the current and next month's at start and daily; an append makes its first
+// chunk's before it opens its transaction). Only a later chunk of a CLI import that reaches a
+// month without a partition still creates it inside the import's transaction. Months known to
+// exist are remembered per process, once committed.
 import { sql, type CommonQueryMethods, type DatabasePool } from 'slonik';
 import type { ParsedEvent } from '../events/parseEvent.ts';
 
@@ -34,4 +38,31 @@ export const ensureCheckPartitions = async (
 export const rememberCheckMonths = (pool: DatabasePool, months: readonly string[]): void => {
   const known = committedMonths(pool);
   for (const m of months) known.add(m);
+};
+
+/**
+ * Creates missing partitions for `months`, each committed at once (outside any append), waiting
+ * at most `lockTimeoutMs` for the table lock when given (SQLSTATE 55P03 after that).
+ */
+export const createCheckPartitions = async (
+  pool: DatabasePool,
+  months: Iterable<string>,
+  lockTimeoutMs?: number,
+): Promise<void> => {
+  const known = committedMonths(pool);
+  for (const month of months) {
+    if (known.has(month)) continue;
+    await pool.transaction(async (tx) => {
+      if (lockTimeoutMs !== undefined)
+        await tx.query(sql.unsafe`SELECT set_config('lock_timeout', ${String(lockTimeoutMs)}, true)`);
+      await tx.query(sql.unsafe`SELECT ensure_check_partition(${`${month}-01`}::date)`);
+    });
+    known.add(month);
+  }
+};
+
+/** This month and the next, as YYYY-MM (UTC). */
+export const currentAndNextMonth = (now: Date): string[] => {
+  const next = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+  return [now.toISOString().slice(0, 7), next.toISOString().slice(0, 7)];
 };

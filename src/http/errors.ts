@@ -86,16 +86,19 @@ export const notFoundHandler: RequestHandler = (_req, res) => {
   sendError(res, 'not_found');
 };
 
-/** Redis unreachable, or still loading its data: the read models are unavailable, not broken. */
+/**
+ * Redis unreachable, stalled (a command timed out), busy with a long script, or still loading its
+ * data: the read models are unavailable for now, not broken.
+ */
 export const isStoreOutage = (err: unknown): boolean =>
   err instanceof Error &&
   (err.name === 'MaxRetriesPerRequestError' ||
-    /^(LOADING|MASTERDOWN|CLUSTERDOWN|TRYAGAIN)\b|Connection is closed|ECONNREFUSED|ETIMEDOUT/.test(
+    /^(LOADING|BUSY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN)\b|Command timed out|Connection is closed|ECONNREFUSED|ETIMEDOUT/.test(
       err.message,
     ));
 
 /** The answer for an error, or null when it is unexpected (a bug: 500). */
-const codeFor = (err: unknown): ApiErrorCode | null => {
+export const errorCodeOf = (err: unknown): ApiErrorCode | null => {
   if (err instanceof ApiError) return err.code;
   if (isStoreOutage(err)) return 'service_unavailable';
   if (isUndecodablePath(err)) return 'not_found';
@@ -113,7 +116,7 @@ export const errorHandler =
       next(err);
       return;
     }
-    const code = codeFor(err);
+    const code = errorCodeOf(err);
     if (code === null) {
       log.error({ err }, 'unhandled request error'); // only what is really unexpected
     } else if (isStoreOutage(err)) {

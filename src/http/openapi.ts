@@ -4,6 +4,7 @@ import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig } from '@aste
 import { apiErrorTable, type ApiErrorCode } from './errors.ts';
 import { endpoints } from './openapiEndpoints.ts';
 import { ErrorBody } from '../contract/responseSchemas.ts';
+import { subscriptionEndpoints } from './openapiSubscriptions.ts';
 
 const header = (description: string) => ({ schema: { type: 'string' as const }, description });
 
@@ -38,7 +39,7 @@ const errorResponses = (codes: readonly ApiErrorCode[]): Record<number, Response
 
 export const buildOpenApiDocument = (baseUrl: string) => {
   const registry = new OpenAPIRegistry();
-  for (const e of endpoints) {
+  for (const e of [...endpoints, ...subscriptionEndpoints]) {
     registry.registerPath({
       method: 'get',
       path: e.path,
@@ -48,13 +49,18 @@ export const buildOpenApiDocument = (baseUrl: string) => {
         200: {
           description: 'OK',
           headers: {
-            ETag: header('Strong entity tag'),
+            ...(e.conditional === false ? {} : { ETag: header('Strong entity tag') }),
             'Cache-Control': header(e.cache),
             'Access-Control-Allow-Origin': header('*'),
+            ...Object.fromEntries(
+              Object.entries(e.headers ?? {}).map(([name, text]) => [name, header(text)]),
+            ),
           },
           content: { [e.contentType ?? 'application/json; charset=utf-8']: { schema: e.body } },
         },
-        304: { description: 'Not modified (If-None-Match matched the ETag); no body' },
+        ...(e.conditional === false
+          ? {}
+          : { 304: { description: 'Not modified (If-None-Match matched the ETag); no body' } }),
         ...errorResponses(e.errors),
       },
     });

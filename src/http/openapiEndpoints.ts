@@ -15,6 +15,10 @@ export type Endpoint = Readonly<{
   body: ZodTypeAny;
   contentType?: string;
   cache: string;
+  /** Extra response headers (name → description). */
+  headers?: Readonly<Record<string, string>>;
+  /** false: no ETag and no 304 (a stream). */
+  conditional?: boolean;
   errors: readonly ApiErrorCode[];
 }>;
 

@@ -116,7 +116,16 @@ const UNAVAILABLE_CODES = new Set([
   '57P02',
   '57P03',
   '53300',
+  // Waiting too long for a lock or a statement, or losing a deadlock or serialization race:
+  // the batch was rolled back whole, so the agent can simply send it again.
+  '55P03',
+  '57014',
+  '40P01',
+  '40001',
 ]);
+
+/** How long an HTTP append waits for a lock (another writer's) before answering 503. */
+export const APPEND_LOCK_TIMEOUT_MS = 1_000;
 const codeOf = (error: unknown): unknown => (error as { code?: unknown } | null)?.code;
 
 const isDatabaseUnavailable = (error: unknown): boolean =>
@@ -196,6 +205,7 @@ export const ingestRouter = (deps: IngestDeps): Router => {
           now,
           onCommitted: wake,
           ownHost: deps.ownHost ?? null,
+          lockTimeoutMs: APPEND_LOCK_TIMEOUT_MS,
         });
         res.status(202).json({
           accepted: result.accepted,

@@ -1,20 +1,65 @@
 // Prometheus metrics of the projector (operations.md): events projected, batch durations, lag,
-// queue depth and dead letters. Gauges are computed when scraped.
+// queue depth and dead letters. The gauges read PostgreSQL and Redis when scraped, through
+// guarded collectors: bounded, reported when they fail, one projection-status query per scrape.
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { sql, type DatabasePool } from 'slonik';
 import { z } from 'zod';
+import { guardedCollectors } from '../shared/guardedCollectors.ts';
+import type { Logger } from '../shared/logger.ts';
 import { projectionStatus } from './projectionStatus.ts';
 
 export type ProjectorMetrics = Readonly<{
   onBatch: (info: { partition: number; events: number; seconds: number }) => void;
 }>;
 
-export const createProjectorMetrics = (
-  registry: Registry,
-  sources: { db: DatabasePool; redis: Redis; prefix: string; queue?: Queue },
-): ProjectorMetrics => {
+export type MetricSources = Readonly<{
+  db: DatabasePool;
+  redis: Redis;
+  prefix: string;
+  log: Logger;
+  queue?: Queue;
+}>;
+
+const LAG_EVENTS = 'projector_lag_events';
+
+/** The scraped gauges; registered once per registry (the API and the workers may share one). */
+export const registerProjectorGauges = (registry: Registry, sources: MetricSources): void => {
+  if (registry.getSingleMetric(LAG_EVENTS)) return;
+  const collectors = guardedCollectors(registry, (collector, error) => {
+    sources.log.warn({ collector, err: (error as Error).message }, 'metrics: collector failed');
+  });
+  const gauge = (name: string, help: string) =>
+    new Gauge({ name, help, registers: [registry], collect: collectors.collect });
+  const lagEvents = gauge(LAG_EVENTS, 'Events in the log not yet projected');
+  const lagSeconds = gauge('projector_lag_seconds', 'Age of the oldest event not yet projected');
+  collectors.add('projection_lag', async () => {
+    const status = await projectionStatus(sources.db, sources.redis, sources.prefix);
+    lagEvents.set(status.lag_events);
+    lagSeconds.set(status.lag_seconds);
+  });
+  const { queue } = sources;
+  if (queue) {
+    const depth = gauge('projector_queue_depth', 'Projector jobs waiting, active or delayed');
+    collectors.add('queue_depth', async () => {
+      const counts = await queue.getJobCounts('waiting', 'active', 'delayed');
+      depth.set(Object.values(counts).reduce((a, b) => a + b, 0));
+    });
+  }
+  const deadLetters = gauge('projector_dead_letters', 'Events a projection could not apply (dead_letters)');
+  collectors.add('dead_letters', async () => {
+    deadLetters.set(
+      Number(
+        await sources.db.oneFirst(
+          sql.type(z.object({ n: z.string() }))`SELECT count(*)::text AS n FROM dead_letters`,
+        ),
+      ),
+    );
+  });
+};
+
+export const createProjectorMetrics = (registry: Registry, sources: MetricSources): ProjectorMetrics => {
   const projected = new Counter({
     name: 'projector_events_projected_total',
     help: 'Events applied to the read models',
@@ -27,44 +72,7 @@ export const createProjectorMetrics = (
     buckets: [0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   });
-  const lagGauge = (
-    name: string,
-    help: string,
-    pick: (s: Awaited<ReturnType<typeof projectionStatus>>) => number,
-  ) =>
-    new Gauge({
-      name,
-      help,
-      registers: [registry],
-      async collect() {
-        this.set(pick(await projectionStatus(sources.db, sources.redis, sources.prefix)));
-      },
-    });
-  lagGauge('projector_lag_events', 'Events in the log not yet projected', (s) => s.lag_events);
-  lagGauge('projector_lag_seconds', 'Age of the oldest event not yet projected', (s) => s.lag_seconds);
-  new Gauge({
-    name: 'projector_queue_depth',
-    help: 'Projector jobs waiting, active or delayed',
-    registers: [registry],
-    async collect() {
-      const counts = sources.queue ? await sources.queue.getJobCounts('waiting', 'active', 'delayed') : {};
-      this.set(Object.values(counts).reduce((a, b) => a + b, 0));
-    },
-  });
-  new Gauge({
-    name: 'projector_dead_letters',
-    help: 'Events a projection could not apply (table dead_letters)',
-    registers: [registry],
-    async collect() {
-      this.set(
-        Number(
-          await sources.db.oneFirst(
-            sql.type(z.object({ n: z.string() }))`SELECT count(*)::text AS n FROM dead_letters`,
-          ),
-        ),
-      );
-    },
-  });
+  registerProjectorGauges(registry, sources);
   return {
     onBatch: ({ partition, events, seconds }) => {
       projected.inc({ partition: String(partition) }, events);

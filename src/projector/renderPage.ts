@@ -12,13 +12,16 @@ import { renderSnippets } from '../../projections/render/snippets.ts';
 import { overallStatus } from '../../projections/figures/overallStatus.ts';
 import { maintenanceStatus, nextMaintenanceChange } from '../../projections/render/maintenanceJson.ts';
 import type { MonitorSnapshot, OverallStatus, PageState, UrlSettings } from '../../projections/types.ts';
+import { encodeAccess } from '../models/access/codec.ts';
 import { putAccess } from '../models/access/writes.ts';
 import { replaceAvailability } from '../models/availability/writes.ts';
 import { putChart } from '../models/charts/writes.ts';
+import { partitionKeys } from '../models/control/keys.ts';
 import { putEmbed, putOverall, putSnippets } from '../models/embed/writes.ts';
 import type { PageRef } from '../models/page.ts';
 import type { WriteOp } from '../models/redis/writeOps.ts';
 import { renderIncidents, renderMaintenances } from './renderLists.ts';
+import { renderSubscriptions } from './renderSubscriptions.ts';
 
 export type RenderScope = Readonly<{
   incidents: boolean;
@@ -51,8 +54,10 @@ const pageOverall = (state: PageState, monitors: readonly MonitorSnapshot[], now
 export const renderPage = (input: RenderInput, scope: RenderScope): PageRenderPlan => {
   const { page, state, now, monitors } = input;
   const writes: WriteOp[] = [putAccess(page, state)];
+  const changes = partitionKeys(page.tag).changes;
   if (state === null || state.deleted) {
     if (input.staleKeys.length > 0) writes.push({ op: 'del', keys: input.staleKeys });
+    writes.push({ op: 'publish', channel: changes, message: page.slug }); // its live streams end
     return { writes, due: null };
   }
   const overall = pageOverall(state, monitors, now);
@@ -72,11 +77,25 @@ export const renderPage = (input: RenderInput, scope: RenderScope): PageRenderPl
         incidents: Object.values(state.incidents),
         nowMs: now,
       }),
+      { now, channel: changes, access: encodeAccess(state) },
     ),
     putSnippets(
       page,
       json(renderSnippets({ slug: page.slug, baseUrl: input.urls.baseUrl, statusPageUrl, overall })),
     ),
+  );
+  const feeds = scope.incidents || scope.maintenances; // what feeds show changes only with these
+  writes.push(
+    ...renderSubscriptions({
+      page,
+      state,
+      pageUrl: statusPageUrl,
+      urls: input.urls,
+      overall,
+      monitors,
+      now,
+      feeds,
+    }),
   );
   if (scope.incidents) writes.push(...renderIncidents(page, state));
   if (scope.maintenances) writes.push(...renderMaintenances(page, state, input.maintenanceMonths, now));

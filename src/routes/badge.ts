@@ -3,7 +3,7 @@
 import { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
 import { badgeSvg } from '../embed/badgeSvg.ts';
 import { overallStatuses, type OverallStatus } from '../shared/overallStatus.ts';
-import { ApiError, isUndecodablePath, RETRY_AFTER_SECONDS } from '../http/errors.ts';
+import { ApiError, apiErrorTable, errorCodeOf, RETRY_AFTER_SECONDS } from '../http/errors.ts';
 import { admit, pageRules, parseSlug, type RouteDeps } from '../http/pageGate.ts';
 import { cacheControl, cacheFor, sendBody } from '../http/send.ts';
 import { etagOf } from '../models/bytes.ts';
@@ -35,10 +35,11 @@ const sendUnknown = (req: Request, res: Response, status: number): void => {
   });
 };
 
+// Every answerable error, Redis outages included (503), is an image; only a bug is not.
 const greyOnError: ErrorRequestHandler = (err, req, res, next) => {
-  if (err instanceof ApiError) sendUnknown(req, res, err.status);
-  else if (isUndecodablePath(err)) sendUnknown(req, res, 404);
-  else next(err);
+  const code = errorCodeOf(err);
+  if (code === null || res.headersSent) next(err);
+  else sendUnknown(req, res, apiErrorTable[code].status);
 };
 
 export const badgeRoutes = ({ reads, locate }: RouteDeps): Router =>

@@ -2,43 +2,23 @@
 // fragments of the embed hash (field order of read-api.md), taking incidents, rtm and upd only
 // when asked for; the snippets are stored whole.
 import { Router, type Request } from 'express';
-import { rtmWindow } from '../../projections/render/embed.ts';
 import { ApiError } from '../http/errors.ts';
 import { admit, pageRules, parseSlug, type RouteDeps } from '../http/pageGate.ts';
-import { EmbedStatusQuery, type EmbedStatusQuery as Query } from '../http/schemas.ts';
+import { embedBody } from '../http/embedBody.ts';
+import { EmbedStatusQuery } from '../http/schemas.ts';
 import { cacheControl, cacheFor, sendBody } from '../http/send.ts';
 import { etagOf } from '../models/bytes.ts';
-import type { EmbedParts } from '../models/embed/codec.ts';
 
 /** Missing slug before everything else; a repeated one cannot name a page. */
-const embedSlug = (req: Request): string => {
+export const embedSlug = (req: Request): string => {
   const raw: unknown = req.query['slug'];
   if (raw === undefined || raw === '') throw new ApiError('missing_slug');
   if (typeof raw !== 'string') throw new ApiError('invalid_parameters');
   return parseSlug(raw, 'not_found');
 };
 
-const asksForExtras = (req: Request): boolean =>
+export const asksForExtras = (req: Request): boolean =>
   ['inc', 'rtm', 'upd'].some((name) => req.query[name] !== undefined);
-
-/** @throws ApiError service_unavailable when a needed fragment was not rendered */
-const embedBody = (parts: Partial<EmbedParts>, query: Query): string => {
-  const field = (name: keyof EmbedParts): string => {
-    const value = parts[name];
-    if (value === undefined) throw new ApiError('service_unavailable');
-    return value;
-  };
-  const rtm =
-    query.rtm === undefined
-      ? ''
-      : `,"rtm":${JSON.stringify(rtmWindow(JSON.parse(field('rtm')) as (number | null)[], query.rtm))}`;
-  const upd =
-    query.upd === undefined
-      ? ''
-      : `,"upd":${JSON.stringify((JSON.parse(field('upd')) as number[]).slice(-query.upd))}`;
-  const incidents = query.inc === '1' ? field('incidents') : '[]';
-  return `{${field('head')},"incidents":${incidents}${rtm}${upd},${field('tail')}}`;
-};
 
 export const embedRoutes = ({ reads, locate }: RouteDeps): Router =>
   Router()

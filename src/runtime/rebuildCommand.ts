@@ -1,15 +1,26 @@
 // `npm run rebuild`: builds a new version of every read model from the log while the current
 // one keeps serving, flips, then deletes the old one. Safe beside running workers.
 import type { Config } from '../config.ts';
+import { verifyLogOrigin } from '../eventLog/logOrigin.ts';
 import { migrate } from '../eventLog/migrate.ts';
 import { rebuild, RebuildRunning } from '../projector/rebuild.ts';
 import { createProjectorQueue } from '../projector/queue.ts';
 import { systemClock } from '../shared/clock.ts';
-import { createClients } from './clients.ts';
+import { createClients, type Clients } from './clients.ts';
 
 export const rebuildCommand = async (config: Config): Promise<number> => {
   await migrate(config.databaseUrl);
   const clients = await createClients(config, 'rebuild');
+  try {
+    await verifyLogOrigin(clients.db); // a restored log would rebuild into empty models
+    return await rebuildWith(config, clients);
+  } finally {
+    await clients.close();
+  }
+};
+
+/** Rebuilds, prints the outcome and wakes the workers; 1 when another rebuild holds the lock. */
+export const rebuildWith = async (config: Config, clients: Clients): Promise<number> => {
   const events = new Map<number, number>();
   const started = Date.now();
   const tty = process.stderr.isTTY;
@@ -50,7 +61,5 @@ export const rebuildCommand = async (config: Config): Promise<number> => {
       return 1;
     }
     throw error;
-  } finally {
-    await clients.close();
   }
 };

@@ -8,14 +8,27 @@ import { wakeAllPartitions, type ProjectorQueue } from '../projector/queue.ts';
 import type { ActiveVersionReader } from '../models/control/activeVersionReader.ts';
 
 export const POLL_CRON = '*/5 * * * * *';
+/** Upkeep that must happen ahead of need (check partitions of the coming month). */
+export const UPKEEP_CRON = '0 */6 * * *';
 
-export const startScheduler = (deps: { queue: ProjectorQueue; active: ActiveVersionReader; log: Logger }) => {
-  const task = cron.schedule(POLL_CRON, async () => {
+export const startScheduler = (deps: {
+  queue: ProjectorQueue;
+  active: ActiveVersionReader;
+  log: Logger;
+  upkeep: () => Promise<void>;
+}) => {
+  const guarded = (name: string, run: () => Promise<void>) => async () => {
     try {
-      await wakeAllPartitions(deps.queue, deps.active);
+      await run();
     } catch (error) {
-      deps.log.warn({ err: (error as Error).message }, 'scheduler tick failed');
+      deps.log.warn({ err: (error as Error).message }, `scheduler ${name} failed`);
     }
-  });
-  return { stop: () => task.stop() };
+  };
+  const poll = cron.schedule(
+    POLL_CRON,
+    guarded('tick', () => wakeAllPartitions(deps.queue, deps.active)),
+  );
+  const upkeep = cron.schedule(UPKEEP_CRON, guarded('upkeep', deps.upkeep));
+  void guarded('upkeep', deps.upkeep)();
+  return { stop: () => Promise.all([poll.stop(), upkeep.stop()]) };
 };

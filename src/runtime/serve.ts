@@ -3,12 +3,14 @@ import { Registry, collectDefaultMetrics } from 'prom-client';
 import { buildApp } from '../app.ts';
 import type { Config } from '../config.ts';
 import { buildOperatorApp } from '../operatorApp.ts';
+import { registerProjectorGauges } from '../projector/projectorMetrics.ts';
 import { createProjectorQueue, createWake } from '../projector/queue.ts';
 import { createActiveVersionReader } from '../models/control/activeVersionReader.ts';
 import { createDomainDirectory } from '../models/domains/domainDirectory.ts';
 import { systemClock } from '../shared/clock.ts';
 import { hostOfUrl } from '../shared/hostName.ts';
 import type { Clients } from './clients.ts';
+import { createChangeHub } from '../stream/changeHub.ts';
 import { listen } from './listen.ts';
 
 export const serve = async (
@@ -16,15 +18,17 @@ export const serve = async (
   clients: Clients,
   onShutdown: (close: () => Promise<unknown>) => void,
 ) => {
-  const { db, redis, queueRedis, log } = clients;
+  const { db, readRedis: redis, queueRedis, log } = clients;
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const queue = createProjectorQueue(queueRedis, config.redisPrefix);
+  registerProjectorGauges(registry, { db, redis, prefix: config.redisPrefix, log, queue: queue.queue });
   const active = createActiveVersionReader(redis, config.redisPrefix);
   const wake = createWake(queue, active);
   const domains = createDomainDirectory({ redis, prefix: config.redisPrefix, log, readActive: active });
+  const streams = createChangeHub({ redis, prefix: config.redisPrefix, log });
   const api = await listen(
-    buildApp({ redis, prefix: config.redisPrefix, config, log, registry, domains }),
+    buildApp({ redis, prefix: config.redisPrefix, config, log, registry, streams, domains }),
     config.port,
     config.host,
   );
@@ -45,6 +49,7 @@ export const serve = async (
   onShutdown(() => operator.close());
   onShutdown(() => api.close());
   onShutdown(() => domains.close());
+  onShutdown(() => streams.close()); // before api.close (closers run in reverse): open streams end
   log.info({ port: config.port, host: config.host }, 'public API listening');
   log.info(
     { port: config.ingestPort, host: config.ingestHost },
@@ -52,5 +57,5 @@ export const serve = async (
   );
   if (!config.ingestToken)
     log.warn('ingest disabled: set INGEST_TOKEN (16+ characters) to accept POST /v1/events');
-  return { wake };
+  return { wake, registry };
 };

@@ -5,6 +5,7 @@ import type { Config } from '../config.ts';
 import { loadDemo } from '../demo/loadDemo.ts';
 import { startDemoAgent } from '../demo/demoAgent.ts';
 import { isLogEmpty } from '../eventLog/isLogEmpty.ts';
+import { verifyLogOrigin } from '../eventLog/logOrigin.ts';
 import { migrate } from '../eventLog/migrate.ts';
 import { systemClock } from '../shared/clock.ts';
 import { createClients } from './clients.ts';
@@ -16,12 +17,16 @@ import { work } from './work.ts';
 export const start = async (config: Config): Promise<null> => {
   await migrate(config.databaseUrl);
   const clients = await createClients(config, 'statuspage');
+  await verifyLogOrigin(clients.db).catch(async (error: unknown) => {
+    await clients.close();
+    throw error;
+  });
   const { onShutdown } = createShutdown(clients.log);
   onShutdown(() => clients.close());
   const demo = config.demo && (await isLogEmpty(clients.db));
   if (demo) await loadDemo({ db: clients.db, clock: systemClock, progress: process.stderr });
-  const { wake } = await serve(config, clients, onShutdown);
-  await work(config, clients, onShutdown, { probes: false });
+  const { wake, registry } = await serve(config, clients, onShutdown);
+  await work(config, clients, onShutdown, { probes: false, registry });
   if (config.demo) {
     const agent = startDemoAgent({ db: clients.db, clock: systemClock, wake, log: clients.log });
     onShutdown(async () => agent.stop());

@@ -6,6 +6,7 @@ import { createProjectorMetrics } from '../projector/projectorMetrics.ts';
 import { createProjectorQueue } from '../projector/queue.ts';
 import { readActive } from '../models/control/versions.ts';
 import { createActiveVersionReader } from '../models/control/activeVersionReader.ts';
+import { currentAndNextMonth, createCheckPartitions } from '../eventLog/ensureCheckPartitions.ts';
 import { systemClock } from '../shared/clock.ts';
 import type { Clients } from './clients.ts';
 import { listen } from './listen.ts';
@@ -16,15 +17,17 @@ export const work = async (
   config: Config,
   clients: Clients,
   onShutdown: (close: () => Promise<unknown>) => void,
-  options: { probes: boolean } = { probes: true },
+  /** Without probes, `registry` is the one the process's operator listener serves (npm start). */
+  options: { probes: true } | { probes: false; registry: Registry } = { probes: true },
 ) => {
   const { db, redis, queueRedis, log } = clients;
-  const registry = new Registry();
+  const registry = options.probes ? new Registry() : options.registry;
   const queue = createProjectorQueue(queueRedis, config.redisPrefix);
   const metrics = createProjectorMetrics(registry, {
     db,
-    redis,
+    redis: clients.readRedis,
     prefix: config.redisPrefix,
+    log,
     queue: queue.queue,
   });
   const worker = startProjectorWorker(
@@ -47,6 +50,8 @@ export const work = async (
     queue,
     active: createActiveVersionReader(redis, config.redisPrefix),
     log,
+    // Appends then never create a partition for the live months inside their transaction.
+    upkeep: () => createCheckPartitions(db, currentAndNextMonth(systemClock())),
   });
   const active = await readActive(redis, config.redisPrefix);
   if (active && active.partitions !== config.partitions)
@@ -57,11 +62,18 @@ export const work = async (
   await queue.wakePartitions(Array.from({ length: config.partitions }, (_, p) => p));
   onShutdown(() => queue.close());
   onShutdown(() => worker.close()); // waits for running jobs (BullMQ going-to-production)
-  onShutdown(async () => scheduler.stop());
+  onShutdown(() => scheduler.stop());
   if (options.probes) {
     collectDefaultMetrics({ register: registry });
     const probes = await listen(
-      buildOperatorApp({ db, redis, prefix: config.redisPrefix, registry, log, clock: systemClock }),
+      buildOperatorApp({
+        db,
+        redis: clients.readRedis,
+        prefix: config.redisPrefix,
+        registry,
+        log,
+        clock: systemClock,
+      }),
       config.workerProbePort,
       config.ingestHost,
     );

@@ -137,6 +137,7 @@ describe('unknown paths, probes, OpenAPI', () => {
     expect(Object.keys(doc.paths).sort()).toEqual([
       '/api/embed/markdown',
       '/api/embed/status',
+      '/api/embed/stream',
       '/api/status-page/{slug}/minute-data',
       '/api/status-pages/{slug}/incidents',
       '/api/status-pages/{slug}/incidents/daily-counts',
@@ -150,8 +151,21 @@ describe('unknown paths, probes, OpenAPI', () => {
       '/healthz',
       '/openapi.json',
       '/s/{slug}',
+      '/s/{slug}/api/v2/components.json',
+      '/s/{slug}/api/v2/incidents.json',
+      '/s/{slug}/api/v2/incidents/unresolved.json',
+      '/s/{slug}/api/v2/scheduled-maintenances.json',
+      '/s/{slug}/api/v2/scheduled-maintenances/active.json',
+      '/s/{slug}/api/v2/scheduled-maintenances/upcoming.json',
+      '/s/{slug}/api/v2/status.json',
+      '/s/{slug}/api/v2/summary.json',
+      '/s/{slug}/feed.atom',
+      '/s/{slug}/feed.rss',
       '/static/embed/v1/status.js',
     ]);
+    const stream = doc.paths['/api/embed/stream']?.get;
+    expect(stream?.parameters?.map((p) => p.name)).toEqual(['slug', 'inc', 'rtm', 'upd', 'auth_token']);
+    expect(Object.keys(stream?.responses ?? {})).toEqual(['200', '400', '401', '403', '404', '500', '503']);
     const embed = doc.paths['/api/embed/status']?.get;
     expect(embed?.parameters?.map((p) => p.name)).toEqual(['slug', 'inc', 'rtm', 'upd', 'auth_token']);
     expect(Object.keys(embed?.responses ?? {})).toEqual([

@@ -100,8 +100,12 @@ describe('custom domains', () => {
   });
 
   it('serves the feeds and the Statuspage documents at the root of the domain', async () => {
-    for (const path of ROOT_PATHS)
-      expect(await atHost('status.acme.test', path), path).toEqual(await bySlug(`/s/acme${path}`));
+    const types = ['application/atom+xml', 'application/rss+xml', 'application/json', 'application/json'];
+    for (const [i, path] of ROOT_PATHS.entries()) {
+      const plain = await bySlug(`/s/acme${path}`);
+      expect([plain.status, String(plain.type).split(';')[0]], path).toEqual([200, types[i]]);
+      expect(await atHost('status.acme.test', path), path).toEqual(plain);
+    }
   });
 
   it('finds the domain whatever the case, port or trailing dot of the Host', async () => {

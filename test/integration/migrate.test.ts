@@ -21,7 +21,8 @@ describe('npm run migrate', () => {
       '0002_write_model.sql',
       '0003_ensure_check_partition_race.sql',
       '0004_checks_by_monitor.sql',
-      '0005_page_custom_domains.sql',
+      '0005_log_origin.sql',
+      '0006_page_custom_domains.sql',
     ]);
     expect(await migrate(url)).toEqual([]);
     const client = new pg.Client({ connectionString: url });
@@ -37,6 +38,7 @@ describe('npm run migrate', () => {
         'event_log_checks',
         'event_log_other',
         'incidents',
+        'log_origin',
         'maintenances',
         'monitors',
         'pages',
@@ -56,7 +58,8 @@ describe('npm run migrate', () => {
       '0002_write_model.sql',
       '0003_ensure_check_partition_race.sql',
       '0004_checks_by_monitor.sql',
-      '0005_page_custom_domains.sql',
+      '0005_log_origin.sql',
+      '0006_page_custom_domains.sql',
     ]);
     const admin = new pg.Client({ connectionString: withDatabase(inject('pgServerUrl'), 'postgres') });
     await admin.connect();
@@ -112,7 +115,8 @@ describe('npm run migrate', () => {
 
       expect(await migrate(beforeUrl)).toEqual([
         '0004_checks_by_monitor.sql',
-        '0005_page_custom_domains.sql',
+        '0005_log_origin.sql',
+        '0006_page_custom_domains.sql',
       ]);
       const pages = await client.query<{ slug: string; custom_domain: string | null }>(
         'SELECT slug, custom_domain FROM pages ORDER BY slug',

@@ -28,10 +28,12 @@ export const availabilityJson = async (
   >;
 };
 
-const RENDERED = /:(charts|minute|embed|snippets|overall|access|avail:\d+|tick|dirty(:\w+)?)$/;
+const RENDERED = /:(charts|minute|embed|snippets|overall|access|feeds|sp|avail:\d+|tick|dirty(:\w+)?)$/;
 // When the clock next changes a page is scheduling state: a partial render may leave an earlier
-// (conservative) time than a full one would compute, so it is never compared.
+// (conservative) time than a full one would compute, so it is never compared. Nor are the embed's
+// revisions: they count changes as they happened, which a rebuild cannot repeat.
 const SCHEDULING = /:due$/;
+const REVISION = /(^|:)rev$/;
 
 /**
  * Every key of a version with its value, the version number replaced by V. With
@@ -55,7 +57,11 @@ export const dumpVersion = async (redis: Redis, prefix: string, version: number,
       type === 'string'
         ? await redis.get(key)
         : type === 'hash'
-          ? Object.fromEntries(Object.entries(await redis.hgetall(key)).sort())
+          ? Object.fromEntries(
+              Object.entries(await redis.hgetall(key))
+                .filter(([field]) => !REVISION.test(field))
+                .sort(),
+            )
           : type === 'zset'
             ? await redis.zrange(key, 0, -1, 'WITHSCORES')
             : type === 'set'

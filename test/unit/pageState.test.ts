@@ -227,6 +227,7 @@ describe('evolvePageState: maintenances', () => {
       scheduledEnd: ms('2026-11-23T11:00:00Z'),
       components: ['DB'],
       createdAt: ms('2026-11-22T09:30:00Z'),
+      updatedAt: ms('2026-11-22T09:55:00Z'), // the cancellation, its latest event
       started: true,
       completed: false,
       cancelled: true,

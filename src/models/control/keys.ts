@@ -26,7 +26,12 @@ export const partitionKeys = (tag: string) => ({
   due: `${tag}:due`,
   /** The minute (epoch ms) of the last clock render. */
   tick: `${tag}:tick`,
+  /** Pub/sub channel (not a key): the slug of each page whose embed or access changed. */
+  changes: `${tag}:changes`,
 });
+
+/** PSUBSCRIBE pattern matching the `changes` channel of every partition of every version. */
+export const changesPattern = (prefix: string): string => `${prefix}:{*}:changes`;
 
 export type PartitionKeys = ReturnType<typeof partitionKeys>;
 

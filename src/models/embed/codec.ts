@@ -13,3 +13,17 @@ export const decodeEmbed = (hash: Readonly<Record<string, string>>): Partial<Emb
   for (const f of FIELDS) if (hash[f] !== undefined) parts[f] = hash[f];
   return parts;
 };
+
+/** Per part, the revision at which it last changed (`<field>:rev`, written by the commit script). */
+export type EmbedRevisions = Readonly<Record<keyof EmbedParts, number>>;
+
+export const decodeRevisions = (hash: Readonly<Record<string, string>>): EmbedRevisions => {
+  const revision = (f: keyof EmbedParts) => Number(hash[`${f}:rev`] ?? 0) || 0;
+  return {
+    head: revision('head'),
+    incidents: revision('incidents'),
+    rtm: revision('rtm'),
+    upd: revision('upd'),
+    tail: revision('tail'),
+  };
+};

@@ -2,11 +2,22 @@
 import { fromBytes, type StoredBody } from '../bytes.ts';
 import type { PageRef } from '../page.ts';
 import { getString, hashGetAll, mapRead, type Read } from '../redis/reads.ts';
-import { decodeEmbed, type EmbedParts } from './codec.ts';
+import { decodeEmbed, decodeRevisions, type EmbedParts, type EmbedRevisions } from './codec.ts';
+
+export type { EmbedRevisions };
 import { embedKeys } from './keys.ts';
 
 export const embedRead = (page: PageRef): Read<Partial<EmbedParts>> =>
   mapRead(hashGetAll(embedKeys(page).embed), decodeEmbed);
+
+/** The parts with their revisions (live streams): the same hash, one reply. */
+export const embedStreamRead = (
+  page: PageRef,
+): Read<{ parts: Partial<EmbedParts>; revisions: EmbedRevisions }> =>
+  mapRead(hashGetAll(embedKeys(page).embed), (hash) => ({
+    parts: decodeEmbed(hash),
+    revisions: decodeRevisions(hash),
+  }));
 
 export const snippetsRead = (page: PageRef): Read<StoredBody | null> =>
   mapRead(getString(embedKeys(page).snippets), fromBytes);

@@ -6,10 +6,22 @@ import { setOp, type WriteOp } from '../redis/writeOps.ts';
 import { encodeEmbed, type EmbedParts } from './codec.ts';
 import { embedKeys } from './keys.ts';
 
-export const putEmbed = (page: PageRef, parts: EmbedParts): WriteOp => ({
-  op: 'hset',
+/**
+ * The parts, versioned: only changed fields are written, each stamped with a new revision, and the
+ * page's slug is published on `channel` when anything changed (live streams). The access document
+ * rides along so that a change of access also reaches the streams.
+ */
+export const putEmbed = (
+  page: PageRef,
+  parts: EmbedParts,
+  stamp: Readonly<{ now: number; channel: string; access: string }>,
+): WriteOp => ({
+  op: 'hsetVersioned',
   key: embedKeys(page).embed,
-  fields: encodeEmbed(parts),
+  fields: [['access', stamp.access], ...encodeEmbed(parts)],
+  atLeast: stamp.now,
+  channel: stamp.channel,
+  message: page.slug,
 });
 
 export const putSnippets = (page: PageRef, body: string): WriteOp =>

@@ -10,12 +10,13 @@ if current ~= ARGV[1] then return 0 end
 local writes = cjson.decode(ARGV[3])
 
 local plain = { SET = true, HSET = true, HDEL = true, HINCRBY = true, EXPIRE = true, ZADD = true,
-  ZREM = true, ZREMRANGEBYSCORE = true, ZKEEPFROM = true, SADD = true, SREM = true, DEL = true }
+  ZREM = true, ZREMRANGEBYSCORE = true, ZKEEPFROM = true, SADD = true, SREM = true, DEL = true,
+  HSETVERSIONED = true, PUBLISH = true }
 -- Check everything before the first write: a malformed write must not leave half a commit.
 for i = 1, #writes do
   local w = writes[i]
   if not plain[w[1]] then return redis.error_reply('unknown write ' .. tostring(w[1])) end
-  local last = w[1] == 'DEL' and #w or 2
+  local last = (w[1] == 'DEL' and #w) or (w[1] == 'PUBLISH' and 1) or 2
   for j = 2, last do
     if KEYS[w[j]] == nil then return redis.error_reply('write ' .. i .. ' names an undeclared key') end
   end
@@ -28,6 +29,25 @@ for i = 1, #writes do
     local keys = {}
     for j = 2, #w do keys[#keys + 1] = KEYS[w[j]] end
     redis.call('DEL', unpack(keys))
+  elseif verb == 'HSETVERSIONED' then
+    -- [verb, key, channel, message, at least, field, value, ...]: see writeOps.ts
+    local key = KEYS[w[2]]
+    local rev = nil
+    for j = 6, #w, 2 do
+      if redis.call('HGET', key, w[j]) ~= w[j + 1] then
+        if rev == nil then
+          local last = tonumber(redis.call('HGET', key, 'rev') or '0')
+          rev = string.format('%.0f', math.max(last + 1, tonumber(w[5])))
+        end
+        redis.call('HSET', key, w[j], w[j + 1], w[j] .. ':rev', rev)
+      end
+    end
+    if rev ~= nil then
+      redis.call('HSET', key, 'rev', rev)
+      redis.call('PUBLISH', w[3], w[4])
+    end
+  elseif verb == 'PUBLISH' then
+    redis.call('PUBLISH', w[2], w[3])
   elseif verb == 'ZKEEPFROM' then
     local key = KEYS[w[2]]
     local older = redis.call('ZREVRANGEBYSCORE', key, '(' .. w[3], '-inf', 'WITHSCORES', 'LIMIT', 0, 1)

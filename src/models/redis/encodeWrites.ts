@@ -52,6 +52,17 @@ export const encodeWrites = (firstKeys: readonly string[], ops: readonly WriteOp
         return ['SADD', k(w.key), w.member];
       case 'srem':
         return ['SREM', k(w.key), w.member];
+      case 'hsetVersioned':
+        return [
+          'HSETVERSIONED',
+          k(w.key),
+          w.channel,
+          w.message,
+          String(w.atLeast),
+          ...w.fields.flatMap(([field, value]) => [field, value]),
+        ];
+      case 'publish':
+        return ['PUBLISH', w.channel, w.message]; // a channel is not a key
     }
   };
   const writes = JSON.stringify(ops.map(encode));

@@ -22,7 +22,21 @@ export type WriteOp =
   /** Removes the members scored below `cutoff` except the newest of them (an anchor to keep). */
   | Readonly<{ op: 'zkeepFrom'; key: string; cutoff: number }>
   | Readonly<{ op: 'sadd'; key: string; member: string }>
-  | Readonly<{ op: 'srem'; key: string; member: string }>;
+  | Readonly<{ op: 'srem'; key: string; member: string }>
+  /**
+   * HSET of only the fields whose value changed, each stamped `<field>:rev` with a new revision
+   * (the hash's previous `rev` + 1, at least `atLeast`); when any changed, `rev` moves and
+   * `message` is published on `channel`.
+   */
+  | Readonly<{
+      op: 'hsetVersioned';
+      key: string;
+      fields: readonly (readonly [field: string, value: string])[];
+      atLeast: number;
+      channel: string;
+      message: string;
+    }>
+  | Readonly<{ op: 'publish'; channel: string; message: string }>;
 
 export type WriteOpName = WriteOp['op'];
 

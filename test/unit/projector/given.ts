@@ -60,7 +60,7 @@ const inputsOf = (given: Given): BatchInputs => ({
 
 /** The writes to one key, in order. */
 export const writesTo = (writes: readonly WriteOp[], key: string): WriteOp[] =>
-  writes.filter((w) => (w.op === 'del' ? w.keys.includes(key) : w.key === key));
+  writes.filter((w) => (w.op === 'del' ? w.keys.includes(key) : 'key' in w && w.key === key));
 
 /** The members added to a render set of the partition. */
 export const marked = (writes: readonly WriteOp[], set: string): string[] =>

@@ -1,0 +1,34 @@
+// The page's RSS 2.0 feed, served at /s/{slug}/feed.rss. Dates are RFC 822 in GMT; the atom:link
+// self reference is what feed validators recommend.
+import { feedEntries, feedUpdated, feedUrl, type FeedEntry, type FeedInput } from './feedEntries.ts';
+import { xmlText as x } from './xml.ts';
+
+const rfc822 = (ms: number): string => new Date(ms).toUTCString();
+
+const item = (e: FeedEntry): string => `    <item>
+      <title>${x(e.title)}</title>
+      <link>${x(e.url)}</link>
+      <guid isPermaLink="false">${x(e.id)}</guid>
+      <category>${e.kind}</category>
+      <pubDate>${rfc822(e.published)}</pubDate>
+      <description>${x(e.content)}</description>
+    </item>
+`;
+
+export const renderRss = (input: FeedInput): { body: string; updated: number } => {
+  const entries = feedEntries(input);
+  const updated = feedUpdated(input, entries);
+  const body = `<?xml version="1.0" encoding="utf-8"?>
+<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom">
+  <channel>
+    <title>${x(input.title)}</title>
+    <link>${x(input.pageUrl)}</link>
+    <description>${x(`Incidents and maintenances of ${input.title}`)}</description>
+    <atom:link href="${x(feedUrl(input.baseUrl, input.slug, 'rss'))}" rel="self" type="application/rss+xml"/>
+    <lastBuildDate>${rfc822(updated)}</lastBuildDate>
+    <ttl>1</ttl>
+${entries.map(item).join('')}  </channel>
+</rss>
+`;
+  return { body, updated };
+};

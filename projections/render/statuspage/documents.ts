@@ -1,0 +1,107 @@
+// The Statuspage API v2 documents of one page, rendered whole so each is served as stored bytes
+// under /s/{slug}/api/v2/<name>.json. Lists hold at most 50 items, like Statuspage's.
+import { formatTimestamp } from '../../../src/shared/time.ts';
+import type { IncidentDoc, MaintenanceDoc, MonitorSnapshot, OverallStatus } from '../../types.ts';
+import { maintenanceStatus } from '../maintenanceJson.ts';
+import { inDisplayOrder } from '../monitorOrder.ts';
+import { componentStatus, type ComponentJson } from './components.ts';
+import { spIncident, spMaintenance, type ItemContext } from './incidents.ts';
+import { statusOf } from './indicator.ts';
+
+export const statuspageDocuments = [
+  'summary',
+  'status',
+  'components',
+  'incidents',
+  'incidents/unresolved',
+  'scheduled-maintenances',
+  'scheduled-maintenances/upcoming',
+  'scheduled-maintenances/active',
+] as const;
+export type StatuspageDocument = (typeof statuspageDocuments)[number];
+
+export type StatuspageInput = Readonly<{
+  slug: string;
+  title: string;
+  pageUrl: string;
+  /** The page's latest event (the embed's `updated`). */
+  updatedAt: number;
+  overall: OverallStatus;
+  monitors: readonly MonitorSnapshot[];
+  incidents: readonly IncidentDoc[];
+  maintenances: readonly MaintenanceDoc[];
+  nowMs: number;
+}>;
+
+const LIST_LIMIT = 50;
+const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+const componentsOf = (input: StatuspageInput, monitors: readonly MonitorSnapshot[]): ComponentJson[] => {
+  const inMaintenance = new Set(
+    input.maintenances
+      .filter((m) => maintenanceStatus(m, input.nowMs) === 'in_progress')
+      .flatMap((m) => m.components),
+  );
+  const updated = formatTimestamp(input.updatedAt);
+  return monitors.map((m, i) => ({
+    id: String(m.id),
+    name: m.name,
+    status: componentStatus(m, inMaintenance.has(m.name)),
+    created_at: formatTimestamp(m.firstAt ?? input.updatedAt),
+    updated_at: updated,
+    position: i + 1,
+    description: null,
+    showcase: true,
+    start_date: null,
+    group_id: null,
+    page_id: input.slug,
+    group: false,
+    only_show_if_degraded: false,
+  }));
+};
+
+/** Every document as its JSON text, keyed by its path under api/v2 without `.json`. */
+export const renderStatuspage = (input: StatuspageInput): Record<StatuspageDocument, string> => {
+  const monitors = inDisplayOrder(input.monitors);
+  const components = componentsOf(input, monitors);
+  const ctx: ItemContext = { slug: input.slug, pageUrl: input.pageUrl, monitors, components };
+  const page = {
+    id: input.slug,
+    name: input.title,
+    url: input.pageUrl,
+    time_zone: 'Etc/UTC',
+    updated_at: formatTimestamp(input.updatedAt),
+  };
+  const incidents = [...input.incidents]
+    .sort((a, b) => b.startedAt - a.startedAt || byId(a, b))
+    .map((doc) => spIncident(doc, ctx));
+  const maintenances = [...input.maintenances]
+    .sort((a, b) => b.scheduledStart - a.scheduledStart || byId(a, b))
+    .map((doc) => ({ doc, json: spMaintenance(doc, ctx, input.nowMs) }));
+  const withStatus = (...wanted: string[]) =>
+    maintenances.filter(({ doc }) => wanted.includes(maintenanceStatus(doc, input.nowMs))).map((m) => m.json);
+  const unresolved = incidents.filter((i) => i.status !== 'resolved');
+  const upcoming = withStatus('scheduled');
+  const active = withStatus('in_progress');
+  const status = statusOf(input.overall);
+  const json = JSON.stringify;
+  return {
+    summary: json({
+      page,
+      components,
+      incidents: unresolved,
+      scheduled_maintenances: withStatus('scheduled', 'in_progress'),
+      status,
+    }),
+    status: json({ page, status }),
+    components: json({ page, components }),
+    incidents: json({ page, incidents: incidents.slice(0, LIST_LIMIT) }),
+    'incidents/unresolved': json({ page, incidents: unresolved }),
+    'scheduled-maintenances': json({
+      page,
+      scheduled_maintenances: maintenances.slice(0, LIST_LIMIT).map((m) => m.json),
+    }),
+    'scheduled-maintenances/upcoming': json({ page, scheduled_maintenances: upcoming }),
+    'scheduled-maintenances/active': json({ page, scheduled_maintenances: active }),
+  };
+};

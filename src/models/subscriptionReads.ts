@@ -1,0 +1,39 @@
+// The API's reads of what readers subscribe to: feeds, Statuspage-compatible documents and the
+// embed with its revisions (live streams). Each is ONE round trip that also fetches the page's
+// access document.
+import type { Redis } from 'ioredis';
+import type { StatuspageDocument } from '../../projections/render/statuspage/documents.ts';
+import { accessRead } from './access/reads.ts';
+import type { PageAccess } from './access/codec.ts';
+import type { StoredBody } from './bytes.ts';
+import { embedStreamRead, type EmbedRevisions } from './embed/reads.ts';
+import type { EmbedParts } from './embed/codec.ts';
+import { feedRead, type FeedFormat, type StoredFeed } from './feeds/reads.ts';
+import type { PageRef } from './page.ts';
+import { readAll } from './redis/reads.ts';
+import { statuspageRead } from './statuspage/reads.ts';
+
+export type EmbedStreamRead = Readonly<{
+  access: PageAccess | null;
+  parts: Partial<EmbedParts>;
+  revisions: EmbedRevisions;
+}>;
+
+export const createSubscriptionReads = (redis: Redis) => ({
+  feed: async (page: PageRef, format: FeedFormat): Promise<StoredFeed & { access: PageAccess | null }> => {
+    const [access, feed] = await readAll(redis, [accessRead(page), feedRead(page, format)]);
+    return { access, ...feed };
+  },
+
+  statuspage: async (page: PageRef, document: StatuspageDocument) => {
+    const [access, stored] = await readAll(redis, [accessRead(page), statuspageRead(page, document)]);
+    return { access, stored: stored satisfies StoredBody | null };
+  },
+
+  embedStream: async (page: PageRef): Promise<EmbedStreamRead> => {
+    const [access, embed] = await readAll(redis, [accessRead(page), embedStreamRead(page)]);
+    return { access, ...embed };
+  },
+});
+
+export type SubscriptionReads = ReturnType<typeof createSubscriptionReads>;

@@ -1,0 +1,61 @@
+// The outputs readers subscribe to: the Atom and RSS feeds and the Statuspage-compatible
+// documents, stored as ready bytes like every other output. The feeds only change with incidents,
+// maintenances and page settings, so they are rendered with those; the Statuspage documents carry
+// component statuses and so are rendered with every render of the page.
+import { renderAtom } from '../../projections/render/feeds/feedAtom.ts';
+import type { FeedInput } from '../../projections/render/feeds/feedEntries.ts';
+import { renderRss } from '../../projections/render/feeds/feedRss.ts';
+import { renderStatuspage } from '../../projections/render/statuspage/documents.ts';
+import type { MonitorSnapshot, OverallStatus, PageState, UrlSettings } from '../../projections/types.ts';
+import { putFeeds } from '../models/feeds/writes.ts';
+import type { PageRef } from '../models/page.ts';
+import type { WriteOp } from '../models/redis/writeOps.ts';
+import { putStatuspage } from '../models/statuspage/writes.ts';
+
+export type SubscriptionInput = Readonly<{
+  page: PageRef;
+  state: PageState;
+  pageUrl: string;
+  urls: UrlSettings;
+  overall: OverallStatus;
+  monitors: readonly MonitorSnapshot[];
+  now: number;
+  /** Render the feeds too (incidents, maintenances or settings changed, or the clock moved one). */
+  feeds: boolean;
+}>;
+
+export const renderSubscriptions = (input: SubscriptionInput): WriteOp[] => {
+  const { page, state, now } = input;
+  const incidents = Object.values(state.incidents);
+  const maintenances = Object.values(state.maintenances);
+  const writes = [
+    putStatuspage(
+      page,
+      renderStatuspage({
+        slug: page.slug,
+        title: state.settings.title,
+        pageUrl: input.pageUrl,
+        updatedAt: state.updatedAt ?? now,
+        overall: input.overall,
+        monitors: input.monitors,
+        incidents,
+        maintenances,
+        nowMs: now,
+      }),
+    ),
+  ];
+  if (!input.feeds) return writes;
+  const feed: FeedInput = {
+    slug: page.slug,
+    title: state.settings.title,
+    pageUrl: input.pageUrl,
+    baseUrl: input.urls.baseUrl,
+    incidents,
+    maintenances,
+    emptyUpdatedAt: state.updatedAt ?? 0,
+    nowMs: now,
+  };
+  const atom = renderAtom(feed);
+  writes.push(putFeeds(page, { atom: atom.body, rss: renderRss(feed).body, modified: atom.updated }));
+  return writes;
+};

@@ -1,0 +1,46 @@
+// GET /s/{slug}/feed.atom and /s/{slug}/feed.rss: the stored feeds, with Last-Modified and
+// If-Modified-Since beside the strong ETag (feed readers use either). A private page's feed needs
+// its auth_token in the query; without it the page does not exist (404), as for a blocked one.
+import { Router, type Request, type Response } from 'express';
+import { ApiError, undecodablePathAs } from '../http/errors.ts';
+import { admit, parseSlug, type AccessRules, type RouteDeps } from '../http/pageGate.ts';
+import { cacheFor, sendBody } from '../http/send.ts';
+import type { FeedFormat } from '../models/feeds/reads.ts';
+import type { SubscriptionReads } from '../models/subscriptionReads.ts';
+
+export const FEED_CACHE = 'public, max-age=60';
+const feedRules: AccessRules = { missing: 'not_found', blocked: 'not_found', locked: 'not_found' };
+const contentTypes = {
+  atom: 'application/atom+xml; charset=utf-8',
+  rss: 'application/rss+xml; charset=utf-8',
+} as const satisfies Record<FeedFormat, string>;
+
+/** If-Modified-Since counts only without If-None-Match (RFC 9110 §13.1.3), to the second. */
+const notModifiedSince = (req: Request, modifiedMs: number): boolean => {
+  const since = req.headers['if-modified-since'];
+  if (req.headers['if-none-match'] !== undefined || since === undefined) return false;
+  const sinceMs = Date.parse(since);
+  return Number.isFinite(sinceMs) && Math.floor(modifiedMs / 1000) * 1000 <= sinceMs;
+};
+
+const feedRoute =
+  ({ locate }: RouteDeps, reads: SubscriptionReads, format: FeedFormat) =>
+  async (req: Request, res: Response) => {
+    const slug = parseSlug(req.params['slug'], 'not_found');
+    const read = await reads.feed(await locate(slug), format);
+    const { isPrivate } = admit(read.access, req.query, feedRules);
+    if (read.stored === null) throw new ApiError('service_unavailable');
+    const cacheControl = cacheFor(isPrivate, FEED_CACHE);
+    res.set('Last-Modified', new Date(read.modified).toUTCString());
+    if (notModifiedSince(req, read.modified)) {
+      res.set({ ETag: read.stored.etag, 'Cache-Control': cacheControl }).status(304).end();
+      return;
+    }
+    sendBody(req, res, { ...read.stored, contentType: contentTypes[format], cacheControl });
+  };
+
+export const feedRoutes = (deps: RouteDeps, reads: SubscriptionReads): Router =>
+  Router()
+    .get('/s/:slug/feed.atom', feedRoute(deps, reads, 'atom'))
+    .get('/s/:slug/feed.rss', feedRoute(deps, reads, 'rss'))
+    .use(undecodablePathAs('not_found'));

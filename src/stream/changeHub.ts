@@ -1,0 +1,144 @@
+// Fan-out of embed changes to the live streams of this process. ONE Redis connection subscribes
+// (PSUBSCRIBE to every partition's change channel) for the whole process; a change to a page with
+// open streams costs one read of its embed, whatever the number of streams, and each distinct
+// variant (inc/rtm/upd) is joined once. Heartbeats are one timer for all streams.
+import type { Redis } from 'ioredis';
+import type { Logger } from '../shared/logger.ts';
+import { createPageLocator } from '../http/pageGate.ts';
+import type { EmbedStatusQuery } from '../http/schemas.ts';
+import { embedBody } from '../http/embedBody.ts';
+import { createActiveVersionReader } from '../models/control/activeVersionReader.ts';
+import { changesPattern } from '../models/control/keys.ts';
+import type { EmbedParts, EmbedRevisions } from '../models/embed/codec.ts';
+import { createSubscriptionReads, type EmbedStreamRead } from '../models/subscriptionReads.ts';
+import { streamRefusal } from './streamAccess.ts';
+import { eventId, statusEvent, variantOf, writeEvent, type StreamClient } from './streamClient.ts';
+
+export const HEARTBEAT_MS = 25_000;
+
+export type ChangeHubDeps = Readonly<{ redis: Redis; prefix: string; log: Logger; heartbeatMs?: number }>;
+
+/** The event a stream of this variant would get now; null while the embed is not rendered. */
+const bodyOf = (parts: Partial<EmbedParts>, revisions: EmbedRevisions, query: EmbedStatusQuery) => {
+  try {
+    const id = eventId(revisions, query);
+    return { id, event: statusEvent(id, embedBody(parts, query)) };
+  } catch {
+    return null; // a part is missing (models being rebuilt): wait for the next change
+  }
+};
+
+export const createChangeHub = (deps: ChangeHubDeps) => {
+  const reads = createSubscriptionReads(deps.redis);
+  const locate = createPageLocator(createActiveVersionReader(deps.redis, deps.prefix), deps.prefix);
+  const clients = new Map<string, Set<StreamClient>>();
+  const refreshing = new Map<string, boolean>(); // slug → another change came in meanwhile
+  const seen = new Map<string, number>();
+  let subscriber: Redis | null = null;
+  let ready: Promise<unknown> | null = null;
+  let heartbeat: NodeJS.Timeout | null = null;
+  let size = 0;
+
+  /** Sends the stored embed to every stream of the page whose body has a newer id; ends refused ones. */
+  const deliver = (read: EmbedStreamRead, targets: Iterable<StreamClient>) => {
+    const bodies = new Map<string, { id: number; event: Buffer } | null>();
+    for (const client of targets) {
+      if (streamRefusal(read.access, client) !== null) {
+        client.res.end(); // its reconnection gets the HTTP error
+        continue;
+      }
+      const variant = variantOf(client.query);
+      let out = bodies.get(variant);
+      if (out === undefined) {
+        out = bodyOf(read.parts, read.revisions, client.query);
+        bodies.set(variant, out);
+      }
+      if (out !== null && out.id > client.lastId) writeEvent(client, out.id, out.event);
+    }
+  };
+
+  /** Reads the page once per change burst: changes that arrive during a read cause one more. */
+  const refresh = async (slug: string): Promise<void> => {
+    if (refreshing.has(slug)) {
+      refreshing.set(slug, true);
+      return;
+    }
+    refreshing.set(slug, false);
+    try {
+      do {
+        refreshing.set(slug, false);
+        const targets = clients.get(slug);
+        if (targets === undefined) break;
+        const read = await reads.embedStream(await locate(slug));
+        deliver(read, [...targets]);
+      } while (refreshing.get(slug) === true);
+    } catch (error) {
+      deps.log.warn({ err: error, slug }, 'live stream refresh failed');
+    } finally {
+      refreshing.delete(slug);
+    }
+  };
+
+  const subscribe = (): Promise<unknown> => {
+    if (ready !== null) return ready;
+    // Named, so an operator sees the one subscriber of each API process in CLIENT LIST.
+    const connection = deps.redis.duplicate({
+      maxRetriesPerRequest: null,
+      connectionName: `${deps.prefix}:live-streams`,
+    });
+    subscriber = connection;
+    connection.on('error', (error: unknown) => deps.log.warn({ err: error }, 'live stream subscriber error'));
+    connection.on('pmessage', (_pattern: string, _channel: string, slug: string) => {
+      seen.set(slug, (seen.get(slug) ?? 0) + 1);
+      if (clients.has(slug)) void refresh(slug);
+    });
+    ready = connection.psubscribe(changesPattern(deps.prefix)).catch((error: unknown) => {
+      ready = null; // the next stream tries again
+      subscriber = null;
+      connection.disconnect();
+      throw error;
+    });
+    return ready;
+  };
+
+  const beat = () => {
+    for (const set of clients.values()) for (const client of set) client.res.write(': heartbeat\n\n');
+  };
+
+  return {
+    /** Resolves once this process receives changes (call before reading the initial body). */
+    ready: subscribe,
+    /** How many changes of `slug` this process has seen: compare before and after a read. */
+    seen: (slug: string): number => seen.get(slug) ?? 0,
+    refresh,
+    add: (client: StreamClient): void => {
+      const set = clients.get(client.slug) ?? new Set<StreamClient>();
+      clients.set(client.slug, set);
+      set.add(client);
+      size += 1;
+      heartbeat ??= setInterval(beat, deps.heartbeatMs ?? HEARTBEAT_MS);
+      client.res.once('close', () => {
+        if (!set.delete(client)) return;
+        size -= 1;
+        if (set.size === 0) clients.delete(client.slug);
+        if (size === 0 && heartbeat !== null) {
+          clearInterval(heartbeat);
+          heartbeat = null;
+        }
+      });
+    },
+    size: (): number => size,
+    /** Ends every stream and the subscription (shutdown). */
+    close: async (): Promise<void> => {
+      for (const set of [...clients.values()]) for (const client of [...set]) client.res.end();
+      if (heartbeat !== null) clearInterval(heartbeat);
+      heartbeat = null;
+      const connection = subscriber;
+      subscriber = null;
+      ready = null;
+      if (connection !== null) await connection.quit().catch(() => connection.disconnect());
+    },
+  };
+};
+
+export type ChangeHub = ReturnType<typeof createChangeHub>;
