@@ -96,3 +96,13 @@ export const appendAll = async (
   if (batch.length > 0) await flush();
   return appended;
 };
+
+/** A page on its own domain, for the custom-domain figure: five monitors with a day of checks. */
+export const DOMAIN_PAGE = { slug: 'bench-domain', host: 'status.bench-domain.test' } as const;
+
+export function* domainPageEvents(page: typeof DOMAIN_PAGE, nowMs: number): Generator<RawEvent> {
+  for (const event of historyPage(page.slug, benchMonitors(page.slug, 3001, 5), 1, nowMs))
+    yield event.type === 'page.configured'
+      ? { ...event, data: { ...event.data, custom_domain: page.host } }
+      : event;
+}

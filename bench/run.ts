@@ -20,7 +20,8 @@ import { partitionOf } from '../src/shared/pageHash.ts';
 import { chartsPhase } from './chartsPhase.ts';
 import { startServer, startWorker, stopAll } from './children.ts';
 import { startBenchEnv } from './benchEnv.ts';
-import { appendAll, benchMonitors, historyPage } from './fixtures.ts';
+import { appendAll, benchMonitors, DOMAIN_PAGE, domainPageEvents, historyPage } from './fixtures.ts';
+import { domainPhase } from './domainPhase.ts';
 import { httpPhase } from './httpPhase.ts';
 import { ingestPhase } from './ingestPhase.ts';
 import { memoryPhase, rebuildPhase } from './rebuildPhase.ts';
@@ -103,6 +104,7 @@ try {
   // baseline's checks tables (the demo page alone with --only http).
   await loadDemo({ db: env.db, clock: () => new Date(), progress: process.stderr });
   const nowMs = Date.now();
+  await appendAll(env.db, domainPageEvents(DOMAIN_PAGE, nowMs), { batchSize: 5_000 });
   const day = benchMonitors('bench-1d', 1001, settings.chartMonitors);
   const year = benchMonitors('bench-1y', 2001, settings.chartMonitors);
   const longLabel = settings.longDays === 365 ? '1 year' : `${settings.longDays} days`;
@@ -183,6 +185,7 @@ try {
         },
       )),
     );
+    figures.push(await domainPhase(app.url, DOMAIN_PAGE, { duration: settings.httpSeconds, log }));
     await Promise.all([hello.stop(), raw.stop()]);
     if (httpOnly) {
       await app.stop();

@@ -9,8 +9,10 @@ import { errorHandler, notFoundHandler } from './http/errors.ts';
 import { createHttpMetrics, type HttpMetrics } from './http/httpMetrics.ts';
 import { buildOpenApiDocument } from './http/openapi.ts';
 import { createPageLocator, type RouteDeps } from './http/pageGate.ts';
+import { hostRouting } from './http/hostRouting.ts';
 import { requestLog } from './http/requestLog.ts';
 import { createActiveVersionReader } from './models/control/activeVersionReader.ts';
+import { createDomainDirectory, type DomainDirectory } from './models/domains/domainDirectory.ts';
 import { createPageReads } from './models/pageReads.ts';
 import { createSubscriptionReads } from './models/subscriptionReads.ts';
 import { availabilityRoutes } from './routes/availability.ts';
@@ -37,6 +39,8 @@ export type AppDeps = Readonly<{
   /** Request metrics; or a registry to create them in (createHttpMetrics). */
   metrics?: HttpMetrics;
   registry?: Registry;
+  /** Custom domain → page; pass one to close it at shutdown (it subscribes on first use). */
+  domains?: DomainDirectory;
   /** Live-stream fan-out; pass one to close it at shutdown (it opens its connection lazily). */
   streams?: ChangeHub;
 }>;
@@ -46,15 +50,21 @@ export const buildApp = (deps: AppDeps): Express => {
   app.disable('x-powered-by');
   app.set('etag', false); // strong ETags come from the stored bodies
   app.set('query parser', 'simple'); // flat strings; a repeated parameter becomes an array (invalid)
+  app.set('trust proxy', deps.config.trustProxy); // whose X-Forwarded-Host req.hostname believes
   const metrics = deps.metrics ?? (deps.registry ? createHttpMetrics(deps.registry) : undefined);
   app.use(requestLog(deps.log, metrics));
   app.use(cors);
 
+  const readActive = createActiveVersionReader(deps.redis, deps.prefix);
   const routeDeps: RouteDeps = {
     reads: createPageReads(deps.redis),
-    locate: createPageLocator(createActiveVersionReader(deps.redis, deps.prefix), deps.prefix),
+    locate: createPageLocator(readActive, deps.prefix),
     config: deps.config,
   };
+  const domains =
+    deps.domains ??
+    createDomainDirectory({ redis: deps.redis, prefix: deps.prefix, log: deps.log, readActive });
+  app.use(hostRouting(domains.pageOf));
   const streams = deps.streams ?? createChangeHub({ redis: deps.redis, prefix: deps.prefix, log: deps.log });
   const subscriptionReads = createSubscriptionReads(deps.redis);
   const openApiJson = JSON.stringify(buildOpenApiDocument(deps.config.publicBaseUrl));

@@ -1,9 +1,26 @@
 // Every setting of operations.md, parsed once at start. A bad value stops the process
 // with a message naming the variable, before anything connects anywhere.
+import proxyAddr from 'proxy-addr';
 import { z } from 'zod';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const onOff = z.enum(['on', 'off']);
+
+// Which peers may set X-Forwarded-Host (and -For, -Proto): `off`, `on` (any peer), or a comma list
+// of addresses, subnets and the names loopback, linklocal, uniquelocal, as Express takes them.
+const trustProxy = z.string().transform((value, ctx): TrustProxy => {
+  const text = value.trim();
+  if (text === 'off') return false;
+  if (text === 'on') return true;
+  const list = text.split(',').map((part) => part.trim());
+  try {
+    proxyAddr.compile(list);
+    return list;
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: (error as Error).message });
+    return z.NEVER;
+  }
+});
 
 const Env = z.object({
   DATABASE_URL: z.string().url().default('postgres://localhost:5432/statuspage'),
@@ -19,6 +36,7 @@ const Env = z.object({
   INGEST_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   PUBLIC_BASE_URL: z.string().url().optional(),
   PAGE_URL_TEMPLATE: z.string().includes('{slug}').default('{base_url}/s/{slug}'),
+  TRUST_PROXY: trustProxy.default('off'),
   DEMO: onOff.default('on'),
   WORKER_PROBE_PORT: port.default(3002),
   PROJECTOR_PARTITIONS: z.coerce.number().int().min(1).max(256).default(4),
@@ -26,6 +44,9 @@ const Env = z.object({
   PROJECTOR_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
+
+/** Express's `trust proxy`: false, true, or the trusted addresses and subnets. */
+export type TrustProxy = boolean | readonly string[];
 
 export type Config = Readonly<{
   databaseUrl: string;
@@ -38,6 +59,7 @@ export type Config = Readonly<{
   ingestToken: string | null;
   publicBaseUrl: string;
   pageUrlTemplate: string;
+  trustProxy: TrustProxy;
   demo: boolean;
   workerProbePort: number;
   partitions: number;
@@ -79,6 +101,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     ingestToken: e.INGEST_TOKEN ?? null,
     publicBaseUrl: (e.PUBLIC_BASE_URL ?? defaultBaseUrl(e.HOST, e.PORT)).replace(/\/+$/, ''),
     pageUrlTemplate: e.PAGE_URL_TEMPLATE,
+    trustProxy: e.TRUST_PROXY,
     demo: e.DEMO === 'on',
     workerProbePort: e.WORKER_PROBE_PORT,
     partitions: e.PROJECTOR_PARTITIONS,

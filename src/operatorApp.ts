@@ -6,6 +6,7 @@ import type { Redis } from 'ioredis';
 import type { Registry } from 'prom-client';
 import type { DatabasePool } from 'slonik';
 import { errorHandler, notFoundHandler, sendError } from './http/errors.ts';
+import { domainCheckRouter } from './http/domainCheck.ts';
 import { probesRouter } from './http/probes.ts';
 import { ingestRouter } from './ingest/ingestRouter.ts';
 import type { Wake } from './projector/queue.ts';
@@ -21,7 +22,7 @@ export type OperatorDeps = Readonly<{
   log: Logger;
   clock: Clock;
   /** Absent: no ingest on this listener (the worker's probe port). */
-  ingest?: { token: string | null; wake: Wake };
+  ingest?: { token: string | null; wake: Wake; ownHost?: string | null };
 }>;
 
 export const buildOperatorApp = (deps: OperatorDeps): Express => {
@@ -37,8 +38,10 @@ export const buildOperatorApp = (deps: OperatorDeps): Express => {
         clock: deps.clock,
         log: deps.log,
         wake: deps.ingest.wake,
+        ownHost: deps.ingest.ownHost ?? null,
       }),
     );
+  app.use(domainCheckRouter(deps.db, deps.log));
   app.get('/v1/projection-status', async (_req, res) => {
     try {
       res.json(await projectionStatus(deps.db, deps.redis, deps.prefix));

@@ -21,7 +21,12 @@ export class InvalidBatch extends Error {
   }
 }
 
-export type AppendOptions = { now: Date; onCommitted?: (result: AppendResult) => Promise<void> | void };
+export type AppendOptions = {
+  now: Date;
+  onCommitted?: (result: AppendResult) => Promise<void> | void;
+  /** The service's own public host (hostOfUrl(PUBLIC_BASE_URL)): no page may claim it. */
+  ownHost?: string | null;
+};
 
 /** Parses and appends raw events atomically. Throws InvalidBatch. */
 export const appendEvents = async (
@@ -72,7 +77,7 @@ export const appendParsed = async (
         SELECT set_config('idle_in_transaction_session_timeout', ${String(options.idleTimeoutMs)}, true)`);
     if (options.lockTimeoutMs !== undefined)
       await tx.query(sql.unsafe`SELECT set_config('lock_timeout', ${String(options.lockTimeoutMs)}, true)`);
-    const writer = createBatchWriter(tx);
+    const writer = createBatchWriter(tx, options.ownHost ?? null);
     for await (const chunk of all) {
       months.push(...(await ensureCheckPartitions(db, tx, checkMonths(validOf(chunk)))));
       await writer.write(chunk);

@@ -5,6 +5,7 @@ import { sql, type DatabaseTransactionConnection } from 'slonik';
 import { z } from 'zod';
 import { isEventError, type EventError, type ParsedEvent } from '../events/parseEvent.ts';
 import { pageHash } from '../shared/pageHash.ts';
+import { domainLockKeys } from './domainClaims.ts';
 import { applyToRegistry, emptyRegistry, loadRegistry, persistRegistry } from './registry.ts';
 
 export type AppendResult = {
@@ -16,8 +17,10 @@ export type AppendResult = {
 
 const lockedPageKey = (page: string) => pageHash(page) | 0; // advisory locks take int4 pairs
 
-export const createBatchWriter = (tx: DatabaseTransactionConnection) => {
-  const registry = emptyRegistry();
+/** `ownHost`: the service's own public host, which no page may claim as its custom domain. */
+export const createBatchWriter = (tx: DatabaseTransactionConnection, ownHost: string | null = null) => {
+  const registry = emptyRegistry(ownHost);
+  const lockedDomains = new Set<number>();
   const seenIds = new Set<string>();
   const lockedPages = new Set<string>();
   const pages = new Set<string>();
@@ -27,12 +30,20 @@ export const createBatchWriter = (tx: DatabaseTransactionConnection) => {
   let lastPosition: string | null = null;
 
   // One writer per page at a time: the reference rules read what another batch may be changing.
+  // Likewise per claimed custom domain, after the pages (always in that order: no deadlock).
   const lockPages = async (events: readonly ParsedEvent[]) => {
     const fresh = [...new Set(events.map((e) => e.page))].filter((p) => !lockedPages.has(p)).sort();
-    if (fresh.length === 0) return;
-    await tx.query(sql.unsafe`
-      SELECT pg_advisory_xact_lock(7421002, k) FROM unnest(${sql.array(fresh.map(lockedPageKey), 'int4')}) AS k ORDER BY k`);
-    for (const page of fresh) lockedPages.add(page);
+    if (fresh.length > 0) {
+      await tx.query(sql.unsafe`
+        SELECT pg_advisory_xact_lock(7421002, k) FROM unnest(${sql.array(fresh.map(lockedPageKey), 'int4')}) AS k ORDER BY k`);
+      for (const page of fresh) lockedPages.add(page);
+    }
+    const domains = domainLockKeys(events).filter((k) => !lockedDomains.has(k));
+    if (domains.length > 0) {
+      await tx.query(sql.unsafe`
+        SELECT pg_advisory_xact_lock(7421003, k) FROM unnest(${sql.array(domains, 'int4')}) AS k ORDER BY k`);
+      for (const key of domains) lockedDomains.add(key);
+    }
   };
 
   const knownIds = async (ids: readonly string[]): Promise<Set<string>> => {

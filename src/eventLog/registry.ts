@@ -3,10 +3,18 @@
 import { sql, type DatabaseTransactionConnection } from 'slonik';
 import { z } from 'zod';
 import type { ParsedEvent } from '../events/parseEvent.ts';
+import {
+  claimDomain,
+  claimedDomain,
+  emptyDomainClaims,
+  loadDomainClaims,
+  releaseDomain,
+  type DomainClaims,
+} from './domainClaims.ts';
 
 type MonitorEntry = { page: string; removed: boolean };
 type Change =
-  | { kind: 'page'; slug: string; deleted: boolean }
+  | { kind: 'page'; slug: string; deleted: boolean; domain: string | null }
   | { kind: 'monitor'; id: number; page: string; removed: boolean }
   | { kind: 'incident' | 'maintenance'; page: string; id: string };
 
@@ -15,6 +23,7 @@ export type Registry = {
   monitors: Map<number, MonitorEntry>;
   incidents: Set<string>;
   maintenances: Set<string>;
+  domains: DomainClaims;
   changes: Change[];
 };
 
@@ -25,11 +34,13 @@ const incidentRefOf = ({ page, data }: ParsedEvent) =>
 const maintenanceRefOf = ({ page, data }: ParsedEvent) =>
   'maintenance_id' in data ? [[page, data.maintenance_id]] : [];
 
-export const emptyRegistry = (): Registry => ({
+/** `ownHost`: the service's own public host, which no page may claim as its domain. */
+export const emptyRegistry = (ownHost: string | null = null): Registry => ({
   pages: new Map(),
   monitors: new Map(),
   incidents: new Set(),
   maintenances: new Set(),
+  domains: emptyDomainClaims(ownHost),
   changes: [],
 });
 
@@ -44,6 +55,7 @@ export const loadRegistry = async (
   const incidentRefs = events.flatMap(incidentRefOf);
   const maintenanceRefs = events.flatMap(maintenanceRefOf);
 
+  await loadDomainClaims(tx, registry.domains, events);
   const [pageRows, monitorRows, incidentRows, maintenanceRows] = await Promise.all([
     tx.any(sql.type(z.object({ slug: z.string(), deleted: z.boolean() }))`
       SELECT slug, deleted FROM pages WHERE slug = ANY(${sql.array(pages, 'text')})`),
@@ -68,19 +80,23 @@ export const loadRegistry = async (
 export const applyToRegistry = (registry: Registry, event: ParsedEvent): string | null => {
   const { page } = event;
   if (event.type === 'page.configured') {
+    const domain = claimedDomain(event);
+    const refused = claimDomain(registry.domains, page, domain);
+    if (refused !== null) return refused;
     registry.pages.set(page, false);
-    registry.changes.push({ kind: 'page', slug: page, deleted: false });
+    registry.changes.push({ kind: 'page', slug: page, deleted: false, domain });
     return null;
   }
   if (registry.pages.get(page) !== false) return `page "${page}" does not exist`;
   switch (event.type) {
     case 'page.deleted': {
       registry.pages.set(page, true);
+      releaseDomain(registry.domains, page);
       for (const monitor of registry.monitors.values()) if (monitor.page === page) monitor.removed = true;
       const prefix = key(page, '');
       for (const set of [registry.incidents, registry.maintenances])
         for (const k of set) if (k.startsWith(prefix)) set.delete(k);
-      registry.changes.push({ kind: 'page', slug: page, deleted: true });
+      registry.changes.push({ kind: 'page', slug: page, deleted: true, domain: null });
       return null;
     }
     case 'monitor.configured': {
@@ -143,8 +159,8 @@ export const persistRegistry = async (
   for (const change of registry.changes) {
     if (change.kind === 'page') {
       await tx.query(sql.unsafe`
-        INSERT INTO pages (slug, deleted) VALUES (${change.slug}, ${change.deleted})
-        ON CONFLICT (slug) DO UPDATE SET deleted = EXCLUDED.deleted`);
+        INSERT INTO pages (slug, deleted, custom_domain) VALUES (${change.slug}, ${change.deleted}, ${change.domain})
+        ON CONFLICT (slug) DO UPDATE SET deleted = EXCLUDED.deleted, custom_domain = EXCLUDED.custom_domain`);
       if (change.deleted) {
         await tx.query(sql.unsafe`UPDATE monitors SET removed = true WHERE page = ${change.slug}`);
         await tx.query(sql.unsafe`DELETE FROM incidents WHERE page = ${change.slug}`);

@@ -1,15 +1,18 @@
+import { domainToASCII } from 'node:url';
 import { z } from 'zod';
 
 export const Plan = z.enum(['free', 'pro', 'growth', 'business', 'oss_hero', 'enterprise']);
 export type Plan = z.infer<typeof Plan>;
 
+const ASCII_HOSTNAME =
+  /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/i;
+
+// An internationalised name is welcome in either form: it is checked by its ASCII (punycode) form,
+// the one requests name it by, and stored as sent.
 const hostname = z
   .string()
   .max(253)
-  .regex(
-    /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/i,
-    'invalid hostname',
-  );
+  .refine((value) => ASCII_HOSTNAME.test(domainToASCII(value)), 'invalid hostname');
 
 /** What an agent sends: the token in plaintext. */
 export const PageConfigured = z

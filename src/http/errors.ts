@@ -28,6 +28,8 @@ const apiErrors = {
   too_many_events: { status: 413, message: 'too many events' },
   malformed_body: { status: 400, message: 'malformed body' },
   invalid_events: { status: 400, message: 'invalid events' },
+  // The operator listener: GET /v1/domains/check (docs/deploy.md).
+  missing_domain: { status: 400, message: 'missing domain' },
 } as const satisfies Record<string, ErrorRow>;
 
 export type ApiErrorCode = keyof typeof apiErrors;

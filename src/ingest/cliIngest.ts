@@ -24,6 +24,8 @@ export type CliIngestArgs = Readonly<{
   isTTY: boolean;
   /** Standard input; process.stdin unless a test provides one. */
   stdin?: NodeJS.ReadableStream;
+  /** The service's own public host, which no page may claim as its custom domain. */
+  ownHost?: string | null;
 }>;
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -88,6 +90,7 @@ export const cliIngest = async (args: CliIngestArgs): Promise<number> => {
       now,
       onCommitted: wake,
       idleTimeoutMs: INPUT_IDLE_MS,
+      ownHost: args.ownHost ?? null,
     });
     endProgress();
     args.out.write(

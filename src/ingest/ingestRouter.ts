@@ -24,6 +24,8 @@ export type IngestDeps = {
   clock: () => Date;
   log: Logger;
   wake: Wake;
+  /** The service's own public host, which no page may claim as its custom domain. */
+  ownHost?: string | null;
 };
 
 // Answering before the body is read: close the connection rather than let Node drain an
@@ -202,6 +204,7 @@ export const ingestRouter = (deps: IngestDeps): Router => {
         const result = await appendParsed(deps.db, [events], {
           now,
           onCommitted: wake,
+          ownHost: deps.ownHost ?? null,
           lockTimeoutMs: APPEND_LOCK_TIMEOUT_MS,
         });
         res.status(202).json({

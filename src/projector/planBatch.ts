@@ -7,6 +7,7 @@ import type { WriteOp } from '../models/redis/writeOps.ts';
 import { evolveBatch, type EvolvedBatch, type LoadedHeads } from './evolveBatch.ts';
 import type { DeadLetter } from './parseRows.ts';
 import { planBackfill, type BackfillSpan } from './planBackfill.ts';
+import { planDomains } from './planDomains.ts';
 import { isLate, planChecks, type LateSpan, type MonitorChecks } from './planChecks.ts';
 
 export type BatchInputs = LoadedHeads &
@@ -17,7 +18,12 @@ export type BatchInputs = LoadedHeads &
     backfills?: ReadonlyMap<number, BackfillSpan>;
   }>;
 
-export type BatchPlan = Readonly<{ writes: WriteOp[]; deadLetters: DeadLetter[] }>;
+export type BatchPlan = Readonly<{
+  writes: WriteOp[];
+  deadLetters: DeadLetter[];
+  /** A page's custom-domain claim was written: the API processes are told once committed. */
+  domainsChanged: boolean;
+}>;
 
 export const monitorChecks = (batch: EvolvedBatch): MonitorChecks[] =>
   [...batch.checks].map(([monitorId, checks]) => ({
@@ -60,5 +66,7 @@ export const planBatch = (
     const at = batch.updated.get(slug);
     if (at) writes.push(putUpdatedAt({ tag, slug }, at));
   }
-  return { writes, deadLetters: batch.deadLetters };
+  const domains = planDomains(tag, events, batch.states);
+  writes.push(...domains);
+  return { writes, deadLetters: batch.deadLetters, domainsChanged: domains.length > 0 };
 };

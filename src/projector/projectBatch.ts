@@ -18,5 +18,5 @@ export const projectBatch = async (
   const parsed = parseRows(rows);
   const inputs = await loadBatchInputs(redis, tag, parsed.events, now, log);
   const plan = planBatch(tag, parsed.events, inputs, now);
-  return { writes: plan.writes, deadLetters: [...parsed.deadLetters, ...plan.deadLetters] };
+  return { ...plan, deadLetters: [...parsed.deadLetters, ...plan.deadLetters] };
 };

@@ -9,6 +9,7 @@ import { partitionTag } from '../models/control/keys.ts';
 import { checkpointRead, tickRead } from '../models/control/reads.ts';
 import { setTick } from '../models/control/writes.ts';
 import { commitWrites } from '../models/control/commitWrites.ts';
+import { announceDomainChanges } from '../models/domains/writes.ts';
 import { runRead } from '../models/redis/reads.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Logger } from '../shared/logger.ts';
@@ -86,6 +87,11 @@ export const runPartition = async (
     const writes = [...effects.writes, ...quarantineWrites(tag, poisoned, now)];
     const fence = { tag, expected: current, next: formatCheckpoint(scannedTo) };
     if (!(await commitWrites(redis, fence, writes))) return fenced();
+    if (effects.domainsChanged)
+      await announceDomainChanges(redis, ref.prefix, tag).catch((error: unknown) => {
+        // The API processes' periodic reload catches up without the message.
+        deps.log.warn({ err: error, partition: ref.partition }, 'announcing domain changes failed');
+      });
     if (effects.deadLetters.length > 0)
       await recordDeadLetters(deps, `v${ref.version}`, effects.deadLetters, poisoned);
     result.events += rows.length;

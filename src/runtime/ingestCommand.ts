@@ -5,6 +5,7 @@ import { cliIngest } from '../ingest/cliIngest.ts';
 import { createProjectorQueue, createWake } from '../projector/queue.ts';
 import { createActiveVersionReader } from '../models/control/activeVersionReader.ts';
 import { systemClock } from '../shared/clock.ts';
+import { hostOfUrl } from '../shared/hostName.ts';
 import { createClients } from './clients.ts';
 
 export const ingestCommand = async (config: Config, args: string[]): Promise<number> => {
@@ -21,6 +22,7 @@ export const ingestCommand = async (config: Config, args: string[]): Promise<num
       db: clients.db,
       source,
       clock: systemClock,
+      ownHost: hostOfUrl(config.publicBaseUrl),
       wake: createWake(queue, createActiveVersionReader(clients.redis, config.redisPrefix)),
       out: process.stdout,
       err: process.stderr,

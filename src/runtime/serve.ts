@@ -6,7 +6,9 @@ import { buildOperatorApp } from '../operatorApp.ts';
 import { registerProjectorGauges } from '../projector/projectorMetrics.ts';
 import { createProjectorQueue, createWake } from '../projector/queue.ts';
 import { createActiveVersionReader } from '../models/control/activeVersionReader.ts';
+import { createDomainDirectory } from '../models/domains/domainDirectory.ts';
 import { systemClock } from '../shared/clock.ts';
+import { hostOfUrl } from '../shared/hostName.ts';
 import type { Clients } from './clients.ts';
 import { createChangeHub } from '../stream/changeHub.ts';
 import { listen } from './listen.ts';
@@ -21,10 +23,12 @@ export const serve = async (
   collectDefaultMetrics({ register: registry });
   const queue = createProjectorQueue(queueRedis, config.redisPrefix);
   registerProjectorGauges(registry, { db, redis, prefix: config.redisPrefix, log, queue: queue.queue });
-  const wake = createWake(queue, createActiveVersionReader(redis, config.redisPrefix));
+  const active = createActiveVersionReader(redis, config.redisPrefix);
+  const wake = createWake(queue, active);
+  const domains = createDomainDirectory({ redis, prefix: config.redisPrefix, log, readActive: active });
   const streams = createChangeHub({ redis, prefix: config.redisPrefix, log });
   const api = await listen(
-    buildApp({ redis, prefix: config.redisPrefix, config, log, registry, streams }),
+    buildApp({ redis, prefix: config.redisPrefix, config, log, registry, streams, domains }),
     config.port,
     config.host,
   );
@@ -36,7 +40,7 @@ export const serve = async (
       registry,
       log,
       clock: systemClock,
-      ingest: { token: config.ingestToken, wake },
+      ingest: { token: config.ingestToken, wake, ownHost: hostOfUrl(config.publicBaseUrl) },
     }),
     config.ingestPort,
     config.ingestHost,
@@ -44,6 +48,7 @@ export const serve = async (
   onShutdown(() => queue.close());
   onShutdown(() => operator.close());
   onShutdown(() => api.close());
+  onShutdown(() => domains.close());
   onShutdown(() => streams.close()); // before api.close (closers run in reverse): open streams end
   log.info({ port: config.port, host: config.host }, 'public API listening');
   log.info(

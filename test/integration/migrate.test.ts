@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
@@ -21,6 +22,7 @@ describe('npm run migrate', () => {
       '0003_ensure_check_partition_race.sql',
       '0004_checks_by_monitor.sql',
       '0005_log_origin.sql',
+      '0006_page_custom_domains.sql',
     ]);
     expect(await migrate(url)).toEqual([]);
     const client = new pg.Client({ connectionString: url });
@@ -57,10 +59,80 @@ describe('npm run migrate', () => {
       '0003_ensure_check_partition_race.sql',
       '0004_checks_by_monitor.sql',
       '0005_log_origin.sql',
+      '0006_page_custom_domains.sql',
     ]);
     const admin = new pg.Client({ connectionString: withDatabase(inject('pgServerUrl'), 'postgres') });
     await admin.connect();
     await admin.query(`DROP DATABASE IF EXISTS "${other}" WITH (FORCE)`);
     await admin.end();
+  });
+
+  it('gives each live page the custom domain of its latest settings, the later of two claims winning', async () => {
+    const before = `${name}_domains`;
+    const beforeUrl = withDatabase(inject('pgServerUrl'), before);
+    const admin = new pg.Client({ connectionString: withDatabase(inject('pgServerUrl'), 'postgres') });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE "${before}"`);
+    const client = new pg.Client({ connectionString: beforeUrl });
+    await client.connect();
+    try {
+      // A database as the first three migrations left it, with pages configured back then.
+      await client.query(
+        'CREATE TABLE schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+      );
+      for (const file of [
+        '0001_event_log.sql',
+        '0002_write_model.sql',
+        '0003_ensure_check_partition_race.sql',
+      ]) {
+        await client.query(await readFile(new URL(`../../migrations/${file}`, import.meta.url), 'utf8'));
+        await client.query('INSERT INTO schema_migrations (name) VALUES ($1)', [file]);
+      }
+      const configured = (page: string, domain: string | null) =>
+        client.query(
+          `INSERT INTO event_log (type, page, page_hash, at, data) VALUES ('page.configured', $1, 0, now(), $2)`,
+          [
+            page,
+            JSON.stringify({
+              title: page,
+              plan: 'pro',
+              custom_domain: domain,
+              auth_token_hash: null,
+              blocked: false,
+            }),
+          ],
+        );
+      await configured('moved', 'Status.Old.test');
+      await configured('moved', 'status.new.test');
+      await configured('dropped', 'status.dropped.test');
+      await configured('dropped', null);
+      await configured('gone', 'status.gone.test');
+      await configured('first', 'status.shared.test');
+      await configured('second', 'status.shared.test');
+      await configured('plain', null);
+      await client.query(`INSERT INTO pages (slug, deleted) VALUES
+        ('moved', false), ('dropped', false), ('gone', true), ('first', false), ('second', false), ('plain', false)`);
+
+      expect(await migrate(beforeUrl)).toEqual([
+        '0004_checks_by_monitor.sql',
+        '0005_log_origin.sql',
+        '0006_page_custom_domains.sql',
+      ]);
+      const pages = await client.query<{ slug: string; custom_domain: string | null }>(
+        'SELECT slug, custom_domain FROM pages ORDER BY slug',
+      );
+      expect(pages.rows).toEqual([
+        { slug: 'dropped', custom_domain: null },
+        { slug: 'first', custom_domain: null },
+        { slug: 'gone', custom_domain: null },
+        { slug: 'moved', custom_domain: 'status.new.test' },
+        { slug: 'plain', custom_domain: null },
+        { slug: 'second', custom_domain: 'status.shared.test' },
+      ]);
+    } finally {
+      await client.end();
+      await admin.query(`DROP DATABASE IF EXISTS "${before}" WITH (FORCE)`);
+      await admin.end();
+    }
   });
 });

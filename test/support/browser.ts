@@ -9,8 +9,8 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 
 export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 
-/** @throws when Chromium is not installed, saying how to install it */
-export const launchChromium = (): Promise<Browser> => {
+/** `extraArgs`: more Chromium flags (e.g. --host-resolver-rules). @throws when Chromium is not installed */
+export const launchChromium = (extraArgs: readonly string[] = []): Promise<Browser> => {
   if (!existsSync(CHROMIUM))
     throw new Error(
       `No Chromium at ${CHROMIUM}: apt-get install chromium (as .ci/run does), or set CHROMIUM_PATH.`,
@@ -25,6 +25,7 @@ export const launchChromium = (): Promise<Browser> => {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      ...extraArgs,
     ],
   });
 };

@@ -14,6 +14,7 @@ describe('loadConfig', () => {
       ingestToken: null,
       publicBaseUrl: 'http://localhost:3000',
       pageUrlTemplate: '{base_url}/s/{slug}',
+      trustProxy: false,
       demo: true,
       workerProbePort: 3002,
       partitions: 4,
@@ -38,6 +39,20 @@ describe('loadConfig', () => {
       demo: false,
       partitions: 8,
     });
+  });
+
+  it('reads TRUST_PROXY as off, on, or the trusted addresses and subnets', () => {
+    expect(loadConfig({ TRUST_PROXY: 'off' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'on' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8,fd00::/8' }).trustProxy).toEqual([
+      'loopback',
+      '10.0.0.0/8',
+      'fd00::/8',
+    ]);
+    expect(() => loadConfig({ TRUST_PROXY: 'the proxy' })).toThrow(
+      'TRUST_PROXY: invalid IP address: the proxy',
+    );
+    expect(() => loadConfig({ TRUST_PROXY: '10.0.0.0/33' })).toThrow('TRUST_PROXY: invalid range');
   });
 
   it('follows PORT and HOST in the base URL when PUBLIC_BASE_URL is unset', () => {

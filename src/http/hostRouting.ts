@@ -1,0 +1,38 @@
+// Custom domains: a request whose host is a page's custom domain is served as that page, with the
+// page-scoped paths at the domain's root (`/` is the status page, `/feed.atom`, `/feed.rss`,
+// `/api/v2/*.json` the feeds and Statuspage documents), so a client that appends Statuspage's paths
+// to the domain works unchanged. The request is rewritten onto the page's /s/{slug} routes, so it
+// answers exactly as they do (access rules, errors, caching). Every other path, and every host that
+// is no page's domain, goes on to the normal routes untouched.
+import type { RequestHandler } from 'express';
+import { normalizeHost } from '../shared/hostName.ts';
+
+/** The slug of the live page whose custom domain is `host` (in normalizeHost form), or null. */
+export type DomainLookup = (host: string) => string | null | Promise<string | null>;
+
+const STATUSPAGE_DOCUMENT = /^\/api\/v2\/[a-z0-9/_-]+\.json$/;
+
+/** What follows /s/{slug} for a path at a custom domain's root; null for the paths it leaves alone. */
+export const pageSuffixOf = (path: string): string | null => {
+  if (path === '/') return '';
+  if (path === '/feed.atom' || path === '/feed.rss' || STATUSPAGE_DOCUMENT.test(path)) return path;
+  return null;
+};
+
+/**
+ * Express middleware; the host comes from req.hostname, which reads X-Forwarded-Host only when the
+ * app's `trust proxy` trusts the peer (TRUST_PROXY).
+ */
+export const hostRouting =
+  (pageOf: DomainLookup): RequestHandler =>
+  async (req, _res, next) => {
+    const suffix = req.method === 'GET' || req.method === 'HEAD' ? pageSuffixOf(req.path) : null;
+    const hostname = req.hostname as string | undefined; // undefined without a Host header
+    const host = suffix === null || hostname === undefined ? null : normalizeHost(hostname);
+    const slug = host === null ? null : await pageOf(host);
+    if (slug !== null) {
+      const query = req.url.indexOf('?');
+      req.url = `/s/${slug}${suffix ?? ''}${query === -1 ? '' : req.url.slice(query)}`;
+    }
+    next();
+  };

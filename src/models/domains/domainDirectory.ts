@@ -1,0 +1,115 @@
+// The API's in-process view of the custom domains: domain → slug under the active version, loaded
+// from every partition's claims in one round trip and reloaded when the projector announces a
+// change, so a request looks its host up in memory and costs Redis nothing. A periodic reload
+// (and one after the subscriber reconnects) covers an announcement that never arrived.
+import type { Redis } from 'ioredis';
+import type { Logger } from '../../shared/logger.ts';
+import type { ActiveVersionReader } from '../control/activeVersionReader.ts';
+import { partitionTag } from '../control/keys.ts';
+import { listRead, runRead } from '../redis/reads.ts';
+import { resolveDomains } from './codec.ts';
+import { domainChangesChannel } from './keys.ts';
+import { domainClaimsRead } from './reads.ts';
+
+export const DOMAIN_REFRESH_MS = 30_000;
+
+export type DomainDirectoryDeps = Readonly<{
+  redis: Redis;
+  prefix: string;
+  log: Logger;
+  readActive: ActiveVersionReader;
+  refreshMs?: number;
+}>;
+
+type Loaded = Readonly<{ version: number; domains: ReadonlyMap<string, string> }>;
+
+export const createDomainDirectory = (deps: DomainDirectoryDeps) => {
+  let loaded: Loaded | null = null;
+  let loading: Promise<void> | null = null;
+  let requested = 0; // reloads asked for; one that arrives during a load causes another
+  let subscribed: Promise<unknown> | null = null;
+  let subscriber: Redis | null = null;
+  let timer: NodeJS.Timeout | null = null;
+  const warn = (error: unknown) => {
+    deps.log.warn({ err: error }, 'custom domains: reload failed');
+  };
+
+  const load = async (): Promise<void> => {
+    const active = await deps.readActive();
+    if (active === null) {
+      loaded = null;
+      return;
+    }
+    const tags = Array.from({ length: active.partitions }, (_, p) =>
+      partitionTag(deps.prefix, active.version, p),
+    );
+    const claims = await runRead(deps.redis, listRead(tags.map(domainClaimsRead)));
+    loaded = { version: active.version, domains: resolveDomains(claims) };
+  };
+
+  /** Reloads; an announcement that arrives during a reload causes one more. */
+  const refresh = (): Promise<void> => {
+    requested += 1;
+    if (loading !== null) return loading;
+    loading = (async () => {
+      try {
+        let done = 0;
+        while (done < requested) {
+          done = requested;
+          await load();
+        }
+      } finally {
+        loading = null;
+      }
+    })();
+    return loading;
+  };
+
+  // Subscribed before the first load, so no change can fall between the two.
+  const subscribe = (): Promise<unknown> => {
+    if (subscribed !== null) return subscribed;
+    const connection = deps.redis.duplicate({
+      maxRetriesPerRequest: null,
+      connectionName: `${deps.prefix}:domains`,
+    });
+    subscriber = connection;
+    connection.on('error', (error: unknown) => deps.log.warn({ err: error }, 'custom domains: subscriber'));
+    connection.on('message', () => void refresh().catch(warn));
+    connection.on('ready', () => {
+      if (loaded !== null) void refresh().catch(warn); // messages sent while it was away are lost
+    });
+    subscribed = connection.subscribe(domainChangesChannel(deps.prefix)).catch((error: unknown) => {
+      subscribed = null; // the next request tries again
+      subscriber = null;
+      connection.disconnect();
+      throw error;
+    });
+    timer ??= setInterval(() => void refresh().catch(warn), deps.refreshMs ?? DOMAIN_REFRESH_MS);
+    timer.unref();
+    return subscribed;
+  };
+
+  return {
+    /**
+     * The slug of the page whose custom domain is `host` (normalizeHost form), or null.
+     * @throws what the Redis client throws while the directory cannot be loaded
+     */
+    pageOf: async (host: string): Promise<string | null> => {
+      await subscribe();
+      const active = await deps.readActive();
+      if (active === null) return null;
+      if (loaded?.version !== active.version) await refresh();
+      return loaded?.domains.get(host) ?? null;
+    },
+    close: async (): Promise<void> => {
+      if (timer !== null) clearInterval(timer);
+      timer = null;
+      const connection = subscriber;
+      subscriber = null;
+      subscribed = null;
+      if (connection !== null) await connection.quit().catch(() => connection.disconnect());
+    },
+  };
+};
+
+export type DomainDirectory = ReturnType<typeof createDomainDirectory>;
