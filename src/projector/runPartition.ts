@@ -84,14 +84,13 @@ export const runPartition = async (
     const now = clock().getTime();
     const effects = await projectBatch(redis, tag, rows, now, { db, projectedTo: parseCheckpoint(current) });
     const poisoned = poisonedPages(rows, effects.deadLetters);
-    const writes = [...effects.writes, ...quarantineWrites(tag, poisoned, now)];
+    const writes = [
+      ...effects.writes,
+      ...quarantineWrites(tag, poisoned, now),
+      ...(effects.domainsChanged ? [announceDomainChanges(ref.prefix, tag)] : []),
+    ];
     const fence = { tag, expected: current, next: formatCheckpoint(scannedTo) };
     if (!(await commitWrites(redis, fence, writes))) return fenced();
-    if (effects.domainsChanged)
-      await announceDomainChanges(redis, ref.prefix, tag).catch((error: unknown) => {
-        // The API processes' periodic reload catches up without the message.
-        deps.log.warn({ err: error, partition: ref.partition }, 'announcing domain changes failed');
-      });
     if (effects.deadLetters.length > 0)
       await recordDeadLetters(deps, `v${ref.version}`, effects.deadLetters, poisoned);
     result.events += rows.length;

@@ -1,5 +1,4 @@
 // Write builders of the custom-domain model, and the announcement of a change.
-import type { Redis } from 'ioredis';
 import type { PageRef } from '../page.ts';
 import type { WriteOp } from '../redis/writeOps.ts';
 import { encodeDomainClaim, type DomainClaim } from './codec.ts';
@@ -18,9 +17,12 @@ export const dropDomainClaim = ({ tag, slug }: PageRef): WriteOp => ({
 });
 
 /**
- * Tells the API processes that the claims of partition `tag` changed (after the commit: a
- * subscriber that reloads on this message finds them written).
+ * Tells the API processes that the claims of partition `tag` changed. Part of the fenced commit
+ * that writes the claims: a subscriber that reloads on it finds them written, and a fenced-out
+ * runner announces nothing.
  */
-export const announceDomainChanges = async (redis: Redis, prefix: string, tag: string): Promise<void> => {
-  await redis.publish(domainChangesChannel(prefix), tag);
-};
+export const announceDomainChanges = (prefix: string, tag: string): WriteOp => ({
+  op: 'publish',
+  channel: domainChangesChannel(prefix),
+  message: tag,
+});
