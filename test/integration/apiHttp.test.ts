@@ -11,6 +11,7 @@ import { createHttpMetrics } from '../../src/http/httpMetrics.ts';
 import { activeKey } from '../../src/models/control/keys.ts';
 import { startApiTestApp, TOKEN, type ApiTestApp } from '../support/apiFixture.ts';
 import { SEED_PARTITIONS, SEED_VERSION } from '../support/seedReadModels.ts';
+import { elevenApiPaths } from '../support/apiPaths.ts';
 
 const registry = new Registry();
 let t: ApiTestApp;
@@ -21,20 +22,7 @@ afterAll(() => t.close());
 
 const get = (path: string) => request(t.app).get(path);
 
-const modelPaths = [
-  '/api/status-pages/acme/incidents',
-  '/api/status-pages/acme/incidents/filter?month=2026-11',
-  '/api/status-pages/acme/incidents/daily-counts?month=2026-11',
-  '/api/status-pages/acme/maintenances',
-  '/api/status-pages/acme/maintenances/filter?month=2026-11',
-  '/api/status-pages/acme/maintenances/daily-counts?month=2026-11',
-  '/api/status/acme/charts',
-  '/api/status-page/acme/minute-data',
-  '/api/status-pages/acme/monitors/101/availability',
-  '/api/embed/status?slug=acme&inc=1&rtm=5&upd=5',
-  '/api/embed/markdown?slug=acme',
-  '/s/acme',
-];
+const modelPaths = [...elevenApiPaths('acme', 101, { embedQuery: '&inc=1&rtm=5&upd=5' }), '/s/acme'];
 
 describe('CORS', () => {
   it('allows any origin on 200, 304, 4xx and unknown paths', async () => {

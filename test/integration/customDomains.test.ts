@@ -21,24 +21,13 @@ import { runPartition } from '../../src/projector/runPartition.ts';
 import { partitionOf } from '../../src/shared/pageHash.ts';
 import { check, monitorConfigured, pageConfigured } from '../support/events.ts';
 import { startProjectorEnv, URLS, type ProjectorEnv } from '../support/projectorEnv.ts';
+import { elevenApiPaths } from '../support/apiPaths.ts';
 
 const N = '2026-11-22T12:00:30Z';
 const TOKEN = 'vault-token-0123456789abcdef';
 
 /** The eleven endpoints of read-api.md for page acme, monitor 11. */
-const API_PATHS = [
-  '/api/status-pages/acme/incidents',
-  '/api/status-pages/acme/incidents/filter?month=2026-11',
-  '/api/status-pages/acme/incidents/daily-counts?month=2026-11',
-  '/api/status-pages/acme/maintenances',
-  '/api/status-pages/acme/maintenances/filter?month=2026-11',
-  '/api/status-pages/acme/maintenances/daily-counts?month=2026-11',
-  '/api/status/acme/charts',
-  '/api/status-page/acme/minute-data',
-  '/api/status-pages/acme/monitors/11/availability',
-  '/api/embed/status?slug=acme',
-  '/api/embed/markdown?slug=acme',
-];
+const API_PATHS = elevenApiPaths('acme', 11);
 const ROOT_PATHS = ['/feed.atom', '/feed.rss', '/api/v2/summary.json', '/api/v2/incidents/unresolved.json'];
 
 type Answer = Readonly<{ status: number; type: unknown; cache: unknown; etag: unknown; body: string }>;

@@ -15,23 +15,12 @@ import { startRedisServer, type RedisServer } from '../support/redisServer.ts';
 import { seedActive, seedPage } from '../support/seedReadModels.ts';
 import { freshDatabase, type TestDatabase } from '../support/testEnv.ts';
 import { Registry } from 'prom-client';
+import { elevenApiPaths } from '../support/apiPaths.ts';
 
 const DEADLINE_MS = 2_000;
 const PREFIX = 'sp';
 
-const publicPaths = [
-  '/api/status-pages/acme/incidents',
-  '/api/status-pages/acme/incidents/filter?month=2026-11',
-  '/api/status-pages/acme/incidents/daily-counts?month=2026-11',
-  '/api/status-pages/acme/maintenances',
-  '/api/status-pages/acme/maintenances/filter?month=2026-11',
-  '/api/status-pages/acme/maintenances/daily-counts?month=2026-11',
-  '/api/status/acme/charts',
-  '/api/status-page/acme/minute-data',
-  '/api/status-pages/acme/monitors/101/availability?period=24h',
-  '/api/embed/status?slug=acme',
-  '/api/embed/markdown?slug=acme',
-];
+const publicPaths = elevenApiPaths('acme', 101, { period: '24h' });
 
 describe('the API while Redis stalls', () => {
   let server: RedisServer;
