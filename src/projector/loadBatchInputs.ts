@@ -7,7 +7,7 @@ import { pageStateRead } from '../models/pageState/reads.ts';
 import { listRead, mapRead, readAll, runRead, tupleRead } from '../models/redis/reads.ts';
 import type { TimelineHead } from '../models/timeline/codec.ts';
 import { failuresRead, headRead, recentAroundRead } from '../models/timeline/reads.ts';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../models/redis/redisClient.ts';
 import { evolveBatch } from './evolveBatch.ts';
 import { monitorChecks, type BatchInputs } from './planBatch.ts';
 import { loadBackfill, type ProjectedLog } from './loadBackfill.ts';
@@ -22,7 +22,7 @@ import {
 } from './planChecks.ts';
 
 export const loadBatchInputs = async (
-  redis: Redis,
+  redis: RedisClient,
   tag: string,
   events: readonly StoredEvent[],
   now: number,

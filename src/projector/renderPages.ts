@@ -1,7 +1,7 @@
 // Renders pages of one partition: load their documents and aggregates (I/O), render them (pure),
 // and commit the outputs under the checkpoint the render read them at: if the partition moved on
 // meanwhile, the newer runner renders instead.
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../models/redis/redisClient.ts';
 import type { MonitorConfig, PageState, UrlSettings } from '../../projections/types.ts';
 import { accessKey } from '../models/access/keys.ts';
 import { checkpointRead } from '../models/control/reads.ts';
@@ -31,7 +31,7 @@ const byId = (a: MonitorConfig, b: MonitorConfig) => a.id - b.id;
 const isGone = (state: PageState | null) => state === null || state.deleted;
 
 /** A deleted page's keys but its document and access (which says it is deleted). */
-const staleKeys = async (redis: Redis, page: PageRef): Promise<string[]> => {
+const staleKeys = async (redis: RedisClient, page: PageRef): Promise<string[]> => {
   const keep = new Set([accessKey(page), ...keptOnDeletion(page)]);
   return (await scanKeys(redis, pageKeyPattern(page))).filter((key) => !keep.has(key));
 };
@@ -53,7 +53,7 @@ const chunksOf = <T>(items: readonly T[], size: number): T[][] =>
  * instead (its marks consumed, so it is not retried until its next event) and the others go on.
  */
 export const renderPages = async (
-  redis: Redis,
+  redis: RedisClient,
   tag: string,
   pages: readonly PageRender[],
   now: number,
