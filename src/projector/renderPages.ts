@@ -3,18 +3,16 @@
 // meanwhile, the newer runner renders instead.
 import type { RedisClient } from '../models/redis/redisClient.ts';
 import type { MonitorConfig, PageState, UrlSettings } from '../../projections/types.ts';
-import { accessKey } from '../models/access/keys.ts';
 import { checkpointRead } from '../models/control/reads.ts';
 import { clearRenderMark, scheduleDue, type RenderSet } from '../models/control/writes.ts';
 import { maintenanceMonthsRead } from '../models/lists/reads.ts';
-import { pageKeyPattern, type PageRef } from '../models/page.ts';
-import { keptOnDeletion, pageStateRead } from '../models/pageState/reads.ts';
+import { renderedKeysRead } from '../models/pageOutputs.ts';
+import { pageStateRead } from '../models/pageState/reads.ts';
 import type { Quarantine } from '../models/quarantine/codec.ts';
 import { quarantineRead } from '../models/quarantine/reads.ts';
 import { quarantinePage, releasePage } from '../models/quarantine/writes.ts';
 import { commitWrites } from '../models/control/commitWrites.ts';
 import { listRead, readAll, runRead, tupleRead } from '../models/redis/reads.ts';
-import { scanKeys } from '../models/redis/scanKeys.ts';
 import type { WriteOp } from '../models/redis/writeOps.ts';
 import { monitorSnapshotRead } from './monitorSnapshotRead.ts';
 import { renderPage, type RenderScope } from './renderPage.ts';
@@ -30,11 +28,6 @@ const errorText = (error: unknown): string => (error instanceof Error ? error.me
 const byId = (a: MonitorConfig, b: MonitorConfig) => a.id - b.id;
 const isGone = (state: PageState | null) => state === null || state.deleted;
 
-/** A deleted page's keys but its document and access (which says it is deleted). */
-const staleKeys = async (redis: RedisClient, page: PageRef): Promise<string[]> => {
-  const keep = new Set([accessKey(page), ...keptOnDeletion(page)]);
-  return (await scanKeys(redis, pageKeyPattern(page))).filter((key) => !keep.has(key));
-};
 
 /** A page the render moved into quarantine (it was not there before). */
 export type QuarantineNotice = Readonly<{ tag: string; slug: string } & Quarantine>;
@@ -78,7 +71,8 @@ export const renderPages = async (
       const configs = state && !state.deleted ? Object.values(state.monitors).sort(byId) : [];
       const monitors = await runRead(redis, listRead(configs.map((m) => monitorSnapshotRead(tag, m, now))));
       const deleted = isGone(state);
-      const stale = deleted ? await staleKeys(redis, page) : [];
+      // A deleted page loses its outputs but its document and access (which says it is deleted).
+      const stale = deleted ? await runRead(redis, renderedKeysRead(page, maintenanceMonths)) : [];
       try {
         const plan = renderPage(
           { page, state, monitors, maintenanceMonths, staleKeys: stale, now, urls },

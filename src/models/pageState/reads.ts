@@ -12,6 +12,3 @@ export const pageStateRead = (page: PageRef): Read<PageState | null> => {
     decodePageState(state, updated),
   );
 };
-
-/** Keys a deleted page keeps: its document records the deletion (and is evolved if configured again). */
-export const keptOnDeletion = (page: PageRef): string[] => Object.values(pageStateKeys(page));

@@ -37,6 +37,8 @@ export const hashGetAll = (key: string): Read<Record<string, string>> =>
     (reply) => (reply ?? {}) as Record<string, string>,
   );
 
+export const hashFields = (key: string): Read<string[]> => one((p) => p.hkeys(key), asStrings);
+
 export const hashGetMany = (key: string, fields: readonly string[]): Read<(string | null)[]> =>
   one(
     (p) => p.hmget(key, ...fields),
