@@ -28,7 +28,6 @@ const errorText = (error: unknown): string => (error instanceof Error ? error.me
 const byId = (a: MonitorConfig, b: MonitorConfig) => a.id - b.id;
 const isGone = (state: PageState | null) => state === null || state.deleted;
 
-
 /** A page the render moved into quarantine (it was not there before). */
 export type QuarantineNotice = Readonly<{ tag: string; slug: string } & Quarantine>;
 

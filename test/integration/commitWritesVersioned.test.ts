@@ -1,15 +1,15 @@
 // The two writes behind the live streams: hsetVersioned writes only changed fields, stamps them with
 // a revision that only grows, and publishes once per commit that changed something; publish sends
 // a message on a channel that is not a key.
-import type { Redis } from 'ioredis';
+import { subscriberOf, type RedisClient } from '../../src/models/redis/redisClient.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commitWrites } from '../../src/models/control/commitWrites.ts';
 import type { WriteOp } from '../../src/models/redis/writeOps.ts';
 import { dropRedisPrefix, freshRedisPrefix, testRedis } from '../support/testEnv.ts';
 
 describe('commitWrites: hsetVersioned and publish', () => {
-  let redis: Redis;
-  let listener: Redis;
+  let redis: RedisClient;
+  let listener: RedisClient;
   let prefix: string;
   let tag: string;
   const messages: string[] = [];
@@ -35,7 +35,7 @@ describe('commitWrites: hsetVersioned and publish', () => {
 
   beforeAll(async () => {
     redis = testRedis();
-    listener = redis.duplicate();
+    listener = subscriberOf(redis, 'test-listener');
     prefix = freshRedisPrefix();
     tag = `${prefix}:{v1.p0}`;
     await redis.set(`${tag}:ckpt`, '0:0');
