@@ -40,9 +40,10 @@ const roleOptions: Record<RedisRole, RedisOptions> = {
 };
 
 /**
- * The one factory of Redis clients. On a cluster, the node connections get the role's options;
- * auto-pipelining batches the commands of one tick per node, which is how a read spanning
- * partitions on several masters stays one round trip (redis/reads.ts). A redirection (MOVED/ASK during a slot move,
+ * The one factory of Redis clients. On a cluster, the node connections get the role's options.
+ * No auto-pipelining there: when a slot moves, ioredis re-sends a whole pipeline to the node that
+ * answered ASK for one of its keys, and the commands that had been answered by the old node then
+ * read nothing (found while testing a reshard under traffic). A redirection (MOVED/ASK during a slot move,
  * TRYAGAIN on a multi-key command of a slot half moved) is followed by ioredis.
  */
 export const createRedis = (target: RedisTarget, role: RedisRole): RedisClient => {
@@ -52,10 +53,12 @@ export const createRedis = (target: RedisTarget, role: RedisRole): RedisClient =
     target.redisClusterNodes.map((node) => ({ host: node.host, port: node.port })),
     {
       redisOptions: options,
-      enableAutoPipelining: true,
       // A command waiting for the cluster to be (re)discovered has no command timeout yet: the
       // API's reads fail at once then (503) rather than wait.
       enableOfflineQueue: role !== 'read',
+      // A script or multi-key read of a slot being moved gets TRYAGAIN until the page's keys are
+      // on one master: the API retries for about 400 ms, then answers 503 with Retry-After.
+      ...(role === 'read' ? { retryDelayOnTryAgain: 50, maxRedirections: 8 } : {}),
     },
   );
 };

@@ -92,8 +92,9 @@ export const listRead = <T>(reads: readonly Read<T>[]): Read<T[]> => tupleRead(r
 
 /**
  * A cluster pipeline must stay on one node, and a list of reads may span partitions (slots on
- * several masters): each command goes out on its own, and the cluster client's auto-pipelining
- * sends the commands of one tick to each node as one pipeline, so it is still one round trip.
+ * several masters): each command goes out on its own, all at once, so it is still one round trip
+ * (commands to a node are written back to back on its connection), and each command follows its
+ * own redirection while a slot moves (runtime/clients.ts says why not a pipeline).
  */
 const repliesOnCluster = (cluster: Cluster, read: Read<unknown>): Promise<unknown[]> => {
   const replies: Promise<unknown>[] = [];
