@@ -98,9 +98,7 @@ describe.runIf(testClusterNodes())('moving a hash slot between masters while tra
   });
 
   it('serves, projects and equals a rebuild after a partition moved to another master', async () => {
-    const nodes = testClusterNodes()!
-      .split(',')
-      .map((entry) => ({ host: entry.split(':')[0]!, port: Number(entry.split(':')[1]) }));
+    const nodes = testRedisTarget().redisClusterNodes!;
     // The partition of the page with incidents and late checks; a slot holds one whole partition.
     const tag = await env.tagOf(partitionOf('alpha', PARTITIONS));
     const slot = Number(await env.redis.call('CLUSTER', 'KEYSLOT', tag));

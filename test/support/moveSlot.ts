@@ -3,8 +3,7 @@
 // SETSLOT NODE on every master, in `batches` batches. `between` runs after each batch, while the slot is split between
 // the two masters (clients get ASK redirections, and TRYAGAIN for multi-key commands and scripts).
 import { Redis } from 'ioredis';
-
-export type NodeAddress = Readonly<{ host: string; port: number }>;
+import type { ClusterNode } from '../../src/config.ts';
 
 export type SlotMove = Readonly<{
   slot: number;
@@ -14,10 +13,10 @@ export type SlotMove = Readonly<{
   batches: number;
 }>;
 
-const address = (node: NodeAddress) => `${node.host}:${node.port}`;
+const address = (node: ClusterNode) => `${node.host}:${node.port}`;
 
 export const moveSlot = async (
-  nodes: readonly NodeAddress[],
+  nodes: readonly ClusterNode[],
   slot: number,
   options: Readonly<{ batches: number; between: () => Promise<void> }>,
 ): Promise<SlotMove> => {

@@ -8,11 +8,10 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
+import type { ClusterNode } from '../../src/config.ts';
 import { freePort } from './redisServer.ts';
 
 const run = promisify(execFile);
-
-export type ClusterNode = Readonly<{ host: string; port: number }>;
 
 export type LocalRedisCluster = Readonly<{
   nodes: readonly ClusterNode[];
