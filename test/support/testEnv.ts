@@ -33,12 +33,6 @@ export const freshRedisPrefix = (): string => `t${randomBytes(5).toString('hex')
 /** The cluster's nodes in the `cluster` project, else undefined. */
 export const testClusterNodes = (): string | undefined => inject('redisClusterNodes') || undefined;
 
-/** The settings a process under test gets for Redis: REDIS_URL, or REDIS_CLUSTER_NODES. */
-export const testRedisEnv = (): Record<string, string> => {
-  const nodes = testClusterNodes();
-  return nodes ? { REDIS_CLUSTER_NODES: nodes } : { REDIS_URL: inject('redisUrl') };
-};
-
 export const testRedisTarget = (): RedisTarget => {
   const nodes = testClusterNodes();
   return {
