@@ -8,7 +8,7 @@ import { listRead, mapRead, readAll, runRead, tupleRead } from '../models/redis/
 import type { TimelineHead } from '../models/timeline/codec.ts';
 import { failuresRead, headRead, recentAroundRead } from '../models/timeline/reads.ts';
 import type { Redis } from 'ioredis';
-import { evolveBatch } from './evolveBatch.ts';
+import { evolveBatch, type EvolvedBatch } from './evolveBatch.ts';
 import { monitorChecks, type BatchInputs } from './planBatch.ts';
 import { loadBackfill, type ProjectedLog } from './loadBackfill.ts';
 import type { BackfillSpan } from './planBackfill.ts';
@@ -21,13 +21,16 @@ import {
   type MonitorChecks,
 } from './planChecks.ts';
 
+/** The inputs, and the batch evolved from them (planEvolvedBatch goes on from it). */
+export type LoadedBatch = Readonly<{ inputs: BatchInputs; evolved: EvolvedBatch }>;
+
 export const loadBatchInputs = async (
   redis: Redis,
   tag: string,
   events: readonly StoredEvent[],
   now: number,
   log?: ProjectedLog,
-): Promise<BatchInputs> => {
+): Promise<LoadedBatch> => {
   const pages = [...new Set(events.map((e) => e.page))];
   const monitorIds = [
     ...new Set(events.flatMap((e) => (e.type === 'check.recorded' ? [e.data.monitor_id] : []))),
@@ -63,5 +66,5 @@ export const loadBatchInputs = async (
       }),
     ),
   );
-  return { ...loaded, spans: new Map(spans), backfills };
+  return { inputs: { ...loaded, spans: new Map(spans), backfills }, evolved };
 };

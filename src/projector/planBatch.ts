@@ -41,8 +41,20 @@ export const planBatch = (
   events: readonly StoredEvent[],
   inputs: BatchInputs,
   now: number,
+): BatchPlan => planEvolvedBatch(tag, events, evolveBatch(tag, events, inputs, now), inputs, now);
+
+/**
+ * The second half of planBatch, given the first (`batch` = evolveBatch of the same events and
+ * inputs, not used since): the loader evolves the batch to find late checks, and planning
+ * goes on from there instead of evolving every event again.
+ */
+export const planEvolvedBatch = (
+  tag: string,
+  events: readonly StoredEvent[],
+  batch: EvolvedBatch,
+  inputs: BatchInputs,
+  now: number,
 ): BatchPlan => {
-  const batch = evolveBatch(tag, events, inputs, now);
   const writes = batch.writes;
   for (const m of monitorChecks(batch)) {
     const span = isLate(m) ? inputs.spans.get(m.monitorId) : undefined;
