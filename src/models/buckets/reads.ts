@@ -3,7 +3,7 @@ import type { HourBucket, MinuteBucket } from '../../../projections/types.ts';
 import { MINUTE_MS } from '../../shared/time.ts';
 import type { MonitorRef } from '../monitor.ts';
 import { hashGetAll, hashGetMany, listRead, mapRead, type Read } from '../redis/reads.ts';
-import { dayOf, decodeHours, decodeMinute, minuteFields } from './codec.ts';
+import { decodeHours, decodeMinute, minuteFields, slotOf } from './codec.ts';
 import { bucketKeys } from './keys.ts';
 
 export const hourBucketsRead = (monitor: MonitorRef, day: number): Read<[number, HourBucket][]> =>
@@ -16,17 +16,17 @@ export const minuteBucketsRead = (
   count: number,
 ): Read<[number, MinuteBucket][]> => {
   const current = Math.floor(now / MINUTE_MS) * MINUTE_MS;
-  const byDay = new Map<number, number[]>();
+  const bySlot = new Map<number, number[]>();
   for (let i = count - 1; i >= 0; i -= 1) {
     const minute = current - i * MINUTE_MS;
-    const minutes = byDay.get(dayOf(minute)) ?? [];
-    byDay.set(dayOf(minute), minutes);
+    const minutes = bySlot.get(slotOf(minute)) ?? [];
+    bySlot.set(slotOf(minute), minutes);
     minutes.push(minute);
   }
   const keys = bucketKeys(monitor);
-  // One HMGET per day: each minute's fields, in minuteFields order, decoded minute by minute.
-  const days = [...byDay].map(([day, minutes]) =>
-    mapRead(hashGetMany(keys.minutes(day), minutes.flatMap(minuteFields)), (values) => {
+  // One HMGET per slot: each minute's fields, in minuteFields order, decoded minute by minute.
+  const slots = [...bySlot].map(([slot, minutes]) =>
+    mapRead(hashGetMany(keys.minutes(slot), minutes.flatMap(minuteFields)), (values) => {
       const fields = values[Symbol.iterator]();
       return minutes.flatMap((minute): [number, MinuteBucket][] => {
         const bucket = decodeMinute(minuteFields(minute).map(() => fields.next().value ?? null));
@@ -34,5 +34,5 @@ export const minuteBucketsRead = (
       });
     }),
   );
-  return mapRead(listRead(days), (perDay) => perDay.flat());
+  return mapRead(listRead(slots), (perSlot) => perSlot.flat());
 };

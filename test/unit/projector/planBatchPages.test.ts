@@ -90,9 +90,14 @@ describe('planBatch: removed monitors', () => {
       { op: 'del', keys: [`${mon}:tl`, `${mon}:recent`, `${mon}:down`] },
     ]);
     const today = Math.floor(now / 86_400_000);
-    expect(writesTo(plan.writes, `${mon}:hr:${today}`)).toEqual([
-      { op: 'del', keys: [`${mon}:min:${today}`, `${mon}:hr:${today}`] },
-    ]);
+    const [buckets, ...others] = writesTo(plan.writes, `${mon}:hr:${today}`);
+    expect(others).toEqual([]);
+    // Every hash that can hold the monitor's buckets: the slot of its last check among them.
+    const slot = Math.floor(ms('2026-11-22T10:00:00Z') / 1_800_000);
+    expect(buckets).toEqual({
+      op: 'del',
+      keys: expect.arrayContaining([`${mon}:min30:${slot}`, `${mon}:hr:${today}`, `${mon}:hr:${today - 1}`]),
+    });
     expect(writesTo(plan.writes, `${TAG}:pg:acme:avail:1`)).toEqual([
       { op: 'del', keys: [`${TAG}:pg:acme:avail:1`] },
     ]);
