@@ -16,6 +16,8 @@ export type BatchInputs = LoadedHeads &
     spans: ReadonlyMap<number, LateSpan>;
     /** For each monitor with checks older than the recent ones kept: the log around them. */
     backfills?: ReadonlyMap<number, BackfillSpan>;
+    /** Pages whose stored document is still of the single-document layout (docs/read-models.md). */
+    legacyPages?: ReadonlySet<string>;
   }>;
 
 export type BatchPlan = Readonly<{
@@ -69,9 +71,12 @@ export const planEvolvedBatch = (
     if (plan.timelineChanged)
       batch.mark('dirtyAvailability', formatMonitorOfPage({ slug, monitorId: m.monitorId }));
   }
+  const deleted = new Set(events.flatMap((e) => (e.type === 'page.deleted' ? [e.page] : [])));
   for (const slug of batch.changed) {
     const state = batch.states.get(slug);
-    if (state) writes.push(putPageState({ tag, slug }, state));
+    if (!state) continue;
+    const how = { wiped: deleted.has(slug), legacy: inputs.legacyPages?.has(slug) ?? false };
+    writes.push(...putPageState({ tag, slug }, inputs.states.get(slug) ?? null, state, how));
   }
   for (const slug of new Set(events.map((e) => e.page))) {
     batch.mark('pages', slug);

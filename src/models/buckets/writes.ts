@@ -5,14 +5,7 @@
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../shared/time.ts';
 import type { MonitorRef } from '../monitor.ts';
 import type { WriteOp } from '../redis/writeOps.ts';
-import {
-  dayOf,
-  hourIncrements,
-  minuteIncrements,
-  SLOT_MS,
-  slotOf,
-  type CheckForBuckets,
-} from './codec.ts';
+import { dayOf, hourIncrements, minuteIncrements, SLOT_MS, slotOf, type CheckForBuckets } from './codec.ts';
 import { bucketKeys } from './keys.ts';
 
 /** The minutes a render reads: the current one and the 239 before it. */
@@ -44,7 +37,8 @@ export const countChecks = (
     const slot = slotOf(check.at);
     const slotTtl = slotTtlSeconds(slot, now);
     if (slotTtl > 0) add(keys.minutes(slot), slotTtl, minuteIncrements(check));
-    if (check.at >= now - HOUR_HORIZON_MS) add(keys.hours(dayOf(check.at)), HOUR_TTL_S, hourIncrements(check));
+    if (check.at >= now - HOUR_HORIZON_MS)
+      add(keys.hours(dayOf(check.at)), HOUR_TTL_S, hourIncrements(check));
   }
   const writes: WriteOp[] = [];
   for (const [key, { fields, seconds }] of deltas) {
