@@ -37,18 +37,19 @@ export const hourIncrements = (check: CheckForBuckets): [field: string, by: numb
   ];
 };
 
-/** The fields of the minute starting at `minuteStart` in its slot's hash, in decodeMinute's order. */
-export const minuteFields = (minuteStart: number): string[] => {
-  const m = minuteOfSlot(minuteStart);
-  return [`${m}:n`, `${m}:rt`, `${m}:d`, `${m}:g`];
-};
-
-/** A minute's bucket from its minuteFields values; null when it saw no check. */
-export const decodeMinute = (values: readonly (string | null | undefined)[]): MinuteBucket | null => {
-  const n = Number(values[0] ?? 0);
-  if (n <= 0) return null;
-  const [rt, d, g] = [1, 2, 3].map((o) => Number(values[o] ?? 0));
-  return { n, rt: rt!, d: d!, g: g! };
+/** The non-empty minute buckets of one slot's hash, keyed by the minute's start (epoch ms). */
+export const decodeSlot = (
+  hash: Readonly<Record<string, string>>,
+  slot: number,
+): [number, MinuteBucket][] => {
+  const minutes: [number, MinuteBucket][] = [];
+  for (let minute = 0; minute < SLOT_MS / MINUTE_MS; minute += 1) {
+    const n = Number(hash[`${minute}:n`] ?? 0);
+    if (n <= 0) continue;
+    const [rt, d, g] = ['rt', 'd', 'g'].map((f) => Number(hash[`${minute}:${f}`] ?? 0));
+    minutes.push([slot * SLOT_MS + minute * MINUTE_MS, { n, rt: rt!, d: d!, g: g! }]);
+  }
+  return minutes;
 };
 
 /** The non-empty hour buckets of one day's hash, keyed by the hour's start (epoch ms). */

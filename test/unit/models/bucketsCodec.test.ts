@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   decodeHours,
-  decodeMinute,
+  decodeSlot,
   hourIncrements,
-  minuteFields,
   minuteIncrements,
   slotOf,
 } from '../../../src/models/buckets/codec.ts';
@@ -43,17 +42,12 @@ describe('buckets codec', () => {
     expect(slotOf(at)).toBe(Math.floor(Date.parse('2026-11-22T10:30:00Z') / 1_800_000));
   });
 
-  it('decodes what it encodes: a minute read by minuteFields, hours from the day hash', () => {
+  it('decodes what it encodes: minutes from the slot hash, hours from the day hash', () => {
     const check = { at, status: 'degraded', responseTimeMs: 40 };
     const { hashes } = apply(countChecks(monitor, [check, check], at));
     const minutes = hashes.get(bucketKeys(monitor).minutes(slotOf(at)))!;
     const minuteStart = Math.floor(at / 60_000) * 60_000;
-    expect(decodeMinute(minuteFields(minuteStart).map((f) => minutes[f] ?? null))).toEqual({
-      n: 2,
-      rt: 80,
-      d: 0,
-      g: 2,
-    });
+    expect(decodeSlot(minutes, slotOf(at))).toEqual([[minuteStart, { n: 2, rt: 80, d: 0, g: 2 }]]);
     const hours = hashes.get(bucketKeys(monitor).hours(day))!;
     expect(decodeHours(hours, day)).toEqual([[day * 86_400_000 + 10 * 3_600_000, { n: 2, rt: 80 }]]);
   });
@@ -81,6 +75,6 @@ describe('buckets codec', () => {
   });
 
   it('reads a minute without checks as no bucket', () => {
-    expect(decodeMinute([null, null, null, null])).toBeNull();
+    expect(decodeSlot({ '3:rt': '0', '4:n': '0' }, 1)).toEqual([]);
   });
 });
