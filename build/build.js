@@ -8,12 +8,11 @@
 // the status page's sources, the migrations); in a bundle every module would share the chunk's URL,
 // so each such module gets the URL it would have in a tree mirrored under dist/, and those files
 // are copied there: dist/src/…, dist/migrations/.
-/* global process, console */
+/* global process, console, performance, URL */
 import { cp, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname, join, relative, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const STAMP = '.built';
@@ -64,6 +63,7 @@ const moduleUrls = {
 export const buildDist = async (outdir) => {
   const started = performance.now();
   await rm(outdir, { recursive: true, force: true });
+  const { build } = await import('esbuild'); // not loaded when --if-stale finds the build fresh
   await build({
     absWorkingDir: root,
     entryPoints: ['src/main.ts'],
@@ -78,7 +78,9 @@ export const buildDist = async (outdir) => {
     plugins: [moduleUrls],
     logLevel: 'warning',
   });
-  const copied = (await Promise.all(['src', 'migrations'].map(walk))).flat().filter((f) => isRuntimeFile(f.path));
+  const copied = (await Promise.all(['src', 'migrations'].map(walk)))
+    .flat()
+    .filter((f) => isRuntimeFile(f.path));
   for (const { path } of copied) {
     await mkdir(dirname(join(outdir, path)), { recursive: true });
     await cp(join(root, path), join(outdir, path));
@@ -93,8 +95,10 @@ if (isMain) {
     options: { outdir: { type: 'string', default: 'dist' }, 'if-stale': { type: 'boolean', default: false } },
     strict: true,
   });
-  const outdir = join(root, values.outdir);
+  const outdir = resolve(root, values.outdir);
   if (values['if-stale'] && (await isFresh(outdir))) process.exit(0);
   const { ms, copied } = await buildDist(outdir);
-  console.error(`built ${relative(root, outdir) || '.'}/main.js in ${Math.round(ms)} ms (${copied} runtime files copied)`);
+  console.error(
+    `built ${relative(root, outdir) || '.'}/main.js in ${Math.round(ms)} ms (${copied} runtime files copied)`,
+  );
 }

@@ -59,7 +59,11 @@ export const startApiProcesses = (count: number, log: Logger): Promise<ApiProces
       const pid = worker.process.pid;
       if (!started) {
         void stop().then(() => {
-          reject(new Error(`an API process (pid ${pid}) exited with ${signal ?? code} before it listened`));
+          reject(
+            new Error(
+              `an API process (pid ${pid}) exited (code ${code}, signal ${signal}) before it listened`,
+            ),
+          );
         });
         return;
       }

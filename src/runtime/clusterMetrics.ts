@@ -26,7 +26,7 @@ export const answerMetricsRequests = (registry: Registry): void => {
 let nextId = 0;
 
 /** One worker's metrics; an API process that does not answer in time is left out, not waited for. */
-const askWorker = (worker: NonNullable<(typeof cluster.workers)>[string]): Promise<MetricsJson> =>
+const askWorker = (worker: NonNullable<typeof cluster.workers>[string]): Promise<MetricsJson> =>
   new Promise((resolve) => {
     if (!worker?.isConnected()) {
       resolve([]);

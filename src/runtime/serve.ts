@@ -42,7 +42,12 @@ export const servePublic = async (
 };
 
 /** The operator listener (ingest, probes, projection status, metrics), once per machine. */
-const serveOperator = async (config: Config, clients: Clients, onShutdown: OnShutdown, registry: Registry) => {
+const serveOperator = async (
+  config: Config,
+  clients: Clients,
+  onShutdown: OnShutdown,
+  registry: Registry,
+) => {
   const { db, readRedis: redis, queueRedis, log } = clients;
   const queue = createProjectorQueue(queueRedis, config.redisPrefix);
   registerProjectorGauges(registry, { db, redis, prefix: config.redisPrefix, log, queue: queue.queue });
