@@ -33,6 +33,12 @@ export const start = async (config: Config, processes: number): Promise<null> =>
     onShutdown(async () => agent.stop());
   }
   if (demo) process.stderr.write('Projecting the demo page; the URLs follow once they answer…\n');
-  await printWelcome({ db: clients.db, redis: clients.redis, config, now: systemClock });
+  await printWelcome({
+    db: clients.db,
+    redis: clients.redis,
+    config,
+    now: systemClock,
+    apiProcesses: processes,
+  });
   return null;
 };
