@@ -6,13 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePort } from '../support/redisServer.ts';
 import { buildDist, startDist, type Build, type DistProcess } from '../support/distProcess.ts';
 import { socketOwner } from '../support/socketOwner.ts';
-import {
-  dropRedisPrefix,
-  freshDatabase,
-  freshRedisPrefix,
-  testRedis,
-  type TestDatabase,
-} from '../support/testEnv.ts';
+import * as testEnv from '../support/testEnv.ts';
 
 /** GET on a connection kept open, so the process that answered still holds it. */
 const openRequest = (port: number, path: string) =>
@@ -55,9 +49,9 @@ const isRunning = (pid: number): boolean => {
 
 describe('the production build', () => {
   let build: Build;
-  let t: TestDatabase;
-  const redis = testRedis();
-  const prefix = freshRedisPrefix();
+  let t: testEnv.TestDatabase;
+  const redis = testEnv.testRedis();
+  const prefix = testEnv.freshRedisPrefix();
   const running: DistProcess[] = [];
 
   const serve = async (processes: number) => {
@@ -78,11 +72,11 @@ describe('the production build', () => {
   };
 
   beforeAll(async () => {
-    [build, t] = await Promise.all([buildDist(), freshDatabase()]);
+    [build, t] = await Promise.all([buildDist(), testEnv.freshDatabase()]);
   });
   afterAll(async () => {
     for (const { child } of running) child.kill('SIGKILL');
-    await dropRedisPrefix(redis, prefix);
+    await testEnv.dropRedisPrefix(redis, prefix);
     redis.disconnect();
     await t.close();
     await build.remove();
