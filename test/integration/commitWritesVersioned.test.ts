@@ -22,10 +22,15 @@ describe('commitWrites: hsetVersioned and publish', () => {
     channel: `${tag}:changes`,
     message: 'a',
   });
-  /** Commits, then a marker through the same channel, so every message of the commit has arrived. */
+  /**
+   * Commits, then a marker through the same channel, so every message of the commit has arrived.
+   * The marker goes out in a commit too: on a cluster, only messages published by one node (the
+   * partition's master) arrive in the order they were sent.
+   */
   const commit = async (writes: WriteOp[]) => {
     expect(await commitWrites(redis, fence(), writes)).toBe(true);
-    await redis.publish(`${tag}:changes`, 'marker');
+    const marker: WriteOp = { op: 'publish', channel: `${tag}:changes`, message: 'marker' };
+    expect(await commitWrites(redis, fence(), [marker])).toBe(true);
     await new Promise<void>((resolve) => {
       const check = () => (messages.at(-1) === 'marker' ? resolve() : setTimeout(check, 5));
       check();
