@@ -96,9 +96,12 @@ export const evolveBatch = (
       const gone = Object.keys(state?.monitors ?? {}).filter((id) => !next?.monitors[id]);
       for (const id of gone.map(Number)) {
         batch.checks.delete(id);
-        batch.heads.set(id, null);
         const monitor = { tag, monitorId: id };
-        batch.writes.push(deleteTimeline(monitor), ...deleteBuckets(monitor, now));
+        batch.writes.push(
+          deleteTimeline(monitor, batch.heads.get(id) ?? null),
+          ...deleteBuckets(monitor, now),
+        );
+        batch.heads.set(id, null);
         batch.writes.push(deleteAvailability({ tag, slug }, id));
       }
       if (event.type === 'monitor.configured')

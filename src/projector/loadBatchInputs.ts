@@ -7,6 +7,7 @@ import { pageForBatchRead, type TouchedDocs } from '../models/pageState/reads.ts
 import { listRead, mapRead, readAll, runRead, tupleRead } from '../models/redis/reads.ts';
 import type { TimelineHead } from '../models/timeline/codec.ts';
 import { failuresRead, headRead, recentAroundRead } from '../models/timeline/reads.ts';
+import { recentCutoff } from '../models/timeline/retention.ts';
 import type { RedisClient } from '../models/redis/redisClient.ts';
 import { evolveBatch, type EvolvedBatch } from './evolveBatch.ts';
 import { monitorChecks, type BatchInputs } from './planBatch.ts';
@@ -16,7 +17,6 @@ import {
   earliestCheck,
   FAILURE_LOOKBACK_MS,
   isLate,
-  RECENT_MS,
   type LateSpan,
   type MonitorChecks,
 } from './planChecks.ts';
@@ -48,8 +48,13 @@ export const loadBatchInputs = async (
 ): Promise<LoadedBatch> => {
   const touched = touchedDocs(events);
   const pages = [...touched.keys()];
+  // Heads of the monitors checked, and of those removed: a head names its recent checks' sets.
   const monitorIds = [
-    ...new Set(events.flatMap((e) => (e.type === 'check.recorded' ? [e.data.monitor_id] : []))),
+    ...new Set(
+      events.flatMap((e) =>
+        e.type === 'check.recorded' || e.type === 'monitor.removed' ? [e.data.monitor_id] : [],
+      ),
+    ),
   ];
   const [states, heads] = await readAll(redis, [
     listRead(pages.map((slug) => pageForBatchRead({ tag, slug }, touched.get(slug)!))),
@@ -59,12 +64,22 @@ export const loadBatchInputs = async (
     states: new Map<string, PageState | null>(pages.map((slug, i) => [slug, states[i]?.state ?? null])),
     heads: new Map<number, TimelineHead | null>(monitorIds.map((id, i) => [id, heads[i] ?? null])),
   };
+  // A deleted page's monitors go with it: one more round trip, only in a batch that deletes a page.
+  const ofDeletedPages = events.flatMap((e) =>
+    e.type === 'page.deleted' ? Object.keys(loaded.states.get(e.page)?.monitors ?? {}).map(Number) : [],
+  );
+  const orphans = [...new Set(ofDeletedPages)].filter((id) => !loaded.heads.has(id));
+  const orphanHeads = await runRead(
+    redis,
+    listRead(orphans.map((monitorId) => headRead({ tag, monitorId }))),
+  );
+  orphans.forEach((id, i) => loaded.heads.set(id, orphanHeads[i] ?? null));
   // Which monitors have late checks depends on the batch itself (a monitor removed and added
   // again starts afresh), so the pure first half of planning runs here too.
   const evolved = evolveBatch(tag, events, loaded, now);
   const late = monitorChecks(evolved).filter(isLate);
   // Older than the recent checks Redis keeps: read from the log around them.
-  const isDeep = (m: MonitorChecks) => earliestCheck(m.checks).at < m.head!.last.at - RECENT_MS;
+  const isDeep = (m: MonitorChecks) => earliestCheck(m.checks).at < recentCutoff(m.head!);
   const backfills = new Map<number, BackfillSpan>();
   if (log !== undefined)
     for (const m of late.filter(isDeep))
@@ -76,7 +91,10 @@ export const loadBatchInputs = async (
         const monitor = { tag, monitorId: m.monitorId };
         const from = earliestCheck(m.checks).at;
         return mapRead(
-          tupleRead([recentAroundRead(monitor, from), failuresRead(monitor, from - FAILURE_LOOKBACK_MS)]),
+          tupleRead([
+            recentAroundRead(monitor, from, m.head!),
+            failuresRead(monitor, from - FAILURE_LOOKBACK_MS),
+          ]),
           ([recent, failures]): [number, LateSpan] => [m.monitorId, { recent, failures }],
         );
       }),

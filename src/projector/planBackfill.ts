@@ -61,6 +61,6 @@ export const planBackfill = (
     const last = compareChecks(head.last, replay.last) > 0 ? head.last : replay.last;
     next = { first: Math.min(head.first, sorted[0]!.at), last, openDownStart: replay.openDownStart };
   }
-  writes.push(...recentAndHead(monitor, sorted, next));
+  writes.push(...recentAndHead(monitor, sorted, next, head));
   return { writes, timelineChanged: true };
 };

@@ -1,8 +1,8 @@
 // Plans one monitor's checks of a batch (pure): order-independent buckets (counts and
 // response-time sums per minute and hour) and the order-dependent timeline. In-order checks
-// replay from the latest check with no extra reads; a late check (up to 24 h, see RECENT_MS)
-// comes with the recent checks around it, and the span after it is replayed exactly as if it
-// had come in order.
+// replay from the latest check with no extra reads; a late check (up to 24 h, see RECENT_MS in
+// models/timeline/retention.ts) comes with the recent checks around it, and the span after it
+// is replayed exactly as if it had come in order.
 import { compareChecks, replayTimeline, type Anchor, type TimedCheck } from '../../projections/timeline.ts';
 import type { Interval } from '../../projections/types.ts';
 import { countChecks } from '../models/buckets/writes.ts';
@@ -16,11 +16,10 @@ import {
   keepRecentFrom,
   putHead,
 } from '../models/timeline/writes.ts';
-import { DAY_MS, HOUR_MS } from '../shared/time.ts';
+import { recentCutoff } from '../models/timeline/retention.ts';
+import { DAY_MS } from '../shared/time.ts';
 import type { Check } from './evolveBatch.ts';
 
-/** How far back checks are kept for late arrivals: the 24 h of decisions.md plus a margin. */
-export const RECENT_MS = 25 * HOUR_MS;
 /** How far back a late check looks for the failure it may extend. */
 export const FAILURE_LOOKBACK_MS = 400 * DAY_MS;
 
@@ -44,19 +43,23 @@ const findFailure = (failures: readonly Interval[], head: TimelineHead, at: numb
   return containing?.start ?? at;
 };
 
-/** The batch's checks a later late arrival could need (and one older anchor), then the new head. */
+/**
+ * The batch's checks a later late arrival could need (and one older anchor), then the new head;
+ * `previous` is the head Redis held before the batch.
+ */
 export const recentAndHead = (
   monitor: MonitorRef,
   sorted: readonly Check[],
   head: TimelineHead,
+  previous: TimelineHead | null,
 ): WriteOp[] => {
-  const keepFrom = head.last.at - RECENT_MS;
+  const keepFrom = recentCutoff(head);
   const kept = sorted.filter(
     (c, i) => c.at >= keepFrom || sorted[i + 1] === undefined || sorted[i + 1]!.at >= keepFrom,
   );
   return [
     ...kept.map((c) => addRecentCheck(monitor, c)),
-    keepRecentFrom(monitor, keepFrom),
+    keepRecentFrom(monitor, head, previous, kept),
     ...putHead(monitor, head),
   ];
 };
@@ -103,7 +106,7 @@ export const planChecks = (
 
   const first = Math.min(head?.first ?? Number.POSITIVE_INFINITY, sorted[0]!.at);
   const last = head !== null && compareChecks(head.last, result.last) > 0 ? head.last : result.last;
-  writes.push(...recentAndHead(monitor, sorted, { first, last, openDownStart: result.openDownStart }));
+  writes.push(...recentAndHead(monitor, sorted, { first, last, openDownStart: result.openDownStart }, head));
 
   const timelineChanged =
     replay.redoFrom !== null ||

@@ -73,4 +73,31 @@ describe('commitWrites', () => {
     expect(await redis.exists(`${tag}:a`)).toBe(0);
     expect(await redis.get(ckpt)).toBe('1:5');
   });
+
+  it('keeps the newest member below the cutoff of several sets in the first one, and drops the rest', async () => {
+    await redis.set(ckpt, '2:0');
+    await redis.zadd(`${tag}:anchor`, 1, 'a');
+    await redis.zadd(`${tag}:h0`, 2, 'b', 3, 'c');
+    await redis.zadd(`${tag}:h1`, 5, 'e', 5, 'f', 6, 'g', 8, 'h');
+    await redis.zadd(`${tag}:h2`, 9, 'i');
+    const from = [`${tag}:h0`, `${tag}:h1`, `${tag}:h2`];
+    const fence = { tag, expected: '2:0', next: '2:1' };
+    const cutoff = 6;
+    expect(await commitWrites(redis, fence, [{ op: 'zkeepFrom', key: `${tag}:anchor`, cutoff, from }])).toBe(
+      true,
+    );
+    // Both members at 5 (the newest score below 6) move; everything else below 6 goes.
+    expect(await redis.zrange(`${tag}:anchor`, 0, -1, 'WITHSCORES')).toEqual(['e', '5', 'f', '5']);
+    expect(await redis.exists(`${tag}:h0`)).toBe(0);
+    expect(await redis.zrange(`${tag}:h1`, 0, -1, 'WITHSCORES')).toEqual(['g', '6', 'h', '8']);
+    expect(await redis.zrange(`${tag}:h2`, 0, -1, 'WITHSCORES')).toEqual(['i', '9']);
+
+    // A newer member below the next cutoff replaces the anchor.
+    const again = { tag, expected: '2:1', next: '2:2' };
+    expect(
+      await commitWrites(redis, again, [{ op: 'zkeepFrom', key: `${tag}:anchor`, cutoff: 7, from }]),
+    ).toBe(true);
+    expect(await redis.zrange(`${tag}:anchor`, 0, -1, 'WITHSCORES')).toEqual(['g', '6']);
+    expect(await redis.zrange(`${tag}:h1`, 0, -1, 'WITHSCORES')).toEqual(['h', '8']);
+  });
 });

@@ -16,9 +16,12 @@ local plain = { SET = true, HSET = true, HDEL = true, HINCRBY = true, EXPIRE = t
 for i = 1, #writes do
   local w = writes[i]
   if not plain[w[1]] then return redis.error_reply('unknown write ' .. tostring(w[1])) end
-  local last = (w[1] == 'DEL' and #w) or (w[1] == 'PUBLISH' and 1) or 2
+  local last = ((w[1] == 'DEL' or w[1] == 'ZKEEPFROM') and #w) or (w[1] == 'PUBLISH' and 1) or 2
   for j = 2, last do
-    if KEYS[w[j]] == nil then return redis.error_reply('write ' .. i .. ' names an undeclared key') end
+    -- ZKEEPFROM's third item is its cutoff, not a key.
+    if not (w[1] == 'ZKEEPFROM' and j == 3) and KEYS[w[j]] == nil then
+      return redis.error_reply('write ' .. i .. ' names an undeclared key')
+    end
   end
 end
 
@@ -49,9 +52,27 @@ for i = 1, #writes do
   elseif verb == 'PUBLISH' then
     redis.call('PUBLISH', w[2], w[3])
   elseif verb == 'ZKEEPFROM' then
-    local key = KEYS[w[2]]
-    local older = redis.call('ZREVRANGEBYSCORE', key, '(' .. w[3], '-inf', 'WITHSCORES', 'LIMIT', 0, 1)
-    if #older == 2 then redis.call('ZREMRANGEBYSCORE', key, '-inf', '(' .. older[2]) end
+    -- [verb, into, cutoff, from...]: see writeOps.ts
+    local into = KEYS[w[2]]
+    local below = '(' .. w[3]
+    local newest, newestScore = nil, nil
+    for j = 2, #w do
+      if j ~= 3 then
+        local older = redis.call('ZREVRANGEBYSCORE', KEYS[w[j]], below, '-inf', 'WITHSCORES', 'LIMIT', 0, 1)
+        if #older == 2 and (newest == nil or tonumber(older[2]) > newest) then
+          newest, newestScore = tonumber(older[2]), older[2]
+        end
+      end
+    end
+    if newest ~= nil then
+      for j = 4, #w do
+        local from = KEYS[w[j]]
+        local kept = redis.call('ZRANGEBYSCORE', from, newestScore, newestScore, 'WITHSCORES')
+        for m = 1, #kept, 2 do redis.call('ZADD', into, kept[m + 1], kept[m]) end
+        redis.call('ZREMRANGEBYSCORE', from, '-inf', below)
+      end
+      redis.call('ZREMRANGEBYSCORE', into, '-inf', '(' .. newestScore)
+    end
   else
     w[2] = KEYS[w[2]]
     redis.call(unpack(w))

@@ -64,7 +64,7 @@ export const encodeWrites = (firstKeys: readonly string[], ops: readonly WriteOp
       case 'zremBetween':
         return ['ZREMRANGEBYSCORE', k(w.key), num(w.min), `(${num(w.below)}`];
       case 'zkeepFrom':
-        return ['ZKEEPFROM', k(w.key), num(w.cutoff)];
+        return ['ZKEEPFROM', k(w.key), num(w.cutoff), ...(w.from ?? []).map(k)];
       case 'sadd':
         return ['SADD', k(w.key), w.member];
       case 'srem':

@@ -62,6 +62,22 @@ export const zsetByScore = (key: string, min: Bound, max: Bound): Read<string[]>
 export const zsetByScoreDesc = (key: string, max: Bound, min: Bound, count: number): Read<string[]> =>
   one((p) => p.zrevrangebyscore(key, max, min, 'LIMIT', 0, count), asStrings);
 
+/** A sorted set's member with its score, as Redis replies it. */
+export type Scored = readonly [member: string, score: string];
+
+const asScored = (reply: unknown): Scored[] => {
+  const flat = asStrings(reply);
+  return Array.from({ length: flat.length / 2 }, (_, i) => [flat[2 * i]!, flat[2 * i + 1]!] as const);
+};
+
+/** zsetByScore with each member's score. */
+export const zsetScoredByScore = (key: string, min: Bound, max: Bound): Read<Scored[]> =>
+  one((p) => p.zrangebyscore(key, min, max, 'WITHSCORES'), asScored);
+
+/** zsetByScoreDesc with each member's score. */
+export const zsetScoredByScoreDesc = (key: string, max: Bound, min: Bound, count: number): Read<Scored[]> =>
+  one((p) => p.zrevrangebyscore(key, max, min, 'WITHSCORES', 'LIMIT', 0, count), asScored);
+
 /** A read that needs no reply (a value known without asking Redis). */
 export const known = <T>(value: T): Read<T> => ({ size: 0, queue: () => undefined, decode: () => value });
 

@@ -19,8 +19,12 @@ export type WriteOp =
   | Readonly<{ op: 'zremFrom'; key: string; min: number }>
   /** Removes the members scored from `min` (included) to `below` (excluded). */
   | Readonly<{ op: 'zremBetween'; key: string; min: number; below: number }>
-  /** Removes the members scored below `cutoff` except the newest of them (an anchor to keep). */
-  | Readonly<{ op: 'zkeepFrom'; key: string; cutoff: number }>
+  /**
+   * Removes the members scored below `cutoff` from `key` and from every set of `from`, except the
+   * newest of them all (every member at that score): an anchor to keep, which stays in or moves
+   * into `key`.
+   */
+  | Readonly<{ op: 'zkeepFrom'; key: string; cutoff: number; from?: readonly string[] }>
   | Readonly<{ op: 'sadd'; key: string; member: string }>
   | Readonly<{ op: 'srem'; key: string; member: string }>
   /**

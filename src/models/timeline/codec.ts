@@ -1,8 +1,10 @@
 // How a monitor's timeline is stored (docs/read-models.md): the head hash, recent checks as
-// sorted-set members "<at ms>:<position>:<u|d|g>", closed failures as "<start ms>:<end ms>".
+// members "<position>:<u|d|g>" of one sorted set per hour scored by their epoch ms, closed
+// failures as "<start ms>:<end ms>".
 import type { TimedCheck } from '../../../projections/timeline.ts';
 import type { Interval } from '../../../projections/types.ts';
 import type { CheckStatus } from '../../events/check.ts';
+import { HOUR_MS } from '../../shared/time.ts';
 
 export type TimelineHead = Readonly<{
   first: number;
@@ -13,11 +15,14 @@ export type TimelineHead = Readonly<{
 const statusCode = { up: 'u', down: 'd', degraded: 'g' } as const satisfies Record<CheckStatus, string>;
 const statusOf: Record<string, CheckStatus> = { u: 'up', d: 'down', g: 'degraded' };
 
-export const encodeRecent = (check: TimedCheck): string =>
-  `${check.at}:${check.position}:${statusCode[check.status]}`;
-export const decodeRecent = (member: string): TimedCheck => {
-  const [at = '0', position = '0', code = 'u'] = member.split(':');
-  return { at: Number(at), position: BigInt(position), status: statusOf[code] ?? 'up' };
+/** The hour (epoch ms ÷ 3,600,000) whose set holds a recent check. */
+export const recentHourOf = (at: number): number => Math.floor(at / HOUR_MS);
+
+/** A recent check's member; its `at` is the score, so the member stays short. */
+export const encodeRecent = (check: TimedCheck): string => `${check.position}:${statusCode[check.status]}`;
+export const decodeRecent = (member: string, score: string | number): TimedCheck => {
+  const [position = '0', code = 'u'] = member.split(':');
+  return { at: Number(score), position: BigInt(position), status: statusOf[code] ?? 'up' };
 };
 
 export const encodeInterval = (interval: Interval): string => `${interval.start}:${interval.end}`;

@@ -2,9 +2,20 @@
 import type { TimedCheck } from '../../../projections/timeline.ts';
 import type { Interval } from '../../../projections/types.ts';
 import type { MonitorRef } from '../monitor.ts';
-import { hashGetAll, mapRead, tupleRead, zsetByScore, zsetByScoreDesc, type Read } from '../redis/reads.ts';
-import { decodeHead, decodeInterval, decodeRecent, type TimelineHead } from './codec.ts';
+import {
+  hashGetAll,
+  listRead,
+  mapRead,
+  tupleRead,
+  zsetByScore,
+  zsetScoredByScore,
+  zsetScoredByScoreDesc,
+  type Read,
+  type Scored,
+} from '../redis/reads.ts';
+import { decodeHead, decodeInterval, decodeRecent, recentHourOf, type TimelineHead } from './codec.ts';
 import { timelineKeys } from './keys.ts';
+import { recentHours } from './retention.ts';
 
 export const headRead = (monitor: MonitorRef): Read<TimelineHead | null> =>
   mapRead(hashGetAll(timelineKeys(monitor).head), decodeHead);
@@ -13,14 +24,29 @@ export const headRead = (monitor: MonitorRef): Read<TimelineHead | null> =>
 export const failuresRead = (monitor: MonitorRef, from: number | '-inf' = '-inf'): Read<Interval[]> =>
   mapRead(zsetByScore(timelineKeys(monitor).down, from, '+inf'), (members) => members.map(decodeInterval));
 
+/** The `count` newest of members read from several sets, in Redis's order (score, then member). */
+const newest = (members: readonly Scored[], count: number): Scored[] =>
+  [...members]
+    .sort(([a, as], [b, bs]) => Number(bs) - Number(as) || (a < b ? 1 : a > b ? -1 : 0))
+    .slice(0, count);
+
 /**
  * The recent checks around `at`: the two at or before it and all from it on (checks at the same
- * instant may sit on either side of a late one), sorted by their score.
+ * instant may sit on either side of a late one). Only the hour sets `head` (the latest check)
+ * keeps alive are read, and the anchor.
  */
-export const recentAroundRead = (monitor: MonitorRef, at: number): Read<TimedCheck[]> => {
-  const key = timelineKeys(monitor).recent;
+export const recentAroundRead = (monitor: MonitorRef, at: number, head: TimelineHead): Read<TimedCheck[]> => {
+  const keys = timelineKeys(monitor);
+  const hours = recentHours(head);
+  const hour = recentHourOf(at);
+  const upTo = [...hours.filter((h) => h <= hour).map(keys.recent), keys.recentAnchor];
+  const from = [keys.recentAnchor, ...hours.filter((h) => h >= hour).map(keys.recent)];
   return mapRead(
-    tupleRead([zsetByScoreDesc(key, at, '-inf', 2), zsetByScore(key, at, '+inf')]),
-    ([before, after]) => [...before, ...after].map(decodeRecent),
+    tupleRead([
+      listRead(upTo.map((key) => zsetScoredByScoreDesc(key, at, '-inf', 2))),
+      listRead(from.map((key) => zsetScoredByScore(key, at, '+inf'))),
+    ]),
+    ([before, after]) =>
+      [...newest(before.flat(), 2), ...after.flat()].map(([member, score]) => decodeRecent(member, score)),
   );
 };

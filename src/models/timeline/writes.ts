@@ -3,8 +3,9 @@ import type { TimedCheck } from '../../../projections/timeline.ts';
 import type { Interval } from '../../../projections/types.ts';
 import type { MonitorRef } from '../monitor.ts';
 import type { WriteOp } from '../redis/writeOps.ts';
-import { encodeHead, encodeInterval, encodeRecent, type TimelineHead } from './codec.ts';
+import { encodeHead, encodeInterval, encodeRecent, recentHourOf, type TimelineHead } from './codec.ts';
 import { timelineKeys } from './keys.ts';
+import { recentCutoff, recentHours } from './retention.ts';
 
 export const putHead = (monitor: MonitorRef, head: TimelineHead): WriteOp[] => {
   const key = timelineKeys(monitor).head;
@@ -18,17 +19,31 @@ export const putHead = (monitor: MonitorRef, head: TimelineHead): WriteOp[] => {
 
 export const addRecentCheck = (monitor: MonitorRef, check: TimedCheck): WriteOp => ({
   op: 'zadd',
-  key: timelineKeys(monitor).recent,
+  key: timelineKeys(monitor).recent(recentHourOf(check.at)),
   score: check.at,
   member: encodeRecent(check),
 });
 
-/** Drops recent checks before `cutoff` but the newest of them: the anchor a late check may need. */
-export const keepRecentFrom = (monitor: MonitorRef, cutoff: number): WriteOp => ({
-  op: 'zkeepFrom',
-  key: timelineKeys(monitor).recent,
-  cutoff,
-});
+/**
+ * Drops the recent checks before `head`'s cutoff but the newest of them, which moves into the
+ * anchor set: the check before a late one may be that old. The hour sets that can hold checks
+ * before the cutoff are those of `previous` (the head Redis held) and of the `added` checks.
+ */
+export const keepRecentFrom = (
+  monitor: MonitorRef,
+  head: TimelineHead,
+  previous: TimelineHead | null,
+  added: readonly TimedCheck[],
+): WriteOp => {
+  const keys = timelineKeys(monitor);
+  const cutoff = recentCutoff(head);
+  const cutoffHour = recentHourOf(cutoff);
+  const hours = new Set(previous === null ? [] : recentHours(previous).filter((h) => h < cutoffHour));
+  for (const check of added) if (check.at < cutoff) hours.add(recentHourOf(check.at));
+  hours.add(cutoffHour);
+  const from = [...hours].sort((a, b) => a - b).map(keys.recent);
+  return { op: 'zkeepFrom', key: keys.recentAnchor, cutoff, from };
+};
 
 /** Drops the closed failures starting at or after `from` (a late check replays them). */
 export const dropFailuresFrom = (monitor: MonitorRef, from: number): WriteOp => ({
@@ -52,7 +67,9 @@ export const addFailure = (monitor: MonitorRef, failure: Interval): WriteOp => (
   member: encodeInterval(failure),
 });
 
-export const deleteTimeline = (monitor: MonitorRef): WriteOp => ({
-  op: 'del',
-  keys: Object.values(timelineKeys(monitor)),
-});
+/** Deletes the timeline whose head Redis holds (null: no check was kept, or it is gone already). */
+export const deleteTimeline = (monitor: MonitorRef, head: TimelineHead | null): WriteOp => {
+  const keys = timelineKeys(monitor);
+  const recent = head === null ? [] : recentHours(head).map(keys.recent);
+  return { op: 'del', keys: [keys.head, ...recent, keys.recentAnchor, keys.down] };
+};

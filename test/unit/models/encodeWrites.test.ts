@@ -27,6 +27,15 @@ describe('encodeWrites', () => {
     ]);
   });
 
+  it('names the sets a zkeepFrom trims after its cutoff', () => {
+    const { keys, writes } = encodeWrites(
+      ['t:ckpt'],
+      [{ op: 'zkeepFrom', key: 't:anchor', cutoff: 7200, from: ['t:h1', 't:h2'] }],
+    );
+    expect(keys).toEqual(['t:ckpt', 't:anchor', 't:h1', 't:h2']);
+    expect(JSON.parse(writes)).toEqual([['ZKEEPFROM', 2, '7200', 3, 4]]);
+  });
+
   it('splits a DEL of many keys and an HSET of many fields into commands of at most 500', () => {
     const many = Array.from({ length: 1201 }, (_, i) => `t:k${String(i)}`);
     const { keys, writes } = encodeWrites(

@@ -77,17 +77,44 @@ describe('planBatch: checks in order', () => {
       aCheck('2026-11-21T08:00:00Z', 'up'),
       aCheck('2026-11-22T10:00:00Z', 'up'),
     ]);
-    const recent = writesTo(plan.writes, `${mon}:recent`);
-    expect(recent.map((w) => (w.op === 'zadd' ? w.score : w.op))).toEqual([
-      ms('2026-11-21T08:00:00Z'),
-      ms('2026-11-22T10:00:00Z'),
+    const hour = (iso: string) => `${mon}:recent:${ms(iso) / 3_600_000}`;
+    const recent = plan.writes.filter((w) => 'key' in w && w.key.startsWith(`${mon}:recent`));
+    expect(recent.map((w) => (w.op === 'zadd' ? [w.key, w.score] : w.op))).toEqual([
+      [hour('2026-11-21T08:00:00Z'), ms('2026-11-21T08:00:00Z')],
+      [hour('2026-11-22T10:00:00Z'), ms('2026-11-22T10:00:00Z')],
       'zkeepFrom',
     ]);
     expect(recent.at(-1)).toEqual({
       op: 'zkeepFrom',
-      key: `${mon}:recent`,
+      key: `${mon}:recent:anchor`,
       cutoff: ms('2026-11-22T10:00:00Z') - 25 * 3_600_000,
+      // The hour of the older check kept, and the hour of the cutoff.
+      from: [hour('2026-11-21T08:00:00Z'), hour('2026-11-21T09:00:00Z')],
     });
+  });
+
+  it('trims the hour sets the previous latest check kept alive up to the new cutoff', () => {
+    const plan = when(
+      {
+        states: { acme: aPage() },
+        heads: { 1: aHead('2026-11-20T08:00:00Z', '2026-11-21T10:30:00Z', 'up') },
+      },
+      [aCheck('2026-11-22T12:10:00Z', 'up')],
+    );
+    const hours = (from: string, count: number) =>
+      Array.from({ length: count }, (_, i) => `${mon}:recent:${ms(from) / 3_600_000 + i}`);
+    // Kept alive: 2026-11-20T09:00 (25 h before 10:30) to 2026-11-21T10:00; new cutoff 2026-11-21T11:10.
+    expect(writesTo(plan.writes, `${mon}:recent:anchor`)).toEqual([
+      {
+        op: 'zkeepFrom',
+        key: `${mon}:recent:anchor`,
+        cutoff: ms('2026-11-21T11:10:00Z'),
+        from: [
+          ...hours('2026-11-20T09:00:00Z', 26),
+          `${mon}:recent:${ms('2026-11-21T11:00:00Z') / 3_600_000}`,
+        ],
+      },
+    ]);
   });
 });
 
