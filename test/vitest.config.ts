@@ -12,6 +12,7 @@ const ON_CLUSTER = [
   'projectorFigures',
   'projectorOperations',
   'pageDeletion',
+  'recentChecks',
   'apiEndToEnd',
   'apiEmbed',
   'embedStream',

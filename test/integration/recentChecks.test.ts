@@ -3,7 +3,9 @@
 // none behind.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { partitionOf } from '../../src/shared/pageHash.ts';
+import { runRead } from '../../src/models/redis/reads.ts';
 import { scanKeys } from '../../src/models/redis/scanKeys.ts';
+import { failuresRead } from '../../src/models/timeline/reads.ts';
 import { check, monitorConfigured, pageConfigured } from '../support/events.ts';
 import { startProjectorEnv, type ProjectorEnv } from '../support/projectorEnv.ts';
 
@@ -14,6 +16,7 @@ const ZSET_LISTPACK_VALUE = 64;
 
 describe('recent checks: one sorted set per hour', () => {
   let env: ProjectorEnv;
+  let tag: string;
   let mon: string;
   const start = Date.parse('2026-11-21T10:00:00Z');
   const minute = (i: number) => new Date(start + i * 60_000).toISOString();
@@ -22,7 +25,8 @@ describe('recent checks: one sorted set per hour', () => {
 
   beforeAll(async () => {
     env = await startProjectorEnv({ now: '2026-11-22T12:00:30Z' });
-    mon = `${await env.tagOf(partitionOf('acme', env.partitions))}:mon:1`;
+    tag = await env.tagOf(partitionOf('acme', env.partitions));
+    mon = `${tag}:mon:1`;
   });
   afterAll(() => env.close());
 
@@ -71,6 +75,19 @@ describe('recent checks: one sorted set per hour', () => {
     expect(await recentKeys()).toEqual([`${mon}:recent:${hourOf(later)}`, `${mon}:recent:anchor`].sort());
     const anchor = await env.redis.zrange(`${mon}:recent:anchor`, 0, -1, 'WITHSCORES');
     expect(anchor).toEqual([expect.stringMatching(/^\d+:u$/), String(previous)]);
+  });
+
+  it('replays a late check from the anchor when no recent check comes before it', async () => {
+    // Up at 2026-11-22T11:59 (the anchor), up at 2026-11-23T20:00: down at 10:00 in between.
+    await env.append(check('acme', 1, '2026-11-23T10:00:00Z', 'down'));
+    await env.project();
+    const failures = await runRead(
+      env.redis,
+      failuresRead({ tag, monitorId: 1 }, Date.parse('2026-11-23T00:00:00Z')),
+    );
+    expect(failures).toEqual([
+      { start: Date.parse('2026-11-23T10:00:00Z'), end: Date.parse('2026-11-23T20:00:00Z') },
+    ]);
   });
 
   it('deletes every hour set and the anchor when the monitor is removed', async () => {
