@@ -8,7 +8,7 @@ export const timelineKeys = (monitor: MonitorRef) => {
   return {
     head: `${m}:tl`,
     recent: (hour: number) => `${m}:recent:${hour}`,
-    recentAnchor: `${m}:recent:anchor`,
+    recentAnchor: `${m}:anchor`,
     down: `${m}:down`,
   };
 };

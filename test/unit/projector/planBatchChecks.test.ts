@@ -78,7 +78,9 @@ describe('planBatch: checks in order', () => {
       aCheck('2026-11-22T10:00:00Z', 'up'),
     ]);
     const hour = (iso: string) => `${mon}:recent:${ms(iso) / 3_600_000}`;
-    const recent = plan.writes.filter((w) => 'key' in w && w.key.startsWith(`${mon}:recent`));
+    const recent = plan.writes.filter(
+      (w) => 'key' in w && (w.key.startsWith(`${mon}:recent:`) || w.key === `${mon}:anchor`),
+    );
     expect(recent.map((w) => (w.op === 'zadd' ? [w.key, w.score] : w.op))).toEqual([
       [hour('2026-11-21T08:00:00Z'), ms('2026-11-21T08:00:00Z')],
       [hour('2026-11-22T10:00:00Z'), ms('2026-11-22T10:00:00Z')],
@@ -86,7 +88,7 @@ describe('planBatch: checks in order', () => {
     ]);
     expect(recent.at(-1)).toEqual({
       op: 'zkeepFrom',
-      key: `${mon}:recent:anchor`,
+      key: `${mon}:anchor`,
       cutoff: ms('2026-11-22T10:00:00Z') - 25 * 3_600_000,
       // The hour of the older check kept, and the hour of the cutoff.
       from: [hour('2026-11-21T08:00:00Z'), hour('2026-11-21T09:00:00Z')],
@@ -104,10 +106,10 @@ describe('planBatch: checks in order', () => {
     const hours = (from: string, count: number) =>
       Array.from({ length: count }, (_, i) => `${mon}:recent:${ms(from) / 3_600_000 + i}`);
     // Kept alive: 2026-11-20T09:00 (25 h before 10:30) to 2026-11-21T10:00; new cutoff 2026-11-21T11:10.
-    expect(writesTo(plan.writes, `${mon}:recent:anchor`)).toEqual([
+    expect(writesTo(plan.writes, `${mon}:anchor`)).toEqual([
       {
         op: 'zkeepFrom',
-        key: `${mon}:recent:anchor`,
+        key: `${mon}:anchor`,
         cutoff: ms('2026-11-21T11:10:00Z'),
         from: [
           ...hours('2026-11-20T09:00:00Z', 26),

@@ -145,7 +145,7 @@ describe('planBatch: removed monitors', () => {
     );
     const mon = `${TAG}:mon:1`;
     expect(writesTo(plan.writes, `${mon}:tl`)).toEqual([
-      { op: 'del', keys: [`${mon}:tl`, `${mon}:recent:anchor`, `${mon}:down`] }, // no check was kept before the batch
+      { op: 'del', keys: [`${mon}:tl`, `${mon}:anchor`, `${mon}:down`] }, // no check was kept before the batch
     ]);
     const today = Math.floor(now / 86_400_000);
     const [buckets, ...others] = writesTo(plan.writes, `${mon}:hr:${today}`);
