@@ -2,6 +2,9 @@
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import { buildApp } from '../app.ts';
 import type { Config } from '../config.ts';
+import { createReadCache } from '../http/readCache.ts';
+import { loadReadPathSettings } from '../http/readPathSettings.ts';
+import { createSubscriber } from '../models/redis/subscriber.ts';
 import { buildOperatorApp } from '../operatorApp.ts';
 import { registerProjectorGauges } from '../projector/projectorMetrics.ts';
 import { createProjectorQueue, createWake } from '../projector/queue.ts';
@@ -25,10 +28,38 @@ export const serve = async (
   registerProjectorGauges(registry, { db, redis, prefix: config.redisPrefix, log, queue: queue.queue });
   const active = createActiveVersionReader(redis, config.redisPrefix);
   const wake = createWake(queue, active);
-  const domains = createDomainDirectory({ redis, prefix: config.redisPrefix, log, readActive: active });
-  const streams = createChangeHub({ redis, prefix: config.redisPrefix, log });
+  const settings = loadReadPathSettings();
+  // One subscriber per process: custom domains, live streams and the response cache share it.
+  const subscriber = createSubscriber(redis, `${config.redisPrefix}:api`, log);
+  const cache =
+    settings.cacheTtlMs > 0
+      ? createReadCache(subscriber, config.redisPrefix, {
+          ttlMs: settings.cacheTtlMs,
+          maxBytes: settings.cacheMaxBytes,
+        })
+      : undefined;
+  void subscriber.ready(); // connect now: the cache serves once subscribed
+  const domains = createDomainDirectory({
+    redis,
+    prefix: config.redisPrefix,
+    log,
+    readActive: active,
+    subscriber,
+  });
+  const streams = createChangeHub({ redis, prefix: config.redisPrefix, log, subscriber });
   const api = await listen(
-    buildApp({ redis, prefix: config.redisPrefix, config, log, registry, streams, domains }),
+    buildApp({
+      redis,
+      prefix: config.redisPrefix,
+      config,
+      log,
+      registry,
+      streams,
+      domains,
+      subscriber,
+      requestLog: settings.requestLog,
+      ...(cache ? { cache } : {}),
+    }),
     config.port,
     config.host,
   );
@@ -48,6 +79,8 @@ export const serve = async (
   onShutdown(() => queue.close());
   onShutdown(() => operator.close());
   onShutdown(() => api.close());
+  onShutdown(() => subscriber.close());
+  onShutdown(() => Promise.resolve(cache?.close()));
   onShutdown(() => domains.close());
   onShutdown(() => streams.close()); // before api.close (closers run in reverse): open streams end
   log.info({ port: config.port, host: config.host }, 'public API listening');
