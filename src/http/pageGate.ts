@@ -16,7 +16,12 @@ import { AuthTokenQuery, Slug } from './schemas.ts';
 
 export type PageLocator = (slug: string) => Promise<PageRef>;
 
-export type RouteDeps = Readonly<{ reads: PageReads; locate: PageLocator; config: Config; cache: CachedReads }>;
+export type RouteDeps = Readonly<{
+  reads: PageReads;
+  locate: PageLocator;
+  config: Config;
+  cache: CachedReads;
+}>;
 
 /** @throws ApiError service_unavailable while no model version is active */
 export const createPageLocator =

@@ -50,7 +50,12 @@ export const badgeRoutes = ({ reads, locate, cache }: RouteDeps): Route[] => [
       const file = /^(.*)\.svg$/.exec(String(req.params['file']));
       const slug = parseSlug(file?.[1], 'not_found');
       const page = await locate(slug);
-      const read = await cache.get(page, 'overall', () => reads.overall(page), () => 0);
+      const read = await cache.get(
+        page,
+        'overall',
+        () => reads.overall(page),
+        () => 0,
+      );
       const { isPrivate, plan } = admit(read.access, req.query, pageRules);
       if (plan === 'free') throw new ApiError('embeds_not_in_plan');
       if (!isOverall(read.overall)) throw new ApiError('service_unavailable');

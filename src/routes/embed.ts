@@ -37,7 +37,9 @@ export const embedRoutes = ({ reads, locate, cache }: RouteDeps): Route[] => [
       const slug = embedSlug(req);
       const query = EmbedStatusQuery.safeParse(req.query);
       const page = await locate(slug);
-      const variant = query.success ? `embed|${query.data.inc}|${query.data.rtm}|${query.data.upd}` : 'embed|-';
+      const variant = query.success
+        ? `embed|${query.data.inc}|${query.data.rtm}|${query.data.upd}`
+        : 'embed|-';
       const read = await cache.get(
         page,
         variant,

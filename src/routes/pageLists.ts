@@ -22,7 +22,10 @@ export type ListKind = Readonly<{
 }>;
 
 /** A list answer ready to send; `ready` null when the query was invalid (access still decides first). */
-type ListAnswer = Readonly<{ access: PageAccess | null; ready: Readonly<{ body: Buffer; etag: string }> | null }>;
+type ListAnswer = Readonly<{
+  access: PageAccess | null;
+  ready: Readonly<{ body: Buffer; etag: string }> | null;
+}>;
 
 const answerSize = (answer: ListAnswer): number => answer.ready?.body.length ?? 0;
 

@@ -88,8 +88,7 @@ export const createChangeHub = (deps: ChangeHubDeps) => {
   };
 
   const ownSubscriber = deps.subscriber === undefined;
-  const subscriber =
-    deps.subscriber ?? createSubscriber(deps.redis, `${deps.prefix}:live-streams`, deps.log);
+  const subscriber = deps.subscriber ?? createSubscriber(deps.redis, `${deps.prefix}:live-streams`, deps.log);
   subscriber.psubscribe(changesPattern(deps.prefix), (_channel, message) => {
     const { slug, embedChanged } = parsePageChange(message);
     if (!embedChanged) return; // another body of the page: nothing a stream shows

@@ -8,5 +8,8 @@ import { availabilityKey } from './keys.ts';
 export const availabilityExistsRead = (page: PageRef, monitorId: number): Read<boolean> =>
   keyExists(availabilityKey(page, monitorId));
 
-export const availabilityRead = (page: PageRef, monitorId: number, period: string): Read<StoredBytes | null> =>
-  mapRead(hashGetBuffer(availabilityKey(page, monitorId), period), fromBuffer);
+export const availabilityRead = (
+  page: PageRef,
+  monitorId: number,
+  period: string,
+): Read<StoredBytes | null> => mapRead(hashGetBuffer(availabilityKey(page, monitorId), period), fromBuffer);

@@ -48,6 +48,7 @@ export const createSubscriber = (redis: Redis, name: string, log: Logger) => {
     const conn = redis.duplicate({
       maxRetriesPerRequest: null,
       autoResubscribe: false, // resubscribed on `ready` below, so `live` is known exactly
+      lazyConnect: false,
       connectionName: name,
     });
     connection = conn;
