@@ -2,9 +2,7 @@
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import { buildApp } from '../app.ts';
 import type { Config } from '../config.ts';
-import { createReadCache } from '../http/readCache.ts';
-import { loadReadPathSettings } from '../http/readPathSettings.ts';
-import { createSubscriber } from '../models/redis/subscriber.ts';
+import { createReadPath } from '../http/readPath.ts';
 import { buildOperatorApp } from '../operatorApp.ts';
 import { registerProjectorGauges } from '../projector/projectorMetrics.ts';
 import { createProjectorQueue, createWake } from '../projector/queue.ts';
@@ -28,17 +26,9 @@ export const serve = async (
   registerProjectorGauges(registry, { db, redis, prefix: config.redisPrefix, log, queue: queue.queue });
   const active = createActiveVersionReader(redis, config.redisPrefix);
   const wake = createWake(queue, active);
-  const settings = loadReadPathSettings();
   // One subscriber per process: custom domains, live streams and the response cache share it.
-  const subscriber = createSubscriber(redis, `${config.redisPrefix}:api`, log);
-  const cache =
-    settings.cacheTtlMs > 0
-      ? createReadCache(subscriber, config.redisPrefix, {
-          ttlMs: settings.cacheTtlMs,
-          maxBytes: settings.cacheMaxBytes,
-        })
-      : undefined;
-  void subscriber.ready(); // connect now: the cache serves once subscribed
+  const readPath = createReadPath({ redis, prefix: config.redisPrefix, log });
+  const { subscriber } = readPath;
   const domains = createDomainDirectory({
     redis,
     prefix: config.redisPrefix,
@@ -57,8 +47,8 @@ export const serve = async (
       streams,
       domains,
       subscriber,
-      requestLog: settings.requestLog,
-      ...(cache ? { cache } : {}),
+      requestLog: readPath.requestLog,
+      ...(readPath.cache ? { cache: readPath.cache } : {}),
     }),
     config.port,
     config.host,
@@ -79,8 +69,7 @@ export const serve = async (
   onShutdown(() => queue.close());
   onShutdown(() => operator.close());
   onShutdown(() => api.close());
-  onShutdown(() => subscriber.close());
-  onShutdown(() => Promise.resolve(cache?.close()));
+  onShutdown(() => readPath.close());
   onShutdown(() => domains.close());
   onShutdown(() => streams.close()); // before api.close (closers run in reverse): open streams end
   log.info({ port: config.port, host: config.host }, 'public API listening');
