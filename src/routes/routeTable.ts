@@ -69,6 +69,8 @@ export const routeTable = (routes: readonly Route[]): RequestHandler => {
       const raw = match(segments, parts);
       if (raw === null) continue;
       res.locals['route'] = route.path;
+      // Express 5 parses the query string again on every read of req.query: parse it once.
+      Object.defineProperty(req, 'query', { value: req.query, configurable: true, enumerable: true });
       const fail = (error: unknown) => {
         if (route.onError) route.onError(error, req, res, next);
         else next(error);
