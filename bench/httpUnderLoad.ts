@@ -62,7 +62,12 @@ export const httpUnderLoad = async (
   const start = Date.now() - 86_400_000;
   const setup = [
     ...monitors.flatMap((list) => setupEvents(list[0]!.page, list, start)),
-    { type: 'page.configured', page: FRESH, at: formatTimestamp(start), data: { plan: 'growth' } },
+    {
+      type: 'page.configured',
+      page: FRESH,
+      at: formatTimestamp(start),
+      data: { title: 'Bench freshness', plan: 'growth' },
+    },
     {
       type: 'monitor.configured',
       page: FRESH,
