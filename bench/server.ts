@@ -19,6 +19,8 @@ import { createDb } from '../src/eventLog/createDb.ts';
 import { sqlCharts } from './sqlCharts.ts';
 
 const mode = process.argv[2];
+// Exit normally on SIGTERM, so a profile asked for with NODE_OPTIONS=--cpu-prof is written.
+process.once('SIGTERM', () => process.exit(0));
 const env = (name: string): string => {
   const value = process.env[name];
   if (!value) throw new Error(`bench/server.ts needs ${name}`);
