@@ -11,6 +11,7 @@ import { formatTimestamp } from '../src/shared/time.ts';
 import { startWorker } from './children.ts';
 import { appendAll, benchMonitors, checkEvent, setupEvents, type RawEvent } from './fixtures.ts';
 import { httpLoad } from './httpLoad.ts';
+import { percentile } from './ingestPhase.ts';
 import type { Figure } from './report.ts';
 
 export type UnderLoadContext = Readonly<{
@@ -27,12 +28,6 @@ const MONITORS_PER_PAGE = 25;
 const FRESH = 'bench-fresh';
 const FRESH_MONITOR = 9001;
 const CONNECTIONS = 10;
-
-const percentile = (values: readonly number[], p: number): number => {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-};
 
 const freshCheck = (status: 'up' | 'down'): RawEvent => ({
   type: 'check.recorded',

@@ -36,6 +36,23 @@ export const pageListHandlers = ({ reads, locate, cache }: RouteDeps, kind: List
     sendBody(req, res, { ...answer.ready, cacheControl: cacheFor(isPrivate, cacheControl.lists) });
   };
 
+  /** A handler of `?month=YYYY-MM`; `answer` gets null for an invalid month (access only). */
+  const monthHandler =
+    (name: string, answer: (ref: PageRef, month: string | null) => Promise<ListAnswer>): Handler =>
+    async (req, res) => {
+      const slug = parseSlug(req.params['slug'], 'not_found');
+      const query = MonthQuery.safeParse(req.query);
+      const ref = await locate(slug);
+      const month = query.success ? query.data.month : null;
+      const answered = await cache.get(
+        ref,
+        `${kind.field}|${name}|${month}`,
+        () => answer(ref, month),
+        answerSize,
+      );
+      send(req, res, answered, query.success);
+    };
+
   return {
     /** GET …/{incidents|maintenances}: one page of the list chosen by `listOf`. */
     list:
@@ -67,44 +84,22 @@ export const pageListHandlers = ({ reads, locate, cache }: RouteDeps, kind: List
       },
 
     /** GET …/filter?month=YYYY-MM: every item of the month, in list order. */
-    month: (): Handler => async (req, res) => {
-      const slug = parseSlug(req.params['slug'], 'not_found');
-      const query = MonthQuery.safeParse(req.query);
-      const ref = await locate(slug);
-      const month = query.success ? query.data.month : null;
-      const answer = await cache.get(
-        ref,
-        `${kind.field}|month|${month}`,
-        async (): Promise<ListAnswer> => {
-          const keys = kind.keys(ref);
-          const slice = month === null ? null : { zset: keys.month(month), start: 0, stop: -1 };
-          const read = await reads.list(ref, keys, slice);
-          if (month === null) return { access: read.access, ready: null };
-          const body = `{"${kind.field}":[${read.docs.join(',')}],"month":"${month}","total_items":${read.docs.length}}`;
-          return { access: read.access, ready: readyBody(body) };
-        },
-        answerSize,
-      );
-      send(req, res, answer, query.success);
-    },
+    month: (): Handler =>
+      monthHandler('month', async (ref, month) => {
+        const keys = kind.keys(ref);
+        const slice = month === null ? null : { zset: keys.month(month), start: 0, stop: -1 };
+        const read = await reads.list(ref, keys, slice);
+        if (month === null) return { access: read.access, ready: null };
+        const body = `{"${kind.field}":[${read.docs.join(',')}],"month":"${month}","total_items":${read.docs.length}}`;
+        return { access: read.access, ready: readyBody(body) };
+      }),
 
     /** GET …/daily-counts?month=YYYY-MM: stored per month; a month without items is all zeros. */
-    counts: (): Handler => async (req, res) => {
-      const slug = parseSlug(req.params['slug'], 'not_found');
-      const query = MonthQuery.safeParse(req.query);
-      const ref = await locate(slug);
-      const month = query.success ? query.data.month : null;
-      const answer = await cache.get(
-        ref,
-        `${kind.field}|counts|${month}`,
-        async (): Promise<ListAnswer> => {
-          const read = await reads.dailyCounts(ref, kind.keys(ref), month);
-          if (month === null) return { access: read.access, ready: null };
-          return { access: read.access, ready: read.stored ?? readyBody(emptyDailyCounts(month)) };
-        },
-        answerSize,
-      );
-      send(req, res, answer, query.success);
-    },
+    counts: (): Handler =>
+      monthHandler('counts', async (ref, month) => {
+        const read = await reads.dailyCounts(ref, kind.keys(ref), month);
+        if (month === null) return { access: read.access, ready: null };
+        return { access: read.access, ready: read.stored ?? readyBody(emptyDailyCounts(month)) };
+      }),
   };
 };
