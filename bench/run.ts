@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [--only http|stream]`: every figure beside a baseline measured in the
+// `npm run bench [-- --quick] [--only http|stream | --scale]`: every figure beside a baseline measured in the
 // same run, in an isolated environment (a fresh database sp_bench_<random> and a Redis prefix of
 // its own, both removed at the end). Prints a table; a full run writes bench/results/latest.json.
 // `--only http` (or `stream`) loads and projects the demo page and runs that phase alone; it prints
@@ -25,15 +25,25 @@ import { domainPhase } from './domainPhase.ts';
 import { httpPhase } from './httpPhase.ts';
 import { ingestPhase } from './ingestPhase.ts';
 import { memoryPhase, rebuildPhase } from './rebuildPhase.ts';
+import { runScaleBench } from './scalePhase.ts';
 import { streamPhase } from './streamPhase.ts';
 import { streamsWithinFdLimit } from './fdLimit.ts';
 import { formatTable, writeResults, type Figure } from './report.ts';
 import { createChecksTable } from './sqlCharts.ts';
 
 const { values } = parseArgs({
-  options: { quick: { type: 'boolean', default: false }, only: { type: 'string' } },
+  options: {
+    quick: { type: 'boolean', default: false },
+    only: { type: 'string' },
+    scale: { type: 'boolean', default: false },
+  },
   strict: true,
 });
+if (values.scale) {
+  // The capacity model's inputs run alone, in an environment of their own (bench/scalePhase.ts).
+  await runScaleBench(values.quick, formatTable);
+  process.exit(0);
+}
 const quick = values.quick;
 const only = values.only;
 if (only !== undefined && only !== 'http' && only !== 'stream') {
