@@ -153,6 +153,7 @@ export const scalePhase = async (
     }
 
     // API throughput: one process, the embed and charts bodies of a 10-monitor page.
+    log('  one API process: embed and charts…');
     const serverEnv = {
       REDIS_URL: env.redisUrl,
       REDIS_PREFIX: env.prefix,
@@ -192,6 +193,7 @@ export const scalePhase = async (
     await appendAll(env.db, historyPage('scale-year', yearMonitors, settings.historyDays, Date.now()), {
       batchSize: 5_000,
     });
+    log('  rebuilding, then measuring memory…');
     const active = await rebuild(deps, { prefix: env.prefix, partitions: PARTITIONS, graceMs: 0 });
     const tag = partitionTag(env.prefix, active.version, partitionOf('scale-year', PARTITIONS));
     let monitorBytes = 0;
