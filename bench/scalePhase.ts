@@ -8,6 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { pino } from 'pino';
 import { sql, type DatabasePool } from 'slonik';
 import { z } from 'zod';
+import { partitionIndexName } from '../src/eventLog/partitionIndex.ts';
 import { rebuild } from '../src/projector/rebuild.ts';
 import { projectionStatus } from '../src/projector/projectionStatus.ts';
 import type { ProjectorDeps } from '../src/projector/runPartition.ts';
@@ -85,11 +86,22 @@ const drain = async (env: BenchEnv, count: number): Promise<{ events: number; se
   return { events, seconds };
 };
 
-const pgBytesPerCheck = async (db: DatabasePool): Promise<{ bytes: number; checks: number }> => {
-  const row = await db.one(sql.type(z.object({ bytes: z.string(), checks: z.string() }))`
+/** Bytes of the check tables with all their indexes, and of the partition index alone, per check. */
+const pgBytesPerCheck = async (db: DatabasePool) => {
+  const row = await db.one(sql.type(
+    z.object({ bytes: z.string(), partitionIndex: z.string(), checks: z.string(), events: z.string() }),
+  )`
     SELECT (SELECT sum(pg_total_relation_size(relid)) FROM pg_partition_tree('event_log_checks'))::text AS bytes,
-           (SELECT count(*) FROM event_log_checks)::text AS checks`);
-  return { bytes: Number(row.bytes), checks: Number(row.checks) };
+           (SELECT coalesce(sum(pg_relation_size(relid)), 0) FROM pg_partition_tree(${partitionIndexName(PARTITIONS)}::regclass))::text
+             AS "partitionIndex",
+           (SELECT count(*) FROM event_log_checks)::text AS checks,
+           (SELECT count(*) FROM event_log)::text AS events`);
+  return {
+    bytes: Number(row.bytes),
+    partitionIndex: Number(row.partitionIndex),
+    checks: Number(row.checks),
+    events: Number(row.events),
+  };
 };
 
 const figure = (name: string, unit: string, value: number, extra: Partial<Figure> = {}): Figure => ({
@@ -212,7 +224,11 @@ export const scalePhase = async (
     const pg = await pgBytesPerCheck(env.db);
     figures.push(
       figure('PostgreSQL per check (table + indexes)', 'bytes', pg.bytes / pg.checks, {
-        detail: { checks: pg.checks, bytes: pg.bytes },
+        detail: {
+          checks: pg.checks,
+          bytes: pg.bytes,
+          partition_index_bytes_per_event: pg.partitionIndex / pg.events,
+        },
       }),
     );
 
