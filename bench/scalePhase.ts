@@ -11,7 +11,8 @@ import { z } from 'zod';
 import { partitionIndexName } from '../src/eventLog/partitionIndex.ts';
 import { rebuild } from '../src/projector/rebuild.ts';
 import { projectionStatus } from '../src/projector/projectionStatus.ts';
-import type { ProjectorDeps } from '../src/projector/runPartition.ts';
+import { runPartition, type ProjectorDeps } from '../src/projector/runPartition.ts';
+import { readActive } from '../src/models/control/versions.ts';
 import { partitionTag } from '../src/models/control/keys.ts';
 import { monitorKeyPattern } from '../src/models/monitor.ts';
 import { pageKeyPattern } from '../src/models/page.ts';
@@ -87,6 +88,20 @@ const drain = async (env: BenchEnv, count: number): Promise<{ events: number; se
 };
 
 /** Bytes of the check tables with all their indexes, and of the partition index alone, per check. */
+/** Pages rendered per second when a new minute starts (the clock render of every page). */
+const clockRenders = async (deps: ProjectorDeps, prefix: string, pages: number): Promise<number> => {
+  const active = (await readActive(deps.redis, prefix))!;
+  const nextMinute = Date.now() + MINUTE_MS;
+  const started = performance.now();
+  for (let partition = 0; partition < active.partitions; partition += 1)
+    await runPartition(
+      { ...deps, clock: () => new Date(nextMinute) },
+      { prefix, version: active.version, partition, partitions: active.partitions },
+      { mode: 'continuous' },
+    );
+  return pages / ((performance.now() - started) / 1000);
+};
+
 const pgBytesPerCheck = async (db: DatabasePool) => {
   const row = await db.one(sql.type(
     z.object({ bytes: z.string(), partitionIndex: z.string(), checks: z.string(), events: z.string() }),
@@ -119,6 +134,10 @@ export const scalePhase = async (
   log: Log,
 ): Promise<{ figures: Figure[]; capacity: string[] }> => {
   const env = await startBenchEnv();
+  let cleaned: Promise<void> | null = null;
+  const cleanup = () => (cleaned ??= stopAll().then(() => env.close()));
+  const interrupted = () => void cleanup().finally(() => process.exit(130));
+  process.once('SIGINT', interrupted).once('SIGTERM', interrupted);
   const figures: Figure[] = [];
   try {
     const deps: ProjectorDeps = {
@@ -163,6 +182,13 @@ export const scalePhase = async (
         ),
       );
     }
+
+    // The clock: every page is rendered once a minute. Timed in this process, one partition
+    // after the other, as one worker process does it for the partitions it holds.
+    const renders = await clockRenders(deps, env.prefix, settings.pages);
+    figures.push(
+      figure(`clock renders (${settings.pages} pages of ${MONITORS} monitors)`, 'pages/s', renders),
+    );
 
     // API throughput: one process, the embed and charts bodies of a 10-monitor page.
     log('  one API process: embed and charts…');
@@ -240,6 +266,7 @@ export const scalePhase = async (
       '',
       `Capacity at one check per minute per monitor, pages of ${MONITORS} monitors (docs/scaling.md):`,
       `  one worker process (${fmt(perWorker)} events/s flat out): ${fmt(perWorker * 60)} monitors = ${fmt((perWorker * 60) / MONITORS)} pages; at the 50 % load docs/scaling.md plans for: ${fmt(perWorker * 30)} monitors`,
+      `  clock renders: ${fmt(renders)} pages/s = ${fmt(renders * 60)} pages re-rendered every minute by one process flat out`,
       `  two worker processes: ${fmt(rates[1]!)} events/s (${(rates[1]! / perWorker).toFixed(2)}× one on this machine: both share its cores with PostgreSQL and Redis)`,
       `  one API process: ${fmt(apiRps['embed']! * 60)} embed requests/min, ${fmt(apiRps['charts']! * 60)} charts requests/min`,
       `  one Redis of ${settings.redisGb} GB (${REDIS_USABLE * 100} % usable): ${fmt(redisPages)} pages = ${fmt(redisPages * MONITORS)} monitors (${fmt(perPage)} bytes a page)`,
@@ -247,8 +274,7 @@ export const scalePhase = async (
     ];
     return { figures, capacity };
   } finally {
-    await stopAll();
-    await env.close();
+    await cleanup();
   }
 };
 
