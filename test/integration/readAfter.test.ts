@@ -136,7 +136,9 @@ describe('readAfter', () => {
       const tables = await db.db.anyFirst(sql.type(z.object({ table: z.string() }))`
         SELECT c.relname AS table FROM pg_partition_tree('event_log') p
         JOIN pg_class c ON c.oid = p.relid ORDER BY 1`);
-      expect(tables).toEqual(expect.arrayContaining(['event_log_checks_2026_10', 'event_log_checks_2027_03']));
+      expect(tables).toEqual(
+        expect.arrayContaining(['event_log_checks_2026_10', 'event_log_checks_2027_03']),
+      );
       expect(indexed).toEqual(tables);
     } finally {
       await db.close();

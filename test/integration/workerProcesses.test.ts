@@ -124,7 +124,9 @@ describe.each([
       } else zeroSince = 0;
     }
     expect(await projectionStatus(t.db, redis, prefix)).toMatchObject({ lag_events: 0, lag_seconds: 0 });
-    console.log(`${count} workers: lag 0 ${((zeroSince - appended) / 1000).toFixed(1)} s after the last append`);
+    console.log(
+      `${count} workers: lag 0 ${((zeroSince - appended) / 1000).toFixed(1)} s after the last append`,
+    );
     await Promise.all(workers.map((w) => stop(w, 'SIGTERM')));
 
     const active = (await readActive(redis, prefix))!;
