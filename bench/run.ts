@@ -19,7 +19,7 @@ import { partitionTag } from '../src/models/control/keys.ts';
 import { partitionOf } from '../src/shared/pageHash.ts';
 import { chartsPhase } from './chartsPhase.ts';
 import { startServer, startWorker, stopAll } from './children.ts';
-import { startBenchEnv } from './benchEnv.ts';
+import { projectorDeps, startBenchEnv } from './benchEnv.ts';
 import { appendAll, benchMonitors, DOMAIN_PAGE, domainPageEvents, historyPage } from './fixtures.ts';
 import { domainPhase } from './domainPhase.ts';
 import { httpPhase } from './httpPhase.ts';
@@ -142,14 +142,7 @@ try {
     ]);
   }
 
-  const deps: ProjectorDeps = {
-    db: env.db,
-    redis: env.redis,
-    clock: () => new Date(),
-    urls: { baseUrl: 'http://localhost:3000', pageUrlTemplate: '{base_url}/s/{slug}' },
-    batchSize: 5_000,
-    log: pino({ level: 'silent' }),
-  };
+  const deps = projectorDeps(env);
   log(`[${elapsed()}] projecting…`);
   const active = await rebuild(deps, { prefix: env.prefix, partitions: PARTITIONS, graceMs: 0 });
 

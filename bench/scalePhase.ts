@@ -18,7 +18,7 @@ import { monitorKeyPattern } from '../src/models/monitor.ts';
 import { pageKeyPattern } from '../src/models/page.ts';
 import { partitionOf } from '../src/shared/pageHash.ts';
 import { MINUTE_MS } from '../src/shared/time.ts';
-import { startBenchEnv, type BenchEnv } from './benchEnv.ts';
+import { projectorDeps, startBenchEnv, type BenchEnv } from './benchEnv.ts';
 import { startServer, startWorker, stopAll } from './children.ts';
 import { appendAll, benchMonitors, checkEvent, historyPage, setupEvents, type RawEvent } from './fixtures.ts';
 import { httpLoad, warmUp } from './httpLoad.ts';
@@ -140,14 +140,7 @@ export const scalePhase = async (
   process.once('SIGINT', interrupted).once('SIGTERM', interrupted);
   const figures: Figure[] = [];
   try {
-    const deps: ProjectorDeps = {
-      db: env.db,
-      redis: env.redis,
-      clock: () => new Date(),
-      urls: { baseUrl: 'http://localhost:3000', pageUrlTemplate: '{base_url}/s/{slug}' },
-      batchSize: 5_000,
-      log: pino({ level: 'silent' }),
-    };
+    const deps = projectorDeps(env);
     const pages = fleet(settings.pages);
     const nowMs = Math.floor(Date.now() / MINUTE_MS) * MINUTE_MS;
     const firstMs = nowMs - (2 * settings.minutes + 2) * MINUTE_MS;
