@@ -6,13 +6,11 @@
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
-import { pino } from 'pino';
 import { sql } from 'slonik';
 import { z } from 'zod';
 import { loadDemo } from '../src/demo/loadDemo.ts';
 import { createProjectorQueue } from '../src/projector/queue.ts';
 import { rebuild } from '../src/projector/rebuild.ts';
-import type { ProjectorDeps } from '../src/projector/runPartition.ts';
 import { readActive } from '../src/models/control/versions.ts';
 import { chartKeys } from '../src/models/charts/keys.ts';
 import { partitionTag } from '../src/models/control/keys.ts';

@@ -5,7 +5,6 @@
 // history, and PostgreSQL bytes per check. It prints what one worker, one API process and one
 // Redis of a given memory hold at one check per minute per monitor.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { pino } from 'pino';
 import { sql, type DatabasePool } from 'slonik';
 import { z } from 'zod';
 import { partitionIndexName } from '../src/eventLog/partitionIndex.ts';
