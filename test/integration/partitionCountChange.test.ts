@@ -3,63 +3,38 @@
 // beside the active one and activates it; the running workers follow the active version. At the
 // end the six-partition models equal a rebuild of the same log, and the log has its index for six.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { pino } from 'pino';
 import { sql } from 'slonik';
 import { z } from 'zod';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { appendEvents } from '../../src/eventLog/appendEvents.ts';
 import { partitionIndexName } from '../../src/eventLog/partitionIndex.ts';
 import { createActiveVersionReader } from '../../src/models/control/activeVersionReader.ts';
 import { readActive } from '../../src/models/control/versions.ts';
 import { createProjectorQueue, createWake } from '../../src/projector/queue.ts';
 import { rebuild } from '../../src/projector/rebuild.ts';
-import { systemClock } from '../../src/shared/clock.ts';
 import { simulatedEvents } from '../support/simulatedLog.ts';
 import {
-  dropRedisPrefix,
-  freshDatabase,
-  freshRedisPrefix,
-  testRedis,
-  type TestDatabase,
-} from '../support/testEnv.ts';
-import { expectEqualToRebuild, waitForLagZero, workerFleet } from '../support/workerFleet.ts';
+  expectEqualToRebuild,
+  inProcessDeps,
+  useWorkerFleet,
+  waitForLagZero,
+} from '../support/workerFleet.ts';
 
 const PAGES = 12;
 const MONITORS = 5;
 const CHECKS = 400;
 
 describe('changing the partition count while workers run', () => {
-  let t: TestDatabase;
-  const redis = testRedis();
-  const testQueueRedis = testRedis();
-  const prefix = freshRedisPrefix();
-  const fleet = workerFleet(() => t, prefix);
-
-  beforeAll(async () => {
-    t = await freshDatabase();
-  });
-  afterAll(async () => {
-    await fleet.stopAll('SIGKILL');
-    await dropRedisPrefix(redis, prefix);
-    redis.disconnect();
-    testQueueRedis.disconnect();
-    await t.close();
-  });
+  const { env, fleet } = useWorkerFleet();
 
   it('goes from four to six partitions with nothing lost or counted twice', async () => {
+    const { t, redis, queueRedis, prefix } = env;
     fleet.start(4);
     fleet.start(4);
     while (!(await readActive(redis, prefix))) await sleep(100);
-    const queue = createProjectorQueue(testQueueRedis, prefix);
+    const queue = createProjectorQueue(queueRedis, prefix);
     const wake = createWake(queue, createActiveVersionReader(redis, prefix, { ttlMs: 0 }));
-    const deps = {
-      db: t.db,
-      redis,
-      clock: systemClock,
-      urls: { baseUrl: 'http://x', pageUrlTemplate: '{base_url}/s/{slug}' },
-      batchSize: 5000,
-      log: pino({ level: 'silent' }),
-    };
+    const deps = inProcessDeps(t, redis);
     let total = 0;
     let batch: object[] = [];
     let change: Promise<unknown> | null = null;

@@ -4,20 +4,13 @@
 // The models must equal what a single-process rebuild of the same log gives: nothing lost,
 // nothing counted twice; the lag returns to zero (the time it took is printed, not asserted).
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { appendEvents } from '../../src/eventLog/appendEvents.ts';
 import { projectionStatus } from '../../src/projector/projectionStatus.ts';
 import { createProjectorQueue } from '../../src/projector/queue.ts';
 import { readActive } from '../../src/models/control/versions.ts';
 import { simulatedEvents } from '../support/simulatedLog.ts';
-import {
-  dropRedisPrefix,
-  freshDatabase,
-  freshRedisPrefix,
-  testRedis,
-  type TestDatabase,
-} from '../support/testEnv.ts';
-import { expectEqualToRebuild, waitForLagZero, workerFleet } from '../support/workerFleet.ts';
+import { expectEqualToRebuild, useWorkerFleet, waitForLagZero } from '../support/workerFleet.ts';
 
 const PAGES = 20;
 const MONITORS = 5;
@@ -29,30 +22,16 @@ describe.each([
   { workers: 2, replace: true },
   { workers: 4, replace: false },
 ])('$workers worker processes, eight partitions, one killed', ({ workers: count, replace }) => {
-  let t: TestDatabase;
-  const redis = testRedis();
-  const testQueueRedis = testRedis();
-  const prefix = freshRedisPrefix();
-  const fleet = workerFleet(() => t, prefix);
-  let total = 0;
-
-  beforeAll(async () => {
-    t = await freshDatabase();
-  });
-  afterAll(async () => {
-    await fleet.stopAll('SIGKILL');
-    await dropRedisPrefix(redis, prefix);
-    redis.disconnect();
-    testQueueRedis.disconnect();
-    await t.close();
-  });
+  const { env, fleet } = useWorkerFleet();
 
   it('projects every event exactly once', async () => {
+    const { t, redis, queueRedis, prefix } = env;
     const first = fleet.start(PARTITIONS);
     for (let i = 1; i < count; i += 1) fleet.start(PARTITIONS);
     while (!(await readActive(redis, prefix))) await sleep(100); // the workers built the empty models
     // Events arrive while the workers project; one worker is killed half way.
-    const queue = createProjectorQueue(testQueueRedis, prefix);
+    const queue = createProjectorQueue(queueRedis, prefix);
+    let total = 0;
     let batch: object[] = [];
     let killed = false;
     const flush = async () => {

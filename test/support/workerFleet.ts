@@ -6,12 +6,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import type { Redis } from 'ioredis';
 import { pino } from 'pino';
-import { expect, inject } from 'vitest';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { projectionStatus } from '../../src/projector/projectionStatus.ts';
 import { rebuild } from '../../src/projector/rebuild.ts';
+import type { ProjectorDeps } from '../../src/projector/runPartition.ts';
 import { systemClock } from '../../src/shared/clock.ts';
 import { dumpVersion } from './readModels.ts';
-import type { TestDatabase } from './testEnv.ts';
+import { dropRedisPrefix, freshDatabase, freshRedisPrefix, testRedis, type TestDatabase } from './testEnv.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -78,6 +79,41 @@ export const waitForLagZero = async (t: TestDatabase, redis: Redis, prefix: stri
   return zeroSince;
 };
 
+/** A projector in the test process, on the wall clock like the worker processes. */
+export const inProcessDeps = (t: TestDatabase, redis: Redis): ProjectorDeps => ({
+  db: t.db,
+  redis,
+  clock: systemClock,
+  urls: { baseUrl: 'http://x', pageUrlTemplate: '{base_url}/s/{slug}' },
+  batchSize: 5000,
+  log: pino({ level: 'silent' }),
+});
+
+/**
+ * A test file's database, Redis clients, prefix and worker processes, set up before its tests
+ * and removed (workers killed) after them.
+ */
+export const useWorkerFleet = () => {
+  const env = {
+    t: null as unknown as TestDatabase,
+    redis: testRedis(),
+    queueRedis: testRedis(),
+    prefix: freshRedisPrefix(),
+  };
+  const fleet = workerFleet(() => env.t, env.prefix);
+  beforeAll(async () => {
+    env.t = await freshDatabase();
+  });
+  afterAll(async () => {
+    await fleet.stopAll('SIGKILL');
+    await dropRedisPrefix(env.redis, env.prefix);
+    env.redis.disconnect();
+    env.queueRedis.disconnect();
+    await env.t.close();
+  });
+  return { env, fleet };
+};
+
 /** Asserts that `version` holds, key by key, what a single-process rebuild of the log builds. */
 export const expectEqualToRebuild = async (
   t: TestDatabase,
@@ -87,15 +123,11 @@ export const expectEqualToRebuild = async (
   minimumKeys: number,
 ) => {
   const byWorkers = await dumpVersion(redis, prefix, active.version, true);
-  const deps = {
-    db: t.db,
-    redis,
-    clock: systemClock,
-    urls: { baseUrl: 'http://x', pageUrlTemplate: '{base_url}/s/{slug}' },
-    batchSize: 5000,
-    log: pino({ level: 'silent' }),
-  };
-  const rebuilt = await rebuild(deps, { prefix, partitions: active.partitions, graceMs: 0 });
+  const rebuilt = await rebuild(inProcessDeps(t, redis), {
+    prefix,
+    partitions: active.partitions,
+    graceMs: 0,
+  });
   const single = await dumpVersion(redis, prefix, rebuilt.version, true);
   expect(byWorkers.size).toBeGreaterThan(minimumKeys);
   expect([...single.keys()]).toEqual([...byWorkers.keys()]);
