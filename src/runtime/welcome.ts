@@ -2,7 +2,7 @@
 // caught up with the log, pick a page that exists, and ask each URL; print only those that
 // answered 200 (a private, blocked or free-plan page loses the URLs it refuses).
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../models/redis/redisClient.ts';
 import { sql, type DatabasePool } from 'slonik';
 import { z } from 'zod';
 import { browsableHost, type Config } from '../config.ts';
@@ -16,7 +16,13 @@ import {
   type WelcomePage,
 } from './printWelcome.ts';
 
-export type WelcomeDeps = Readonly<{ db: DatabasePool; redis: Redis; config: Config; now: () => Date }>;
+export type WelcomeDeps = Readonly<{
+  db: DatabasePool;
+  redis: RedisClient;
+  config: Config;
+  now: () => Date;
+  apiProcesses?: number;
+}>;
 
 // Ask the listeners directly: a wildcard bind answers on loopback.
 const localOrigin = (host: string, port: number): string =>
@@ -55,7 +61,7 @@ export const gatherWelcome = async (deps: WelcomeDeps): Promise<WelcomeFacts> =>
   const tries = await keepAnswering<Try>(candidatePaths(page, deps.now()), ([path]) => `${origin}${path}`);
   const operator = localOrigin(config.ingestHost, config.ingestPort);
   const operatorPaths = await keepAnswering(OPERATOR_PATHS, (path) => `${operator}${path}`);
-  return { page, tries, operatorPaths };
+  return { page, tries, operatorPaths, ...(deps.apiProcesses ? { apiProcesses: deps.apiProcesses } : {}) };
 };
 
 /** Resolves once nothing is left to project, or after `timeoutMs` (then the URLs say what works). */
