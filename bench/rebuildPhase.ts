@@ -64,7 +64,7 @@ export const rebuildPhase = async (
 };
 
 /** MEMORY USAGE of every key matching `pattern`, also by kind (`min`, `recent`, …: the key's last part but day numbers). */
-const usage = async (
+export const usage = async (
   redis: Redis,
   pattern: string,
   kinds?: Map<string, number>,

@@ -28,6 +28,7 @@ const SECTIONS: Record<string, string> = {
   rebuild: 'Rebuild from the log',
   memory: 'Redis memory',
   stream: 'Live streams (GET /api/embed/stream) on one API process',
+  scale: 'Capacity model inputs (npm run bench -- --scale)',
   procs: 'Processes: compiled startup and WEB_CONCURRENCY',
 };
 

@@ -37,6 +37,8 @@ export const replayLog = async (
   );
   const read = (from: typeof START) => readAfter(deps.db, from, { limit: deps.batchSize });
   let from = START;
+  // Each partition's checkpoint is its own last event, as continuous projection leaves it.
+  const checkpoints = tags.map(() => START);
   let pending: Promise<ReadResult> = read(from);
   let events = 0;
   for (;;) {
@@ -47,19 +49,20 @@ export const replayLog = async (
     const byPartition = tags.map((): typeof rows => []);
     for (const row of rows) byPartition[pageHash(row.page) % target.partitions]!.push(row);
     const now = deps.clock().getTime();
-    const expected = formatCheckpoint(from);
-    const next = formatCheckpoint(scannedTo);
     await Promise.all(
       tags.map(async (tag, p) => {
-        const effects = await projectBatch(deps.redis, tag, byPartition[p]!, now, {
-          db: deps.db,
-          projectedTo: from,
-        });
-        const poisoned = poisonedPages(byPartition[p]!, effects.deadLetters);
-        await commitPartition(deps.redis, tag, expected, next, [
+        const own = byPartition[p]!;
+        const last = own.at(-1);
+        if (!last) return;
+        const projectedTo = checkpoints[p]!;
+        const effects = await projectBatch(deps.redis, tag, own, now, { db: deps.db, projectedTo });
+        const poisoned = poisonedPages(own, effects.deadLetters);
+        const next = { tx: last.tx, pos: last.position };
+        await commitPartition(deps.redis, tag, formatCheckpoint(projectedTo), formatCheckpoint(next), [
           ...effects.writes,
           ...quarantineWrites(tag, poisoned, now),
         ]);
+        checkpoints[p] = next;
         if (effects.deadLetters.length > 0)
           await recordDeadLetters(deps, `v${target.version}`, effects.deadLetters, poisoned);
       }),
