@@ -65,6 +65,8 @@ export const encodeWrites = (firstKeys: readonly string[], ops: readonly WriteOp
         return ['ZREMRANGEBYSCORE', k(w.key), num(w.min), `(${num(w.below)}`];
       case 'zkeepFrom':
         return ['ZKEEPFROM', k(w.key), num(w.cutoff)];
+      case 'summarizeDown':
+        return ['SUMMARIZEDOWN', k(w.key), k(w.summary), String(w.fromDay), String(w.toDay)];
       case 'sadd':
         return ['SADD', k(w.key), w.member];
       case 'srem':
