@@ -25,6 +25,7 @@ import { domainPhase } from './domainPhase.ts';
 import { httpPhase } from './httpPhase.ts';
 import { ingestPhase } from './ingestPhase.ts';
 import { memoryPhase, rebuildPhase } from './rebuildPhase.ts';
+import { renderCostPhase } from './renderCostPhase.ts';
 import { streamPhase } from './streamPhase.ts';
 import { streamsWithinFdLimit } from './fdLimit.ts';
 import { formatTable, writeResults, type Figure } from './report.ts';
@@ -225,6 +226,10 @@ try {
         )),
       );
       await worker.stop();
+
+      log(`[${elapsed()}] render cost…`);
+      const renderCost = { prefix: env.prefix, days: settings.longDays, rounds: quick ? 10 : 30, log };
+      figures.push(...(await renderCostPhase(env.redis, renderCost)));
 
       log(`[${elapsed()}] rebuild…`);
       figures.push(...(await rebuildPhase(deps, { prefix: env.prefix, partitions: PARTITIONS, log })));

@@ -74,10 +74,7 @@ const periodChange = (closed: Timeline, length: number, nowMs: number): number =
     next = first + length;
   }
   const dayEnd = floorTo(from, DAY_MS) + DAY_MS;
-  const oldest = shrinkingChange(
-    downSeconds(closed, from, dayEnd, nowMs) * 1000,
-    dayEnd - from,
-  );
+  const oldest = shrinkingChange(downSeconds(closed, from, dayEnd, nowMs) * 1000, dayEnd - from);
   return oldest === null ? next : Math.min(next, dayEnd + length - oldest);
 };
 

@@ -25,7 +25,7 @@ const SLUG = 'trimmed';
 const history = (): oracle.OracleCheck[] => {
   const checks: oracle.OracleCheck[] = [];
   let seed = 7;
-  const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648);
+  const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
   let downLeft = 0;
   const yearAgo = NOW - 365 * DAY;
   for (let at = NOW - 450 * DAY + 1234; at < NOW - 3 * DAY; at += 2 * 3_600_000) {
@@ -92,7 +92,10 @@ describe('a trimmed failure history', () => {
   it('serves every availability period exactly as the untrimmed history gives it', async () => {
     for (const period of oracle.PERIOD_NAMES) {
       const path = `/api/status-pages/${SLUG}/monitors/${String(monitor.id)}/availability?period=${period}`;
-      expect({ path, body: await get(path) }).toEqual({ path, body: oracle.availability(monitor, period, NOW) });
+      expect({ path, body: await get(path) }).toEqual({
+        path,
+        body: oracle.availability(monitor, period, NOW),
+      });
     }
   });
 

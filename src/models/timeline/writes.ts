@@ -68,7 +68,12 @@ const dayOf = (ms: number) => Math.floor(ms / DAY_MS);
  * re-summarises the kept days of [from, to] from the failures as they stand. Every op states a
  * result, not a change, so applying them twice gives the same models.
  */
-export const summarizeFailures = (monitor: MonitorRef, from: number, to: number, lastAt: number): WriteOp[] => {
+export const summarizeFailures = (
+  monitor: MonitorRef,
+  from: number,
+  to: number,
+  lastAt: number,
+): WriteOp[] => {
   const keys = timelineKeys(monitor);
   const cutoff = lastAt - FAILURE_HISTORY_MS;
   const kept = dayOf(cutoff) + 1; // the first day all of whose failures are kept
