@@ -232,7 +232,14 @@ try {
       figures.push(...(await renderCostPhase(env.redis, renderCost)));
 
       log(`[${elapsed()}] rebuild…`);
-      figures.push(...(await rebuildPhase(deps, { prefix: env.prefix, partitions: PARTITIONS, log })));
+      figures.push(
+        ...(await rebuildPhase(deps, {
+          prefix: env.prefix,
+          partitions: PARTITIONS,
+          redisUrl: env.redisUrl,
+          log,
+        })),
+      );
       const rebuilt = await readActive(env.redis, env.prefix);
       figures.push(
         ...(await memoryPhase(env.redis, env.db, {

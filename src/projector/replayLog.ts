@@ -6,7 +6,7 @@
 import type { Redis } from 'ioredis';
 import { formatCheckpoint, readAfter, START, type LogRow, type ReadResult } from '../eventLog/readAfter.ts';
 import { partitionTag } from '../models/control/keys.ts';
-import { commitWrites, fitsOneCommit } from '../models/control/commitWrites.ts';
+import { commitLoad, commitWrites } from '../models/control/commitWrites.ts';
 import type { WriteOp } from '../models/redis/writeOps.ts';
 import { pageHash } from '../shared/pageHash.ts';
 import { planWithinCommit } from './planWithinCommit.ts';
@@ -55,9 +55,9 @@ export const replayLog = async (
         }),
       );
     };
-    const fits = (plans: Awaited<ReturnType<typeof planRows>>) =>
-      plans.every((plan, p) => fitsOneCommit(tags[p]!, plan.writes));
-    const batch = await planWithinCommit(rows, scannedTo, planRows, fits);
+    const load = (plans: Awaited<ReturnType<typeof planRows>>) =>
+      Math.max(...plans.map((plan, p) => commitLoad(tags[p]!, plan.writes)));
+    const batch = await planWithinCommit(rows, scannedTo, planRows, load);
     if (batch.cut) {
       pending = read(batch.to); // the rows after the cut are read again
       pending.catch(() => undefined);

@@ -8,7 +8,7 @@ import { formatCheckpoint, parseCheckpoint, readAfter, type LogRow } from '../ev
 import { partitionTag } from '../models/control/keys.ts';
 import { checkpointRead, tickRead } from '../models/control/reads.ts';
 import { setTick } from '../models/control/writes.ts';
-import { commitWrites, fitsOneCommit } from '../models/control/commitWrites.ts';
+import { commitLoad, commitWrites } from '../models/control/commitWrites.ts';
 import { announceDomainChanges } from '../models/domains/writes.ts';
 import { runRead } from '../models/redis/reads.ts';
 import type { Clock } from '../shared/clock.ts';
@@ -96,7 +96,7 @@ export const runPartition = async (
       ];
       return { effects, poisoned, writes };
     };
-    const batch = await planWithinCommit(rows, scannedTo, planRows, (p) => fitsOneCommit(tag, p.writes));
+    const batch = await planWithinCommit(rows, scannedTo, planRows, (p) => commitLoad(tag, p.writes));
     const { effects, poisoned, writes } = batch.plan;
     const fence = { tag, expected: current, next: formatCheckpoint(batch.to) };
     if (!(await commitWrites(redis, fence, writes))) return fenced();

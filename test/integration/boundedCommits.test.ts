@@ -4,11 +4,13 @@
 // own. Here a page of 400 monitors, projected in batches of 5,000 rows and rendered at once, must
 // give the same models as the same log projected in batches of 50; and a crash between the calls
 // of one batch commit must leave nothing counted twice.
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readActive } from '../../src/models/control/versions.ts';
 import { MAX_CALL_BYTES, MAX_CALL_KEYS } from '../../src/models/redis/encodeWrites.ts';
 import { withScripts } from '../../src/models/redis/scripts.ts';
+import { projectionStatus } from '../../src/projector/projectionStatus.ts';
 import { runPartition } from '../../src/projector/runPartition.ts';
 import { check, monitorConfigured, pageConfigured } from '../support/events.ts';
 import { startProjectorEnv, type ProjectorEnv } from '../support/projectorEnv.ts';
@@ -49,24 +51,42 @@ const events = () => [
   ]).flat(),
 ];
 
-/** Projects every partition with batches of `batchSize` rows until caught up; a rebuild-style final render. */
+/**
+ * Projects every partition with batches of `batchSize` rows until nothing is pending (the reader
+ * stops below transactions open anywhere on the shared server, so one pass may stop short).
+ */
 const projectWith = async (env: ProjectorEnv, batchSize: number, mode: 'continuous' | 'rebuild') => {
   const active = (await readActive(env.redis, env.prefix))!;
-  for (let partition = 0; partition < active.partitions; partition++)
-    await runPartition(
-      { ...env.deps, batchSize },
-      { prefix: env.prefix, version: active.version, partition, partitions: active.partitions },
-      { mode },
-    );
+  const pass = async () => {
+    for (let partition = 0; partition < active.partitions; partition++)
+      await runPartition(
+        { ...env.deps, batchSize },
+        { prefix: env.prefix, version: active.version, partition, partitions: active.partitions },
+        { mode },
+      );
+  };
+  await pass();
+  while ((await projectionStatus(env.t.db, env.redis, env.prefix)).lag_events > 0) {
+    await sleep(5);
+    await pass();
+  }
 };
 
 const dump = async (env: ProjectorEnv) => {
   const active = (await readActive(env.redis, env.prefix))!;
   const models = await dumpVersion(env.redis, env.prefix, active.version);
-  // Checkpoints hold transaction ids, which differ between the two databases.
-  const compared = [...models].filter(([key]) => !key.endsWith(':ckpt'));
+  // Checkpoints hold transaction ids, which differ between the two databases. Feeds carry the
+  // page's latest event time as of the last render that included them, which depends on when
+  // renders happened (a projection in small batches renders them earlier), not on commit sizes.
+  const compared = [...models].filter(([key]) => !key.endsWith(':ckpt') && !key.endsWith(':feeds'));
   return new Map(compared.map(([key, value]) => [key.replace(env.prefix, 'P'), value]));
 };
+
+/** The keys whose values differ (or exist on one side only), with both values. */
+const differences = (a: Map<string, unknown>, b: Map<string, unknown>) =>
+  [...new Set([...a.keys(), ...b.keys()])]
+    .filter((key) => JSON.stringify(a.get(key)) !== JSON.stringify(b.get(key)))
+    .map((key) => ({ key, big: a.get(key), small: b.get(key) }));
 
 describe('bounded commits', () => {
   let big: ProjectorEnv;
@@ -96,7 +116,7 @@ describe('bounded commits', () => {
     expect(batchCommits.length).toBeGreaterThan(1); // 1,603 rows in one read: cut
     const renderCalls = recorded.calls.filter((c) => c.next === '');
     expect(renderCalls.length).toBeGreaterThan(5); // 400 monitors' availability bodies: several MB
-    expect(await dump(big)).toEqual(await dump(small));
+    expect(differences(await dump(big), await dump(small))).toEqual([]);
   }, 300_000);
 
   it('a crash between the calls of one batch commit leaves nothing counted twice', async () => {
@@ -113,6 +133,6 @@ describe('bounded commits', () => {
     expect(crashing.calls[0]!.next).toBe(''); // the checkpoint did not move
     await projectWith(big, 5_000, 'continuous');
     await projectWith(small, 50, 'continuous');
-    expect(await dump(big)).toEqual(await dump(small));
+    expect(differences(await dump(big), await dump(small))).toEqual([]);
   }, 300_000);
 });

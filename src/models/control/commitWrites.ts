@@ -7,9 +7,9 @@
 // replay the batch over half of its own writes (counters counted twice, documents evolved twice).
 // Only its deletions (of monitors the batch removes, which nothing in its plan reads) may go
 // ahead in calls of their own; the rest must fit one call, and the projector cuts a batch whose
-// writes do not (fitsOneCommit).
+// writes do not (commitLoad).
 import type { Redis } from 'ioredis';
-import { encodeCalls, type EncodedWrites } from '../redis/encodeWrites.ts';
+import { encodeCalls, MAX_CALL_BYTES, MAX_CALL_KEYS, type EncodedWrites } from '../redis/encodeWrites.ts';
 import { withScripts } from '../redis/scripts.ts';
 import type { WriteOp } from '../redis/writeOps.ts';
 import { partitionKeys } from './keys.ts';
@@ -37,13 +37,20 @@ const isDeletion = (w: WriteOp) => w.op === 'del';
 const callsOf = (tag: string, writes: readonly WriteOp[]): EncodedWrites[] =>
   encodeCalls([partitionKeys(tag).checkpoint], writes);
 
-/** Whether a batch's writes can be committed with its checkpoint (deletions may go ahead). */
-export const fitsOneCommit = (tag: string, writes: readonly WriteOp[]): boolean =>
-  callsOf(tag, writes).length === 1 ||
-  callsOf(
-    tag,
+/**
+ * How much of one script call a batch's writes other than deletions take: the larger of their keys
+ * ÷ MAX_CALL_KEYS and bytes ÷ MAX_CALL_BYTES. At most 1: the batch can be committed (deletions may
+ * go ahead in calls of their own).
+ */
+export const commitLoad = (tag: string, writes: readonly WriteOp[]): number => {
+  const [all] = encodeCalls(
+    [partitionKeys(tag).checkpoint],
     writes.filter((w) => !isDeletion(w)),
-  ).length === 1;
+    { keys: Infinity, bytes: Infinity },
+  );
+  const bytes = all!.writes.length + all!.keys.reduce((n, key) => n + key.length, 0);
+  return Math.max(all!.keys.length / MAX_CALL_KEYS, bytes / MAX_CALL_BYTES);
+};
 
 const call = async (redis: Redis, fence: Fence, encoded: EncodedWrites, next: string): Promise<boolean> => {
   const prefix = `${fence.tag}:`;
