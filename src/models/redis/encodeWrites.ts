@@ -14,7 +14,7 @@ const num = (n: number): string => (n === Number.NEGATIVE_INFINITY ? '-inf' : St
 /** Keys per script call (KEYS), the checkpoint included. */
 export const MAX_CALL_KEYS = 1_000;
 /** Bytes per script call: the writes' JSON and the keys. A single write larger than this travels alone. */
-export const MAX_CALL_BYTES = 256_000;
+export const MAX_CALL_BYTES = 1_000_000;
 
 /** Keys or fields per command: the script unpacks each command onto Lua's stack, which is bounded. */
 export const MAX_COMMAND_ITEMS = 500;
