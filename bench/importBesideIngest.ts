@@ -170,7 +170,7 @@ try {
     http_p99_ms: Math.round(quantile(latencies, 0.99)),
     lag_max_s: Math.max(...lags),
     lag_p99_s: quantile(lags, 0.99),
-    lag_samples: process.env["SHOW_LAGS"] ? lags.join(" ") : undefined,
+    lag_samples: process.env['SHOW_LAGS'] ? lags.join(' ') : undefined,
     targets_met:
       Math.max(...latencies) < 1_000 && Math.max(...lags) < 5 && [...statuses.keys()].every((s) => s === 202),
   };

@@ -26,7 +26,7 @@ const recordCalls = (redis: Redis, options: { failAfter?: (calls: Call[]) => boo
   const client = withScripts(redis);
   const original = client.commitWrites.bind(client);
   const calls: Call[] = [];
-  client.commitWrites = ((numberOfKeys: number, ...args: string[]) => {
+  client.commitWrites = (numberOfKeys: number, ...args: string[]) => {
     const call = {
       keys: numberOfKeys,
       bytes: args.reduce((n, a) => n + Buffer.byteLength(a), 0),
@@ -35,7 +35,7 @@ const recordCalls = (redis: Redis, options: { failAfter?: (calls: Call[]) => boo
     if (options.failAfter?.(calls)) return Promise.reject(new Error('killed between calls'));
     calls.push(call);
     return original(numberOfKeys, ...args);
-  }) as typeof client.commitWrites;
+  };
   return { calls, restore: () => (client.commitWrites = original) };
 };
 
