@@ -7,19 +7,16 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import express from 'express';
-import { pino } from 'pino';
 import { sql } from 'slonik';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { appendEvents } from '../../src/eventLog/appendEvents.ts';
 import { CHUNK_SIZE, cliIngest } from '../../src/ingest/cliIngest.ts';
-import { ingestRouter } from '../../src/ingest/ingestRouter.ts';
 import { check, monitorConfigured, pageConfigured } from '../support/events.ts';
 import { freshDatabase, type TestDatabase } from '../support/testEnv.ts';
+import { INGEST_TOKEN, ingestApp } from '../support/testServers.ts';
 
-const TOKEN = 'ingest-token-for-tests-0123456789';
 const now = new Date('2026-11-22T12:00:00Z');
 const EVENTS = 50_000;
 const discard = () => new Writable({ write: (_chunk, _encoding, done) => done() });
@@ -45,15 +42,7 @@ describe('a CLI import beside HTTP ingest', () => {
     const path = join(dir, 'bulk.ndjson');
     await writeFile(path, `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
 
-    const app = express().use(
-      ingestRouter({
-        db: t.db,
-        ingestToken: TOKEN,
-        clock: () => now,
-        log: pino({ level: 'silent' }),
-        wake: () => Promise.resolve(),
-      }),
-    );
+    const app = ingestApp(t.db, now);
     let done = false;
     const imported = cliIngest({
       db: t.db,
@@ -69,7 +58,7 @@ describe('a CLI import beside HTTP ingest', () => {
       const at = new Date(Date.parse('2026-11-22T11:00:00Z') + i * 1000).toISOString();
       const res = await request(app)
         .post('/v1/events')
-        .set('Authorization', `Bearer ${TOKEN}`)
+        .set('Authorization', `Bearer ${INGEST_TOKEN}`)
         .send([{ id: `live-${String(i)}`, ...check('live', 1, at) }]);
       statuses.push(res.status);
     }

@@ -4,37 +4,29 @@
 // with 503 and Retry-After (the batch is rolled back whole, so it can be sent again), never 500.
 import { PassThrough, Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import express from 'express';
 import pg from 'pg';
-import { pino } from 'pino';
 import { sql } from 'slonik';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { appendEvents } from '../../src/eventLog/appendEvents.ts';
 import { cliIngest } from '../../src/ingest/cliIngest.ts';
-import { ingestRouter } from '../../src/ingest/ingestRouter.ts';
 import { check, monitorConfigured, pageConfigured } from '../support/events.ts';
 import { freshDatabase, type TestDatabase } from '../support/testEnv.ts';
+import { INGEST_TOKEN, ingestApp } from '../support/testServers.ts';
 
-const TOKEN = 'ingest-token-for-tests-0123456789';
 const now = new Date('2026-11-22T12:00:00Z');
 const discard = () => new Writable({ write: (_chunk, _encoding, done) => done() });
 
 describe('HTTP ingest while a CLI import is running', () => {
   let t: TestDatabase;
-  const app = () =>
-    express().use(
-      ingestRouter({
-        db: t.db,
-        ingestToken: TOKEN,
-        clock: () => now,
-        log: pino({ level: 'silent' }),
-        wake: () => Promise.resolve(),
-      }),
-    );
+  const app = () => ingestApp(t.db, now);
   const post = (events: object[]) =>
-    request(app()).post('/v1/events').set('Authorization', `Bearer ${TOKEN}`).send(events).timeout(3_000);
+    request(app())
+      .post('/v1/events')
+      .set('Authorization', `Bearer ${INGEST_TOKEN}`)
+      .send(events)
+      .timeout(3_000);
 
   beforeAll(async () => {
     t = await freshDatabase();

@@ -4,17 +4,14 @@
 // 450 days of checks every 2 hours with failures across day, period and trim boundaries, and
 // three days of a check every minute alternating down and up.
 import type { Server } from 'node:http';
-import { pino } from 'pino';
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.ts';
-import { loadConfig } from '../../src/config.ts';
 import { timelineKeys } from '../../src/models/timeline/keys.ts';
 import { FAILURE_HISTORY_MS } from '../../src/models/timeline/writes.ts';
 import { partitionOf } from '../../src/shared/pageHash.ts';
 import * as oracle from '../support/figuresOracle.ts';
 import { check, monitorConfigured, pageConfigured } from '../support/events.ts';
-import { startProjectorEnv, URLS, type ProjectorEnv } from '../support/projectorEnv.ts';
+import { startProjectorEnv, type ProjectorEnv } from '../support/projectorEnv.ts';
+import { getOk, listenApi } from '../support/testServers.ts';
 
 const NOW = Date.parse('2026-11-22T12:34:30.250Z');
 const DAY = 86_400_000;
@@ -50,9 +47,7 @@ describe('a trimmed failure history', () => {
 
   beforeAll(async () => {
     env = await startProjectorEnv({ now: iso(NOW), partitions: 2 });
-    const config = loadConfig({ PUBLIC_BASE_URL: URLS.baseUrl, PAGE_URL_TEMPLATE: URLS.pageUrlTemplate });
-    const app = buildApp({ redis: env.redis, prefix: env.prefix, config, log: pino({ level: 'silent' }) });
-    server = app.listen(0, '127.0.0.1');
+    server = listenApi(env);
     const configuredAt = iso(NOW - 500 * DAY);
     await env.append(
       pageConfigured(SLUG, { plan: 'business' }, configuredAt),
@@ -69,11 +64,7 @@ describe('a trimmed failure history', () => {
     await env.close();
   });
 
-  const get = async (path: string): Promise<unknown> => {
-    const res = await request(server).get(path);
-    expect({ path, status: res.status }).toEqual({ path, status: 200 });
-    return res.body as unknown;
-  };
+  const get = (path: string) => getOk(server, path);
 
   it('keeps failures and day summaries of 400 days before the latest check only', async () => {
     const tag = await env.tagOf(partitionOf(SLUG, env.partitions));
