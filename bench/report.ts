@@ -26,6 +26,7 @@ const SECTIONS: Record<string, string> = {
   render: 'Render cost of one page (every output: load, render, commit)',
   memory: 'Redis memory',
   stream: 'Live streams (GET /api/embed/stream) on one API process',
+  procs: 'Processes: compiled startup and WEB_CONCURRENCY',
 };
 
 const num = (x: number, unit = ''): string => {
