@@ -9,7 +9,7 @@ import type { PageState } from '../projections/types.ts';
 import { commitWrites } from '../src/models/control/commitWrites.ts';
 import { partitionKeys, partitionTag } from '../src/models/control/keys.ts';
 import { createVersion } from '../src/models/control/versions.ts';
-import { putPageState } from '../src/models/pageState/writes.ts';
+import { putPageCore } from '../src/models/pageState/writes.ts';
 import { runRead } from '../src/models/redis/reads.ts';
 import { headRead } from '../src/models/timeline/reads.ts';
 import type { CheckStatus } from '../src/events/check.ts';
@@ -42,7 +42,7 @@ const seed = async (
   const fence = { tag, expected: (await redis.get(partitionKeys(tag).checkpoint))!, next: null };
   const monitor = { tag, monitorId: page.monitorId };
   await commitWrites(redis, fence, [
-    putPageState({ tag, slug: page.slug }, pageState(page.slug, page.monitorId, now)),
+    putPageCore({ tag, slug: page.slug }, pageState(page.slug, page.monitorId, now)),
   ]);
   let position = 0n;
   const first = Math.floor((now - days * DAY_MS) / MINUTE_MS);

@@ -6,12 +6,12 @@
 import { periodMs } from '../../projections/render/availability.ts';
 import type { Interval, MonitorConfig, MonitorSnapshot } from '../../projections/types.ts';
 import { hourBucketsRead, minuteBucketsRead } from '../models/buckets/reads.ts';
+import { MINUTE_WINDOW } from '../models/buckets/writes.ts';
 import { dayOf } from '../models/buckets/codec.ts';
 import { listRead, mapRead, tupleRead, type Read } from '../models/redis/reads.ts';
 import { downDaysRead, failuresOverlappingRead, headRead } from '../models/timeline/reads.ts';
 import { DAY_MS, floorTo } from '../shared/time.ts';
 
-export const MINUTE_WINDOW = 240;
 const SUMMARY_WINDOW_MS = 366 * DAY_MS;
 
 /** The ranges whose failures are loaded one by one: each period's oldest, partial day, and from yesterday on. */

@@ -5,7 +5,7 @@ import type { LogRow } from '../eventLog/readAfter.ts';
 import { loadBatchInputs } from './loadBatchInputs.ts';
 import type { ProjectedLog } from './loadBackfill.ts';
 import { parseRows } from './parseRows.ts';
-import { planBatch, type BatchPlan } from './planBatch.ts';
+import { planEvolvedBatch, type BatchPlan } from './planBatch.ts';
 
 export const projectBatch = async (
   redis: Redis,
@@ -16,7 +16,7 @@ export const projectBatch = async (
   log?: ProjectedLog,
 ): Promise<BatchPlan> => {
   const parsed = parseRows(rows);
-  const inputs = await loadBatchInputs(redis, tag, parsed.events, now, log);
-  const plan = planBatch(tag, parsed.events, inputs, now);
+  const { inputs, evolved } = await loadBatchInputs(redis, tag, parsed.events, now, log);
+  const plan = planEvolvedBatch(tag, parsed.events, evolved, inputs, now);
   return { ...plan, deadLetters: [...parsed.deadLetters, ...plan.deadLetters] };
 };
