@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import type { Redis } from 'ioredis';
+import type { RedisClient } from '../src/models/redis/redisClient.ts';
 import { sql, type DatabasePool } from 'slonik';
 import { z } from 'zod';
 import { rebuild } from '../src/projector/rebuild.ts';
@@ -54,7 +55,7 @@ const startProbe = async (redisUrl: string): Promise<{ stop: () => Promise<Probe
 };
 
 /** The slowest of our own commands Redis logged (SLOWLOG keeps those over its threshold, 10 ms by default). */
-const slowestLogged = async (redis: Redis, prefix: string, sinceSeconds: number): Promise<number> => {
+const slowestLogged = async (redis: RedisClient, prefix: string, sinceSeconds: number): Promise<number> => {
   const entries = (await redis.call('SLOWLOG', 'GET', '1000')) as [number, number, number, string[]][];
   const ours = entries.filter(([, at, , args]) => at >= sinceSeconds && args.some((a) => a.includes(prefix)));
   return Math.max(0, ...ours.map(([, , micros]) => micros / 1000));

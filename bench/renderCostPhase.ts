@@ -23,7 +23,15 @@ const URLS = { baseUrl: 'http://localhost:3000', pageUrlTemplate: '{base_url}/s/
 const FULL = { incidents: true, maintenances: true, availability: 'all' as const };
 
 const pageState = (slug: string, monitorId: number, now: number): PageState => ({
-  settings: { slug, title: slug, plan: 'business', customDomain: null, tokenHash: null, blocked: false },
+  settings: {
+    slug,
+    title: slug,
+    plan: 'business',
+    customDomain: null,
+    tokenHash: null,
+    blocked: false,
+    configuredAt: now,
+  },
   deleted: false,
   updatedAt: now,
   monitors: { [monitorId]: { id: monitorId, name: slug, type: 'http', impact: 'partial', position: null } },

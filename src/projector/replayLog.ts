@@ -3,7 +3,7 @@
 // The next batch is read from PostgreSQL while the current one is applied to Redis; a batch too
 // big for one commit per partition is cut (planWithinCommit) and the rest read again. Continuous
 // projection reads per partition instead, because each partition is its own job there.
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../models/redis/redisClient.ts';
 import { formatCheckpoint, readAfter, START, type LogRow, type ReadResult } from '../eventLog/readAfter.ts';
 import { partitionTag } from '../models/control/keys.ts';
 import { commitLoad, commitWrites } from '../models/control/commitWrites.ts';
@@ -16,7 +16,13 @@ import type { ProjectorDeps } from './runPartition.ts';
 
 export type ReplayTarget = Readonly<{ prefix: string; version: number; partitions: number }>;
 
-const commitPartition = async (redis: Redis, tag: string, from: string, to: string, writes: WriteOp[]) => {
+const commitPartition = async (
+  redis: RedisClient,
+  tag: string,
+  from: string,
+  to: string,
+  writes: WriteOp[],
+) => {
   const fence = { tag, expected: from, next: to };
   if (!(await commitWrites(redis, fence, writes)))
     throw new Error(`replay of ${tag} was fenced: another process wrote the version being built`);

@@ -5,7 +5,7 @@
 // give the same models as the same log projected in batches of 50; and a crash between the calls
 // of one batch commit must leave nothing counted twice.
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../src/models/redis/redisClient.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readActive } from '../../src/models/control/versions.ts';
 import { MAX_CALL_BYTES, MAX_CALL_KEYS } from '../../src/models/redis/encodeWrites.ts';
@@ -22,7 +22,7 @@ const MONITORS = 400;
 type Call = { keys: number; bytes: number; next: string };
 
 /** Records every commit call the client makes (the calls still go to Redis). */
-const recordCalls = (redis: Redis, options: { failAfter?: (calls: Call[]) => boolean } = {}) => {
+const recordCalls = (redis: RedisClient, options: { failAfter?: (calls: Call[]) => boolean } = {}) => {
   const client = withScripts(redis);
   const original = client.commitWrites.bind(client);
   const calls: Call[] = [];

@@ -8,7 +8,7 @@
 // Only its deletions (of monitors the batch removes, which nothing in its plan reads) may go
 // ahead in calls of their own; the rest must fit one call, and the projector cuts a batch whose
 // writes do not (commitLoad).
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redisClient.ts';
 import { encodeCalls, MAX_CALL_BYTES, MAX_CALL_KEYS, type EncodedWrites } from '../redis/encodeWrites.ts';
 import { withScripts } from '../redis/scripts.ts';
 import type { WriteOp } from '../redis/writeOps.ts';
@@ -52,7 +52,12 @@ export const commitLoad = (tag: string, writes: readonly WriteOp[]): number => {
   return Math.max(all!.keys.length / MAX_CALL_KEYS, bytes / MAX_CALL_BYTES);
 };
 
-const call = async (redis: Redis, fence: Fence, encoded: EncodedWrites, next: string): Promise<boolean> => {
+const call = async (
+  redis: RedisClient,
+  fence: Fence,
+  encoded: EncodedWrites,
+  next: string,
+): Promise<boolean> => {
   const prefix = `${fence.tag}:`;
   const stray = encoded.keys.find((key) => !key.startsWith(prefix));
   if (stray !== undefined) throw new KeyOutsidePartition(`${stray} is not under ${fence.tag}`);
@@ -74,7 +79,7 @@ const call = async (redis: Redis, fence: Fence, encoded: EncodedWrites, next: st
  * @throws BatchTooLarge when a batch's writes other than deletions need more than one call
  */
 export const commitWrites = async (
-  redis: Redis,
+  redis: RedisClient,
   fence: Fence,
   writes: readonly WriteOp[],
 ): Promise<boolean> => {

@@ -1,7 +1,7 @@
 // One rebuild at a time: a lock with a token, kept alive while the rebuild runs and released
 // only by its holder.
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redisClient.ts';
 import { withScripts } from '../redis/scripts.ts';
 import { rebuildLockKey } from './keys.ts';
 
@@ -9,7 +9,7 @@ const LOCK_TTL_MS = 30_000;
 
 /** Takes the lock; null when another process holds it. Returns the release function. */
 export const takeRebuildLock = async (
-  redis: Redis,
+  redis: RedisClient,
   prefix: string,
 ): Promise<(() => Promise<void>) | null> => {
   const key = rebuildLockKey(prefix);
