@@ -71,6 +71,7 @@ const encodeOp = (w: WriteOp, k: (key: string) => number): Encoded => {
         k(w.key),
         w.channel,
         w.message,
+        w.unchangedMessage ?? '',
         String(w.atLeast),
         ...w.fields.flatMap(([field, value]) => [field, value]),
       ];

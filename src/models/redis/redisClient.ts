@@ -12,10 +12,19 @@ export const isCluster = (client: RedisClient): client is Cluster => client inst
  * on a command (a subscriber waits out an outage), and named so an operator sees it in CLIENT LIST.
  * On a cluster it subscribes on one node: PUBLISH reaches every node of a Redis Cluster.
  */
-export const subscriberOf = (client: RedisClient, name: string): RedisClient =>
+export const subscriberOf = (
+  client: RedisClient,
+  name: string,
+  options: Readonly<{ autoResubscribe?: boolean }> = {},
+): RedisClient =>
   isCluster(client)
     ? client.duplicate(undefined, {
         enableOfflineQueue: true,
-        redisOptions: { ...client.options.redisOptions, maxRetriesPerRequest: null, connectionName: name },
+        redisOptions: {
+          ...client.options.redisOptions,
+          ...options,
+          maxRetriesPerRequest: null,
+          connectionName: name,
+        },
       })
-    : client.duplicate({ maxRetriesPerRequest: null, connectionName: name });
+    : client.duplicate({ ...options, maxRetriesPerRequest: null, connectionName: name });
