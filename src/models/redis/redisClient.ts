@@ -10,7 +10,8 @@ export const isCluster = (client: RedisClient): client is Cluster => client inst
 /**
  * A connection of its own for SUBSCRIBE/PSUBSCRIBE, with the client's settings, never giving up
  * on a command (a subscriber waits out an outage), and named so an operator sees it in CLIENT LIST.
- * On a cluster it subscribes on one node: PUBLISH reaches every node of a Redis Cluster.
+ * On a cluster it subscribes on one node: PUBLISH reaches every node of a Redis Cluster. It
+ * connects at once even when the client it copies connects lazily.
  */
 export const subscriberOf = (
   client: RedisClient,
@@ -20,6 +21,7 @@ export const subscriberOf = (
   isCluster(client)
     ? client.duplicate(undefined, {
         enableOfflineQueue: true,
+        lazyConnect: false,
         redisOptions: {
           ...client.options.redisOptions,
           ...options,
@@ -27,4 +29,4 @@ export const subscriberOf = (
           connectionName: name,
         },
       })
-    : client.duplicate({ ...options, maxRetriesPerRequest: null, connectionName: name });
+    : client.duplicate({ ...options, lazyConnect: false, maxRetriesPerRequest: null, connectionName: name });
