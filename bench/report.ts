@@ -26,6 +26,7 @@ const SECTIONS: Record<string, string> = {
   ingest: 'Ingest + projection (real BullMQ worker process)',
   lag: 'Projection lag at a fixed offered rate',
   rebuild: 'Rebuild from the log',
+  render: 'Render cost of one page (every output: load, render, commit)',
   memory: 'Redis memory',
   stream: 'Live streams (GET /api/embed/stream) on one API process',
   scale: 'Capacity model inputs (npm run bench -- --scale)',

@@ -25,6 +25,7 @@ import { httpUnderLoad } from './httpUnderLoad.ts';
 import { ingestPhase } from './ingestPhase.ts';
 import { procsPhase } from './procsPhase.ts';
 import { memoryPhase, rebuildPhase } from './rebuildPhase.ts';
+import { renderCostPhase } from './renderCostPhase.ts';
 import { runScaleBench } from './scalePhase.ts';
 import { streamPhase } from './streamPhase.ts';
 import { streamsWithinFdLimit } from './fdLimit.ts';
@@ -237,8 +238,19 @@ try {
       );
       await worker.stop();
 
+      log(`[${elapsed()}] render cost…`);
+      const renderCost = { prefix: env.prefix, days: settings.longDays, rounds: quick ? 10 : 30, log };
+      figures.push(...(await renderCostPhase(env.redis, renderCost)));
+
       log(`[${elapsed()}] rebuild…`);
-      figures.push(...(await rebuildPhase(deps, { prefix: env.prefix, partitions: PARTITIONS, log })));
+      figures.push(
+        ...(await rebuildPhase(deps, {
+          prefix: env.prefix,
+          partitions: PARTITIONS,
+          redisUrl: env.redisUrl,
+          log,
+        })),
+      );
       const rebuilt = await readActive(env.redis, env.prefix);
       figures.push(
         ...(await memoryPhase(env.redis, env.db, {

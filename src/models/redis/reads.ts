@@ -67,7 +67,8 @@ export const keyExists = (key: string): Read<boolean> =>
 
 export const setMembers = (key: string): Read<string[]> => one((p) => p.smembers(key), asStrings);
 
-type Bound = number | '-inf' | '+inf';
+/** A score bound; `(n` excludes n. */
+type Bound = number | '-inf' | '+inf' | `(${number}`;
 
 export const zsetByScore = (key: string, min: Bound, max: Bound): Read<string[]> =>
   one((p) => p.zrangebyscore(key, min, max), asStrings);

@@ -21,6 +21,11 @@ export type WriteOp =
   | Readonly<{ op: 'zremBetween'; key: string; min: number; below: number }>
   /** Removes the members scored below `cutoff` except the newest of them (an anchor to keep). */
   | Readonly<{ op: 'zkeepFrom'; key: string; cutoff: number }>
+  /**
+   * Recomputes the day summaries (`summary`: member `<day>:<down ms>:<starts>:<first start>`,
+   * score the day) of UTC days `fromDay`…`toDay` from the failures in `key` as they stand.
+   */
+  | Readonly<{ op: 'summarizeDown'; key: string; summary: string; fromDay: number; toDay: number }>
   | Readonly<{ op: 'sadd'; key: string; member: string }>
   | Readonly<{ op: 'srem'; key: string; member: string }>
   /**

@@ -1,8 +1,8 @@
 // Keys of a monitor's timeline: the head (latest check, open failure), the recent checks a late
-// arrival may need, and the closed failures.
+// arrival may need, the closed failures and their per-day summaries.
 import { monitorPrefix, type MonitorRef } from '../monitor.ts';
 
 export const timelineKeys = (monitor: MonitorRef) => {
   const m = monitorPrefix(monitor);
-  return { head: `${m}:tl`, recent: `${m}:recent`, down: `${m}:down` };
+  return { head: `${m}:tl`, recent: `${m}:recent`, down: `${m}:down`, downDays: `${m}:down:days` };
 };
