@@ -4,8 +4,10 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { pino } from 'pino';
 import { createDb, type DatabasePool } from '../src/eventLog/createDb.ts';
 import { migrate, withDatabase } from '../src/eventLog/migrate.ts';
+import type { ProjectorDeps } from '../src/projector/runPartition.ts';
 
 export type BenchEnv = Readonly<{
   name: string;
@@ -69,3 +71,13 @@ export const startBenchEnv = async (options: { poolSize?: number } = {}): Promis
     },
   };
 };
+
+/** The in-process projector of a benchmark (initial builds, rebuilds), silent. */
+export const projectorDeps = (env: BenchEnv): ProjectorDeps => ({
+  db: env.db,
+  redis: env.redis,
+  clock: () => new Date(),
+  urls: { baseUrl: 'http://localhost:3000', pageUrlTemplate: '{base_url}/s/{slug}' },
+  batchSize: 5_000,
+  log: pino({ level: 'silent' }),
+});

@@ -1,7 +1,11 @@
 // Rebuild throughput (src/projector/rebuild.ts over the whole log) against a raw keyset read of
 // the same log, and Redis memory per monitor at full retention against the PostgreSQL bytes of
 // the same monitors' checks.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
 import type { Redis } from 'ioredis';
+import type { RedisClient } from '../src/models/redis/redisClient.ts';
 import { sql, type DatabasePool } from 'slonik';
 import { z } from 'zod';
 import { rebuild } from '../src/projector/rebuild.ts';
@@ -30,12 +34,41 @@ const rawKeysetRead = async (db: DatabasePool): Promise<{ rows: number; seconds:
   return { rows, seconds: (performance.now() - started) / 1000 };
 };
 
+type Probe = Readonly<{ pings: number; max_ms: number; p99_ms: number; p50_ms: number }>;
+
+/** Starts the PING probe (latencyProbe.ts) in a process of its own; `stop` answers what it measured. */
+const startProbe = async (redisUrl: string): Promise<{ stop: () => Promise<Probe> }> => {
+  const script = fileURLToPath(new URL('./latencyProbe.ts', import.meta.url));
+  const child = spawn(process.execPath, ['--import', 'tsx', script, redisUrl], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+  while (!out.includes('ready\n')) await new Promise((resolve) => setTimeout(resolve, 20));
+  return {
+    stop: async () => {
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+      return JSON.parse(out.split('\n').filter(Boolean).at(-1)!) as Probe;
+    },
+  };
+};
+
+/** The slowest of our own commands Redis logged (SLOWLOG keeps those over its threshold, 10 ms by default). */
+const slowestLogged = async (redis: RedisClient, prefix: string, sinceSeconds: number): Promise<number> => {
+  const entries = (await redis.call('SLOWLOG', 'GET', '1000')) as [number, number, number, string[]][];
+  const ours = entries.filter(([, at, , args]) => at >= sinceSeconds && args.some((a) => a.includes(prefix)));
+  return Math.max(0, ...ours.map(([, , micros]) => micros / 1000));
+};
+
 export const rebuildPhase = async (
   deps: ProjectorDeps,
-  options: { prefix: string; partitions: number; log: (line: string) => void },
+  options: { prefix: string; partitions: number; redisUrl: string; log: (line: string) => void },
 ): Promise<Figure[]> => {
   const raw = await rawKeysetRead(deps.db);
   options.log(`  raw keyset read: ${Math.round(raw.rows / raw.seconds)} rows/s`);
+  const probe = await startProbe(options.redisUrl);
+  const since = Math.floor(Date.now() / 1000);
   const started = performance.now();
   let events = 0;
   const done = new Map<number, number>();
@@ -46,6 +79,11 @@ export const rebuildPhase = async (
     onProgress: ({ partition, events: n }) => void done.set(partition, n),
   });
   const seconds = (performance.now() - started) / 1000;
+  const latency = await probe.stop();
+  const slowlog = await slowestLogged(deps.redis, options.prefix, since);
+  options.log(
+    `  Redis PING during the rebuild: max ${latency.max_ms.toFixed(1)} ms, p99 ${latency.p99_ms.toFixed(1)} ms`,
+  );
   for (const n of done.values()) events += n;
   const rate = events / seconds;
   options.log(`  rebuild: ${Math.round(rate)} events/s`);
@@ -60,11 +98,27 @@ export const rebuildPhase = async (
       target: { text: '≥ 100,000 events/s', met: rate >= 100_000 },
       detail: { seconds, raw_read_seconds: raw.seconds },
     },
+    {
+      section: 'rebuild',
+      name: 'worst Redis command latency during the rebuild (PING every 5 ms, own process)',
+      unit: 'ms',
+      value: latency.max_ms,
+      baseline: { name: 'median PING', value: latency.p50_ms },
+      ratio: null,
+      target: { text: '≤ 50 ms', met: latency.max_ms <= 50 },
+      detail: {
+        p50_ms: latency.p50_ms,
+        p99_ms: latency.p99_ms,
+        pings: latency.pings,
+        slowest_logged_ms: slowlog,
+        note: "slowest_logged_ms: the slowest of the rebuild's own commands in SLOWLOG (over 10 ms; 0 when none)",
+      },
+    },
   ];
 };
 
 /** MEMORY USAGE of every key matching `pattern`, also by kind (`min`, `recent`, …: the key's last part but day numbers). */
-const usage = async (
+export const usage = async (
   redis: Redis,
   pattern: string,
   kinds?: Map<string, number>,

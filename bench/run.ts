@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [--only http|stream]`: every figure beside a baseline measured in the
+// `npm run bench [-- --quick] [--only http|stream | --scale]`: every figure beside a baseline measured in the
 // same run, in an isolated environment (a fresh database sp_bench_<random> and a Redis prefix of
 // its own, both removed at the end). Prints a table; a full run writes bench/results/latest.json.
 // `--only http` (or `stream`) loads and projects the demo page and runs that phase alone; it prints
@@ -6,35 +6,45 @@
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
-import { pino } from 'pino';
 import { sql } from 'slonik';
 import { z } from 'zod';
 import { loadDemo } from '../src/demo/loadDemo.ts';
 import { createProjectorQueue } from '../src/projector/queue.ts';
 import { rebuild } from '../src/projector/rebuild.ts';
-import type { ProjectorDeps } from '../src/projector/runPartition.ts';
 import { readActive } from '../src/models/control/versions.ts';
 import { chartKeys } from '../src/models/charts/keys.ts';
 import { partitionTag } from '../src/models/control/keys.ts';
 import { partitionOf } from '../src/shared/pageHash.ts';
 import { chartsPhase } from './chartsPhase.ts';
 import { startServer, startWorker, stopAll } from './children.ts';
-import { startBenchEnv } from './benchEnv.ts';
+import { projectorDeps, startBenchEnv } from './benchEnv.ts';
 import { appendAll, benchMonitors, DOMAIN_PAGE, domainPageEvents, historyPage } from './fixtures.ts';
 import { domainPhase } from './domainPhase.ts';
 import { httpPhase } from './httpPhase.ts';
+import { httpUnderLoad } from './httpUnderLoad.ts';
 import { ingestPhase } from './ingestPhase.ts';
 import { procsPhase } from './procsPhase.ts';
 import { memoryPhase, rebuildPhase } from './rebuildPhase.ts';
+import { renderCostPhase } from './renderCostPhase.ts';
+import { runScaleBench } from './scalePhase.ts';
 import { streamPhase } from './streamPhase.ts';
 import { streamsWithinFdLimit } from './fdLimit.ts';
 import { formatTable, writeResults, type Figure } from './report.ts';
 import { createChecksTable } from './sqlCharts.ts';
 
 const { values } = parseArgs({
-  options: { quick: { type: 'boolean', default: false }, only: { type: 'string' } },
+  options: {
+    quick: { type: 'boolean', default: false },
+    only: { type: 'string' },
+    scale: { type: 'boolean', default: false },
+  },
   strict: true,
 });
+if (values.scale) {
+  // The capacity model's inputs run alone, in an environment of their own (bench/scalePhase.ts).
+  await runScaleBench(values.quick, formatTable);
+  process.exit(0);
+}
 const quick = values.quick;
 const only = values.only;
 if (only !== undefined && only !== 'http' && only !== 'stream') {
@@ -59,7 +69,7 @@ const settings = quick
   : {
       httpSeconds: 5,
       baselineSeconds: 3,
-      helloEvery: 1,
+      helloEvery: 2,
       chartMonitors: 50,
       longDays: 365,
       ingestEvents: 400_000,
@@ -133,14 +143,7 @@ try {
     ]);
   }
 
-  const deps: ProjectorDeps = {
-    db: env.db,
-    redis: env.redis,
-    clock: () => new Date(),
-    urls: { baseUrl: 'http://localhost:3000', pageUrlTemplate: '{base_url}/s/{slug}' },
-    batchSize: 5_000,
-    log: pino({ level: 'silent' }),
-  };
+  const deps = projectorDeps(env);
   log(`[${elapsed()}] projecting…`);
   const active = await rebuild(deps, { prefix: env.prefix, partitions: PARTITIONS, graceMs: 0 });
 
@@ -188,6 +191,14 @@ try {
     );
     figures.push(await domainPhase(app.url, DOMAIN_PAGE, { duration: settings.httpSeconds, log }));
     await Promise.all([hello.stop(), raw.stop()]);
+    log(`[${elapsed()}] HTTP while the projector ingests…`);
+    figures.push(
+      ...(await httpUnderLoad(
+        { db: env.db, queue, partitions: PARTITIONS, workerEnv: serverEnv, log },
+        app.url,
+        { rate: settings.lagRate, duration: settings.httpSeconds },
+      )),
+    );
     if (httpOnly) {
       await app.stop();
     } else {
@@ -227,8 +238,19 @@ try {
       );
       await worker.stop();
 
+      log(`[${elapsed()}] render cost…`);
+      const renderCost = { prefix: env.prefix, days: settings.longDays, rounds: quick ? 10 : 30, log };
+      figures.push(...(await renderCostPhase(env.redis, renderCost)));
+
       log(`[${elapsed()}] rebuild…`);
-      figures.push(...(await rebuildPhase(deps, { prefix: env.prefix, partitions: PARTITIONS, log })));
+      figures.push(
+        ...(await rebuildPhase(deps, {
+          prefix: env.prefix,
+          partitions: PARTITIONS,
+          redisUrl: env.redisUrl,
+          log,
+        })),
+      );
       const rebuilt = await readActive(env.redis, env.prefix);
       figures.push(
         ...(await memoryPhase(env.redis, env.db, {

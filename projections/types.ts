@@ -10,6 +10,19 @@ export type { CheckStatus, Impact, IncidentState, Plan };
 /** A failure: a maximal run of down checks, [start, end). */
 export type Interval = Readonly<{ start: number; end: number }>;
 
+/** One UTC day of a monitor's closed failures: down ms inside the day, failures starting in it, the earliest start. */
+export type DaySummary = Readonly<{ ms: number; starts: number; firstStart: number }>;
+
+/**
+ * What stands in for the failures not loaded: per-day summaries (key: the day's start ms), and the
+ * ranges [from, to) for which `down` holds every failure overlapping them. A full UTC day outside
+ * those ranges is answered from its summary; any other part must lie inside one of them.
+ */
+export type DownSummary = Readonly<{
+  days: ReadonlyMap<number, DaySummary>;
+  exact: readonly (readonly [from: number, to: number])[];
+}>;
+
 export type MinuteBucket = Readonly<{ n: number; rt: number; d: number; g: number }>; // count, Σ ms, downs, degraded
 export type HourBucket = Readonly<{ n: number; rt: number }>;
 
@@ -25,7 +38,9 @@ export type MonitorSnapshot = MonitorConfig &
   Readonly<{
     firstAt: number | null; // earliest check ever seen; null: no data yet
     lastStatus: CheckStatus | null; // status of the latest check by `at`
-    down: readonly Interval[]; // closed failures (ascending) overlapping the last 366 days
+    down: readonly Interval[]; // closed failures (ascending): all of them, or those of `summary.exact`
+    /** Absent: `down` holds every failure of the last 366 days. */
+    summary?: DownSummary;
     openDownStart: number | null; // start of the failure still open at the latest check
     hours: ReadonlyMap<number, HourBucket>; // hour start ms → bucket, for today and yesterday
     minutes: ReadonlyMap<number, MinuteBucket>; // minute start ms → bucket, for the last 240 minutes

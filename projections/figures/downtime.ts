@@ -15,7 +15,7 @@ export const firstEndingAfter = (intervals: readonly Interval[], t: number): num
 };
 
 /** Index of the first interval starting at or after `t` (intervals.length when none). */
-const firstStartingFrom = (intervals: readonly Interval[], t: number): number => {
+export const firstStartingFrom = (intervals: readonly Interval[], t: number): number => {
   let lo = 0;
   let hi = intervals.length;
   while (lo < hi) {

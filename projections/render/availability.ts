@@ -2,11 +2,11 @@
 // alone (the projector re-renders it then). Time without data counts as up here, unlike uptime.
 import { DAY_MS, floorTo } from '../../src/shared/time.ts';
 import { utcDate } from '../figures/calendar.ts';
-import { downMs, failuresOverlapping, firstEndingAfter } from '../figures/downtime.ts';
+import { firstFailureStart, historyDownMs, historyFailures, type Timeline } from '../figures/downHistory.ts';
 import { growingChange, shrinkingChange } from '../figures/nextRoundingChange.ts';
 import { uptimePercent } from '../figures/percent.ts';
 import type { Availability, DailyBreakdown } from '../../src/contract/responseSchemas.ts';
-import type { Interval, MonitorSnapshot, Period } from '../types.ts';
+import type { MonitorSnapshot, Period } from '../types.ts';
 
 export const periodMs = {
   '24h': DAY_MS,
@@ -17,11 +17,9 @@ export const periodMs = {
 } as const satisfies Record<Period, number>;
 export const periods = Object.keys(periodMs) as Period[];
 
-type Timeline = Pick<MonitorSnapshot, 'down' | 'openDownStart'>;
-
 /** Whole down seconds in [from, to), the unit every availability figure is computed from. */
 const downSeconds = (m: Timeline, from: number, to: number, nowMs: number): number =>
-  Math.floor(downMs(m.down, m.openDownStart, from, to, nowMs) / 1000);
+  Math.floor(historyDownMs(m, from, to, nowMs) / 1000);
 
 /** Newest first; each day's figures over the part of it inside [from, now). */
 const dailyBreakdown = (m: Timeline, from: number, nowMs: number): DailyBreakdown[] => {
@@ -44,7 +42,7 @@ export const renderAvailability = (monitor: MonitorSnapshot, period: Period, now
   const from = nowMs - periodMs[period];
   const total = periodMs[period] / 1000;
   const downtime = downSeconds(monitor, from, nowMs, nowMs);
-  const failures = failuresOverlapping(monitor.down, monitor.openDownStart, from, nowMs, nowMs);
+  const failures = historyFailures(monitor, from, nowMs, nowMs);
   const up = total - downtime;
   return {
     monitor_id: monitor.id,
@@ -67,19 +65,16 @@ export const renderAvailability = (monitor: MonitorSnapshot, period: Period, now
  * the window (its downtime then shrinks every second), or the rounded uptime of the window's
  * oldest, partial day moving as that day's part shrinks.
  */
-const periodChange = (down: readonly Interval[], length: number, nowMs: number): number => {
+const periodChange = (closed: Timeline, length: number, nowMs: number): number => {
   const from = nowMs - length;
-  const first = down[firstEndingAfter(down, from)];
+  const first = firstFailureStart(closed, from);
   let next = Infinity;
-  if (first !== undefined && first.start < nowMs) {
-    if (first.start <= from) return nowMs + 1000;
-    next = first.start + length;
+  if (first !== undefined && first < nowMs) {
+    if (first <= from) return nowMs + 1000;
+    next = first + length;
   }
   const dayEnd = floorTo(from, DAY_MS) + DAY_MS;
-  const oldest = shrinkingChange(
-    downSeconds({ down, openDownStart: null }, from, dayEnd, nowMs) * 1000,
-    dayEnd - from,
-  );
+  const oldest = shrinkingChange(downSeconds(closed, from, dayEnd, nowMs) * 1000, dayEnd - from);
   return oldest === null ? next : Math.min(next, dayEnd + length - oldest);
 };
 
@@ -97,6 +92,7 @@ export const nextAvailabilityChange = (monitor: MonitorSnapshot, nowMs: number):
     const partLength = growingChange(downSeconds(monitor, today, nowMs, nowMs) * 1000, nowMs - today);
     next = Math.min(next, today + partLength);
   }
-  for (const period of periods) next = Math.min(next, periodChange(monitor.down, periodMs[period], nowMs));
+  const closed = { ...monitor, openDownStart: null };
+  for (const period of periods) next = Math.min(next, periodChange(closed, periodMs[period], nowMs));
   return next;
 };

@@ -13,16 +13,14 @@ export const parseCheckpoint = (text: string | null | undefined): Checkpoint => 
   return { tx, pos };
 };
 
-type Row = {
+export type LogRow = Readonly<{
   tx: string;
   position: string;
   type: string;
   page: string;
   at: number; // epoch ms
   data: unknown; // the projector parses the row once, with StoredEvent
-  mine: boolean;
-};
-export type LogRow = Omit<Row, 'mine'>;
+}>;
 
 export type ReadAfterOptions = Readonly<{
   limit: number;
@@ -30,51 +28,35 @@ export type ReadAfterOptions = Readonly<{
   partition?: { index: number; count: number };
 }>;
 
+/** `scannedTo` is the last row read (null when none): the next checkpoint. */
 export type ReadResult = Readonly<{ rows: LogRow[]; scannedTo: Checkpoint | null }>;
 
 /**
- * Rows after `from`, at most `limit` scanned. With a partition, only that partition's rows are
- * returned, but `scannedTo` still reports the last row scanned so the checkpoint can move past
- * other partitions' events (a filtered projector must advance over what it ignores).
+ * At most `limit` rows after `from`. With a partition, only that partition's rows are read: the
+ * partition index for its count (partitionIndex.ts) holds (page_hash % count, transaction_id,
+ * position), so the scan starts at the checkpoint within the partition and stops after `limit`
+ * rows, whatever the other partitions hold (docs/scaling.md, "Reading the log per partition").
+ * Without the index the same query is still right, only slower (a filter on the log order).
  */
 export const readAfter = async (
   db: CommonQueryMethods,
   from: Checkpoint,
   options: ReadAfterOptions,
 ): Promise<ReadResult> => {
+  // The count is written as a constant, as in the index expression, so the planner matches it.
   const mine = options.partition
-    ? sql.fragment`page_hash % ${options.partition.count} = ${options.partition.index}`
+    ? sql.fragment`page_hash % ${sql.literalValue(String(options.partition.count))}::bigint = ${options.partition.index}`
     : sql.fragment`true`;
   // Not parsed by zod here: this is the projector's hot path, and the projector parses each row
   // it applies once, with StoredEvent.
-  const scanned = (await db.any(sql.unsafe`
-    WITH scanned AS (
-      SELECT transaction_id, position, type, page, at, page_hash, data FROM event_log
-      WHERE (transaction_id, position) > (${from.tx}::xid8, ${from.pos}::bigint)
-        AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-      ORDER BY transaction_id, position
-      LIMIT ${options.limit}
-    )
+  const rows = (await db.any(sql.unsafe`
+    SELECT transaction_id::text AS tx, position::text AS position, type, page, at, data FROM event_log
+    WHERE ${mine}
+      AND (transaction_id, position) > (${from.tx}::xid8, ${from.pos}::bigint)
+      AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
     -- Qualified names in ORDER BY: a bare position would sort the text alias (10 < 9).
-    SELECT transaction_id::text AS tx, position::text AS position, type, page, at, data, mine FROM (
-      SELECT transaction_id, position, type, page, at, data, true AS mine FROM scanned WHERE ${mine}
-      UNION ALL
-      (SELECT transaction_id, position, '', '', at, '{}'::jsonb, false FROM scanned
-       ORDER BY transaction_id DESC, position DESC LIMIT 1)
-    ) rows ORDER BY rows.transaction_id, rows.position, rows.mine DESC`)) as readonly Row[];
-  let scannedTo: Checkpoint | null = null;
-  const rows: LogRow[] = [];
-  for (const row of scanned) {
-    if (row.mine)
-      rows.push({
-        tx: row.tx,
-        position: row.position,
-        type: row.type,
-        page: row.page,
-        at: row.at,
-        data: row.data,
-      });
-    else scannedTo = { tx: row.tx, pos: row.position };
-  }
-  return { rows, scannedTo };
+    ORDER BY event_log.transaction_id, event_log.position
+    LIMIT ${options.limit}`)) as readonly LogRow[];
+  const last = rows.at(-1);
+  return { rows: [...rows], scannedTo: last ? { tx: last.tx, pos: last.position } : null };
 };

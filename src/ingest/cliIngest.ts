@@ -1,17 +1,20 @@
-// `npm run ingest -- <file.ndjson|->`: the CLI door of ingest.md. The input is streamed into
-// one transaction (all or nothing), 2,000 events at a time, so its size is bounded by PostgreSQL,
-// not by this process's memory.
+// `npm run ingest -- [--resume <line>] <file.ndjson|->`: the CLI door of ingest.md. The input is
+// streamed 2,000 events at a time and each chunk is committed in a transaction of its own, so an
+// import of any size neither holds back the projectors (they read only below the oldest open
+// transaction) nor keeps HTTP appends waiting on its page locks for longer than one chunk.
+// A file is first read once to check every line's shape, so a malformed line appends nothing; an
+// event the log refuses when appended (a monitor the page does not have…) stops the import at its
+// chunk, and the output names the last line committed: `--resume <line>` goes on after it
+// (docs/ingest.md).
 import { open } from 'node:fs/promises';
 import type { DatabasePool } from 'slonik';
 import { appendParsed, InvalidBatch, type AppendResult } from '../eventLog/appendEvents.ts';
+import { isEventError, type EventError } from '../events/parseEvent.ts';
 import { wakeAfterAppend, type Wake } from '../projector/queue.ts';
 import { readNdjson } from './readNdjson.ts';
 
 export const CHUNK_SIZE = 2_000;
 const PROGRESS_MS = 250;
-// The transaction stays open while the input is read: a pipe may pause far longer than the pool's
-// 10 s idle-in-transaction limit, which is meant for stuck application code, not slow producers.
-export const INPUT_IDLE_MS = 10 * 60_000;
 
 export type CliIngestArgs = Readonly<{
   db: DatabasePool;
@@ -26,6 +29,8 @@ export type CliIngestArgs = Readonly<{
   stdin?: NodeJS.ReadableStream;
   /** The service's own public host, which no page may claim as its custom domain. */
   ownHost?: string | null;
+  /** Lines 1…resumeAfterLine were committed by an earlier run: go on after them. */
+  resumeAfterLine?: number;
 }>;
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -52,12 +57,45 @@ const openSource = async (source: string, stdin: NodeJS.ReadableStream): Promise
   }
 };
 
+/** Every line whose shape is invalid (the first pass over a file), and how many events it holds. */
+const shapeErrors = async (stream: NodeJS.ReadableStream, now: Date, skipLines: number) => {
+  const errors: EventError[] = [];
+  let events = 0;
+  for await (const chunk of readNdjson(stream, { now, chunkSize: CHUNK_SIZE, skipLines })) {
+    events += chunk.length;
+    errors.push(...chunk.filter(isEventError));
+  }
+  return { errors, events };
+};
+
+const printErrors = (err: NodeJS.WritableStream, errors: readonly EventError[]) => {
+  for (const { index, message } of errors) err.write(`line ${String(index + 1)}: ${message}\n`);
+};
+
 /**
- * Appends the NDJSON events of `source`; returns the exit code: 0 appended, 1 invalid events
- * (nothing appended), 2 the input cannot be opened, 3 the append failed (database unreachable…).
+ * Appends the NDJSON events of `source`, a chunk per transaction; returns the exit code: 0
+ * appended, 1 invalid events (nothing appended from the first invalid chunk on), 2 the input
+ * cannot be opened, 3 the append failed (database unreachable…).
  */
 export const cliIngest = async (args: CliIngestArgs): Promise<number> => {
-  const input = await openSource(args.source, args.stdin ?? process.stdin);
+  const stdin = args.stdin ?? process.stdin;
+  const skipLines = args.resumeAfterLine ?? 0;
+  const now = args.clock();
+  if (args.source !== '-') {
+    const check = await openSource(args.source, stdin);
+    if (typeof check === 'string') {
+      args.err.write(`ingest: cannot read ${check}\n`);
+      return 2;
+    }
+    const shape = await shapeErrors(check.stream, now, skipLines).finally(check.close);
+    if (shape.errors.length > 0) {
+      printErrors(args.err, shape.errors);
+      const rejected = String(shape.errors.length);
+      args.err.write(`rejected: ${rejected} invalid events of ${String(shape.events)}; nothing appended\n`);
+      return 1;
+    }
+  }
+  const input = await openSource(args.source, stdin);
   if (typeof input === 'string') {
     args.err.write(`ingest: cannot read ${input}\n`);
     return 2;
@@ -80,34 +118,43 @@ export const cliIngest = async (args: CliIngestArgs): Promise<number> => {
       );
     });
 
-  const now = args.clock();
+  const total = { accepted: 0, duplicates: 0, lastPosition: null as string | null };
+  let through = skipLines; // the last line committed
+  const summary = () =>
+    `appended ${String(total.accepted)}, duplicates ${String(total.duplicates)}, ` +
+    `last position ${total.lastPosition ?? 'none'}`;
+  const resumeHint = () =>
+    through > skipLines || skipLines > 0
+      ? `; lines up to ${String(through)} are committed (${summary()}): run again with --resume ${String(through)}`
+      : '; nothing appended';
   try {
     const onEvent = (count: number) => {
       read = count;
     };
-    const events = readNdjson(input.stream, { now, chunkSize: CHUNK_SIZE, onEvent });
-    const result = await appendParsed(args.db, events, {
-      now,
-      onCommitted: wake,
-      idleTimeoutMs: INPUT_IDLE_MS,
-      ownHost: args.ownHost ?? null,
-    });
+    for await (const chunk of readNdjson(input.stream, { now, chunkSize: CHUNK_SIZE, onEvent, skipLines })) {
+      const result = await appendParsed(args.db, [chunk], {
+        now,
+        onCommitted: wake,
+        ownHost: args.ownHost ?? null,
+      });
+      total.accepted += result.accepted;
+      total.duplicates += result.duplicates;
+      total.lastPosition = result.lastPosition ?? total.lastPosition;
+      through = chunk.at(-1)!.index + 1;
+    }
     endProgress();
-    args.out.write(
-      `appended ${String(result.accepted)}, duplicates ${String(result.duplicates)}, ` +
-        `last position ${result.lastPosition ?? 'none'}\n`,
-    );
+    args.out.write(`${summary()}\n`);
     return 0;
   } catch (error) {
     endProgress();
     if (error instanceof InvalidBatch) {
-      for (const { index, message } of error.details)
-        args.err.write(`line ${String(index + 1)}: ${message}\n`);
-      const rejected = String(error.details.length);
-      args.err.write(`rejected: ${rejected} invalid events of ${String(read)}; nothing appended\n`);
+      printErrors(args.err, error.details);
+      args.err.write(
+        `rejected: ${String(error.details.length)} invalid events of ${String(read)}${resumeHint()}\n`,
+      );
       return 1;
     }
-    args.err.write(`ingest failed: ${errorText(error)}\n`);
+    args.err.write(`ingest failed: ${errorText(error)}${through > skipLines ? resumeHint() : ''}\n`);
     return 3;
   } finally {
     input.close();

@@ -21,6 +21,8 @@ export type ReadNdjsonOptions = Readonly<{
   chunkSize: number;
   /** Called after each event read, with the count so far (for progress). */
   onEvent?: (count: number) => void;
+  /** Lines 1…skipLines are passed over (an import resumed after them). */
+  skipLines?: number;
 }>;
 
 /**
@@ -38,7 +40,7 @@ export async function* readNdjson(
   let count = 0;
   for await (const line of lines) {
     lineNumber += 1;
-    if (isBlank(line)) continue;
+    if (lineNumber <= (options.skipLines ?? 0) || isBlank(line)) continue;
     chunk.push(parseNdjsonLine(line, lineNumber - 1, options.now));
     count += 1;
     options.onEvent?.(count);

@@ -1,14 +1,35 @@
-// What rendering needs of one monitor, as one typed read: its timeline head, failures of the last
-// 366 days, hour buckets of today and yesterday and minute buckets of the last 240 minutes.
-import type { MonitorConfig, MonitorSnapshot } from '../../projections/types.ts';
+// What rendering needs of one monitor, as one typed read: its timeline head, the day summaries of
+// its failures over the last 366 days and the failures themselves only where a figure needs part
+// of a day (today and yesterday, the oldest day of each period), hour buckets of today and
+// yesterday and minute buckets of the last 240 minutes. So a monitor's render reads the same
+// bounded amount whatever its history: a monitor flapping all year costs about as much as a quiet one.
+import { periodMs } from '../../projections/render/availability.ts';
+import type { Interval, MonitorConfig, MonitorSnapshot } from '../../projections/types.ts';
 import { hourBucketsRead, minuteBucketsRead } from '../models/buckets/reads.ts';
 import { MINUTE_WINDOW } from '../models/buckets/writes.ts';
 import { dayOf } from '../models/buckets/codec.ts';
-import { mapRead, tupleRead, type Read } from '../models/redis/reads.ts';
-import { failuresRead, headRead } from '../models/timeline/reads.ts';
-import { DAY_MS } from '../shared/time.ts';
+import { listRead, mapRead, tupleRead, type Read } from '../models/redis/reads.ts';
+import { downDaysRead, failuresOverlappingRead, headRead } from '../models/timeline/reads.ts';
+import { DAY_MS, floorTo } from '../shared/time.ts';
 
-const FAILURE_WINDOW_MS = 366 * DAY_MS;
+const SUMMARY_WINDOW_MS = 366 * DAY_MS;
+
+/** The ranges whose failures are loaded one by one: each period's oldest, partial day, and from yesterday on. */
+export const exactRanges = (now: number): (readonly [number, number])[] => {
+  const yesterday = floorTo(now, DAY_MS) - DAY_MS;
+  const oldestDays = Object.values(periodMs)
+    .map((length) => now - length)
+    .filter((from) => from < yesterday)
+    .map((from) => [from, floorTo(from, DAY_MS) + DAY_MS] as const);
+  return [...oldestDays, [yesterday, Number.POSITIVE_INFINITY]];
+};
+
+/** Failures loaded by several ranges, once each, in start order. */
+const merged = (lists: readonly Interval[][]): Interval[] => {
+  const byStart = new Map<number, Interval>();
+  for (const failure of lists.flat()) byStart.set(failure.start, failure);
+  return [...byStart.values()].sort((a, b) => a.start - b.start);
+};
 
 export const monitorSnapshotRead = (
   tag: string,
@@ -17,19 +38,22 @@ export const monitorSnapshotRead = (
 ): Read<MonitorSnapshot> => {
   const monitor = { tag, monitorId: config.id };
   const today = dayOf(now);
+  const exact = exactRanges(now);
   return mapRead(
     tupleRead([
       headRead(monitor),
-      failuresRead(monitor),
+      downDaysRead(monitor, now - SUMMARY_WINDOW_MS),
+      listRead(exact.map(([from, to]) => failuresOverlappingRead(monitor, from, to))),
       hourBucketsRead(monitor, today - 1),
       hourBucketsRead(monitor, today),
       minuteBucketsRead(monitor, now, MINUTE_WINDOW),
     ]),
-    ([head, failures, yesterday, todayHours, minutes]) => ({
+    ([head, days, failures, yesterday, todayHours, minutes]) => ({
       ...config,
       firstAt: head?.first ?? null,
       lastStatus: head?.last.status ?? null,
-      down: failures.filter((f) => f.end > now - FAILURE_WINDOW_MS).sort((a, b) => a.start - b.start),
+      down: merged(failures),
+      summary: { days, exact },
       openDownStart: head?.openDownStart ?? null,
       hours: new Map([...yesterday, ...todayHours]),
       minutes: new Map(minutes),

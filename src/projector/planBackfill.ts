@@ -7,7 +7,12 @@ import { compareChecks, replayTimeline, type Anchor, type TimedCheck } from '../
 import { countChecks } from '../models/buckets/writes.ts';
 import type { MonitorRef } from '../models/monitor.ts';
 import type { TimelineHead } from '../models/timeline/codec.ts';
-import { addFailure, dropFailuresBetween, dropFailuresFrom } from '../models/timeline/writes.ts';
+import {
+  addFailure,
+  dropFailuresBetween,
+  dropFailuresFrom,
+  summarizeFailures,
+} from '../models/timeline/writes.ts';
 import type { Check } from './evolveBatch.ts';
 import { recentAndHead, type ChecksPlan, type MonitorChecks } from './planChecks.ts';
 
@@ -61,6 +66,9 @@ export const planBackfill = (
     const last = compareChecks(head.last, replay.last) > 0 ? head.last : replay.last;
     next = { first: Math.min(head.first, sorted[0]!.at), last, openDownStart: replay.openDownStart };
   }
+  // Failures changed between the redo point (the earliest check without one) and the last check.
+  const from = Math.max(redoFrom, Math.min(next.first, sorted[0]!.at));
+  writes.push(...summarizeFailures(monitor, from, next.last.at, next.last.at));
   writes.push(...recentAndHead(monitor, sorted, next, head));
   return { writes, timelineChanged: true };
 };

@@ -79,7 +79,10 @@ export const planEvolvedBatch = (
     writes.push(...putPageState({ tag, slug }, inputs.states.get(slug) ?? null, state, how));
   }
   for (const slug of new Set(events.map((e) => e.page))) {
-    batch.mark('pages', slug);
+    // A deleted page leaves the page set when its last render deletes its outputs: the clock
+    // never renders it again.
+    const state = batch.states.get(slug);
+    if (state && !state.deleted) batch.mark('pages', slug);
     const at = batch.updated.get(slug);
     if (at) writes.push(putUpdatedAt({ tag, slug }, at));
   }

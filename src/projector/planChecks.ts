@@ -13,15 +13,16 @@ import {
   addFailure,
   addRecentCheck,
   dropFailuresFrom,
+  FAILURE_HISTORY_MS,
   keepRecentFrom,
   putHead,
+  summarizeFailures,
 } from '../models/timeline/writes.ts';
 import { recentCutoff } from '../models/timeline/retention.ts';
-import { DAY_MS } from '../shared/time.ts';
 import type { Check } from './evolveBatch.ts';
 
 /** How far back a late check looks for the failure it may extend. */
-export const FAILURE_LOOKBACK_MS = 400 * DAY_MS;
+export const FAILURE_LOOKBACK_MS = FAILURE_HISTORY_MS;
 
 export type MonitorChecks = Readonly<{ monitorId: number; head: TimelineHead | null; checks: Check[] }>;
 
@@ -106,6 +107,11 @@ export const planChecks = (
 
   const first = Math.min(head?.first ?? Number.POSITIVE_INFINITY, sorted[0]!.at);
   const last = head !== null && compareChecks(head.last, result.last) > 0 ? head.last : result.last;
+  if (replay.redoFrom !== null || result.closed.length > 0) {
+    // Every failure dropped or added lies between the redo point (or the earliest check) and the last check.
+    const from = Math.min(replay.redoFrom ?? Infinity, sorted[0]!.at, ...result.closed.map((f) => f.start));
+    writes.push(...summarizeFailures(monitor, Math.max(from, first), last.at, last.at));
+  }
   writes.push(...recentAndHead(monitor, sorted, { first, last, openDownStart: result.openDownStart }, head));
 
   const timelineChanged =

@@ -56,9 +56,6 @@ const partitionCheckpoints = async (redis: RedisClient, prefix: string): Promise
   return (await runRead(redis, listRead(reads))).map((text) => parseCheckpoint(text));
 };
 
-const before = (a: Checkpoint, b: Checkpoint): boolean =>
-  BigInt(a.tx) < BigInt(b.tx) || (a.tx === b.tx && BigInt(a.pos) < BigInt(b.pos));
-
 const Status = z.object({
   head: z.string(),
   lag: z.string(),
@@ -67,8 +64,9 @@ const Status = z.object({
 });
 
 /**
- * Each partition's lag is the events *of that partition* after its checkpoint, so an idle
- * partition (which only moves past others' events on the next poll) adds nothing.
+ * Each partition's lag is the events *of that partition* after its checkpoint (a partition reads
+ * only its own events, so an idle partition's checkpoint stays at its last event). One range
+ * scan of the partition index per partition, each stopping after LAG_COUNT_CAP rows.
  */
 export const projectionStatus = async (
   db: DatabasePool,
@@ -76,7 +74,7 @@ export const projectionStatus = async (
   prefix: string,
 ): Promise<ProjectionStatus> => {
   const checkpoints = await partitionCheckpoints(redis, prefix);
-  const lowest = checkpoints.reduce((a, b) => (before(b, a) ? b : a));
+  const count = sql.literalValue(String(checkpoints.length));
   const status = await db.one(sql.type(Status)`
     WITH checkpoints AS (
       SELECT (ordinality - 1)::bigint AS partition, tx, pos
@@ -87,18 +85,19 @@ export const projectionStatus = async (
         checkpoints.map((c) => c.pos),
         'int8',
       )}) WITH ORDINALITY AS c(tx, pos, ordinality)
-    ), scanned AS (
-      SELECT transaction_id, position, recorded_at, page_hash % ${checkpoints.length} AS partition
-      FROM event_log
-      WHERE (transaction_id, position) > (${lowest.tx}::xid8, ${lowest.pos}::bigint)
-      LIMIT ${LAG_COUNT_CAP}
+    ), pending AS (
+      SELECT s.recorded_at, s.position FROM checkpoints c CROSS JOIN LATERAL (
+        SELECT e.recorded_at, e.position FROM event_log e
+        WHERE e.page_hash % ${count}::bigint = c.partition
+          AND (e.transaction_id, e.position) > (c.tx, c.pos)
+        LIMIT ${LAG_COUNT_CAP}
+      ) s
     )
     SELECT (SELECT coalesce(max(position), 0) FROM event_log)::text AS head,
-           count(*)::text AS lag,
-           extract(epoch FROM now() - min(s.recorded_at))::float8 AS oldest,
-           min(s.position)::text AS first
-    FROM scanned s JOIN checkpoints c USING (partition)
-    WHERE (s.transaction_id, s.position) > (c.tx, c.pos)`);
+           least(count(*), ${LAG_COUNT_CAP})::text AS lag,
+           extract(epoch FROM now() - min(recorded_at))::float8 AS oldest,
+           min(position)::text AS first
+    FROM pending`);
   const lag = Number(status.lag);
   return {
     log_position: status.head,

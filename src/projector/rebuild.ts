@@ -3,6 +3,7 @@
 // version. One rebuild at a time (a Redis lock); safe beside running workers.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ActiveVersion } from '../models/control/codec.ts';
+import { ensurePartitionIndex } from '../eventLog/partitionIndex.ts';
 import { takeRebuildLock } from '../models/control/rebuildLock.ts';
 import { activate, createVersion, deleteVersion, readActive } from '../models/control/versions.ts';
 import { replayLog } from './replayLog.ts';
@@ -32,6 +33,8 @@ export const rebuild = async (deps: ProjectorDeps, options: RebuildOptions): Pro
     // Another process may have finished building between our look and our lock.
     const existing = options.onlyIfMissing ? await readActive(deps.redis, options.prefix) : null;
     if (existing) return existing;
+    // The new version's partitions read the log through the index for their count.
+    await ensurePartitionIndex(deps.db, options.partitions);
     const version = await createVersion(deps.redis, options.prefix, options.partitions, deps.clock());
     const partitions = Array.from({ length: options.partitions }, (_, partition) => partition);
     const abandon = async (error: unknown) => {

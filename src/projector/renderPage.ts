@@ -17,6 +17,7 @@ import { putAccess } from '../models/access/writes.ts';
 import { replaceAvailability } from '../models/availability/writes.ts';
 import { putChart } from '../models/charts/writes.ts';
 import { partitionKeys } from '../models/control/keys.ts';
+import { clearRenderMark } from '../models/control/writes.ts';
 import { putEmbed, putOverall, putSnippets } from '../models/embed/writes.ts';
 import type { PageRef } from '../models/page.ts';
 import type { WriteOp } from '../models/redis/writeOps.ts';
@@ -58,6 +59,7 @@ export const renderPage = (input: RenderInput, scope: RenderScope): PageRenderPl
   if (state === null || state.deleted) {
     if (input.staleKeys.length > 0) writes.push({ op: 'del', keys: input.staleKeys });
     writes.push({ op: 'publish', channel: changes, message: page.slug }); // its live streams end
+    writes.push(clearRenderMark(page.tag, 'pages', page.slug)); // and the clock forgets it
     return { writes, due: null };
   }
   const overall = pageOverall(state, monitors, now);

@@ -1,13 +1,15 @@
 // The bulk of a rebuild: the log is read once, in order, and each batch is split across the
 // partitions and committed to each with its checkpoint (the same compare-and-set as always).
-// The next batch is read from PostgreSQL while the current one is applied to Redis. Continuous
+// The next batch is read from PostgreSQL while the current one is applied to Redis; a batch too
+// big for one commit per partition is cut (planWithinCommit) and the rest read again. Continuous
 // projection reads per partition instead, because each partition is its own job there.
 import type { RedisClient } from '../models/redis/redisClient.ts';
-import { formatCheckpoint, readAfter, START, type ReadResult } from '../eventLog/readAfter.ts';
+import { formatCheckpoint, readAfter, START, type LogRow, type ReadResult } from '../eventLog/readAfter.ts';
 import { partitionTag } from '../models/control/keys.ts';
-import { commitWrites } from '../models/control/commitWrites.ts';
+import { commitLoad, commitWrites } from '../models/control/commitWrites.ts';
 import type { WriteOp } from '../models/redis/writeOps.ts';
 import { pageHash } from '../shared/pageHash.ts';
+import { checkpointAfter, planWithinCommit } from './planWithinCommit.ts';
 import { projectBatch } from './projectBatch.ts';
 import { poisonedPages, quarantineWrites, recordDeadLetters } from './poisonedPages.ts';
 import type { ProjectorDeps } from './runPartition.ts';
@@ -37,6 +39,8 @@ export const replayLog = async (
   );
   const read = (from: typeof START) => readAfter(deps.db, from, { limit: deps.batchSize });
   let from = START;
+  // Each partition's checkpoint is its own last event, as continuous projection leaves it.
+  const checkpoints = tags.map(() => START);
   let pending: Promise<ReadResult> = read(from);
   let events = 0;
   for (;;) {
@@ -44,28 +48,50 @@ export const replayLog = async (
     if (scannedTo === null) return events;
     pending = read(scannedTo);
     pending.catch(() => undefined); // surfaced by the await above on the next turn
-    const byPartition = tags.map((): typeof rows => []);
-    for (const row of rows) byPartition[pageHash(row.page) % target.partitions]!.push(row);
     const now = deps.clock().getTime();
-    const expected = formatCheckpoint(from);
-    const next = formatCheckpoint(scannedTo);
+    // Every partition plans its share of the rows; all must fit one commit, or the rows are cut.
+    const planRows = (part: readonly LogRow[]) => {
+      const byPartition = tags.map((): LogRow[] => []);
+      for (const row of part) byPartition[pageHash(row.page) % target.partitions]!.push(row);
+      return Promise.all(
+        tags.map(async (tag, p) => {
+          const mine = byPartition[p]!;
+          const last = mine.at(-1);
+          if (!last) return null;
+          const projectedTo = checkpoints[p]!;
+          const effects = await projectBatch(deps.redis, tag, mine, now, { db: deps.db, projectedTo });
+          const poisoned = poisonedPages(mine, effects.deadLetters);
+          const writes = [...effects.writes, ...quarantineWrites(tag, poisoned, now)];
+          return { effects, poisoned, writes, next: checkpointAfter(last) };
+        }),
+      );
+    };
+    const load = (plans: Awaited<ReturnType<typeof planRows>>) =>
+      Math.max(0, ...plans.map((plan, p) => (plan ? commitLoad(tags[p]!, plan.writes) : 0)));
+    const batch = await planWithinCommit(rows, scannedTo, planRows, load);
+    if (batch.cut) {
+      pending = read(batch.to); // the rows after the cut are read again
+      pending.catch(() => undefined);
+    }
     await Promise.all(
       tags.map(async (tag, p) => {
-        const effects = await projectBatch(deps.redis, tag, byPartition[p]!, now, {
-          db: deps.db,
-          projectedTo: from,
-        });
-        const poisoned = poisonedPages(byPartition[p]!, effects.deadLetters);
-        await commitPartition(deps.redis, tag, expected, next, [
-          ...effects.writes,
-          ...quarantineWrites(tag, poisoned, now),
-        ]);
+        const plan = batch.plan[p];
+        if (!plan) return;
+        const { effects, poisoned, writes, next } = plan;
+        await commitPartition(
+          deps.redis,
+          tag,
+          formatCheckpoint(checkpoints[p]!),
+          formatCheckpoint(next),
+          writes,
+        );
+        checkpoints[p] = next;
         if (effects.deadLetters.length > 0)
           await recordDeadLetters(deps, `v${target.version}`, effects.deadLetters, poisoned);
       }),
     );
-    from = scannedTo;
-    events += rows.length;
+    from = batch.to;
+    events += batch.rows.length;
     onProgress?.(events);
   }
 };

@@ -4,11 +4,11 @@
 import type { RedisClient } from '../models/redis/redisClient.ts';
 import type { DatabasePool } from 'slonik';
 import type { UrlSettings } from '../../projections/types.ts';
-import { formatCheckpoint, parseCheckpoint, readAfter } from '../eventLog/readAfter.ts';
+import { formatCheckpoint, parseCheckpoint, readAfter, type LogRow } from '../eventLog/readAfter.ts';
 import { partitionTag } from '../models/control/keys.ts';
 import { checkpointRead, tickRead } from '../models/control/reads.ts';
 import { setTick } from '../models/control/writes.ts';
-import { commitWrites } from '../models/control/commitWrites.ts';
+import { commitLoad, commitWrites } from '../models/control/commitWrites.ts';
 import { announceDomainChanges } from '../models/domains/writes.ts';
 import { runRead } from '../models/redis/reads.ts';
 import type { Clock } from '../shared/clock.ts';
@@ -16,6 +16,7 @@ import type { Logger } from '../shared/logger.ts';
 import { MINUTE_MS } from '../shared/time.ts';
 import { collectRenders } from './collectRenders.ts';
 import { poisonedPages, quarantineWrites, recordDeadLetters } from './poisonedPages.ts';
+import { planWithinCommit } from './planWithinCommit.ts';
 import { projectBatch } from './projectBatch.ts';
 import { renderPages, type QuarantineNotice } from './renderPages.ts';
 
@@ -82,21 +83,29 @@ export const runPartition = async (
       break;
     }
     const now = clock().getTime();
-    const effects = await projectBatch(redis, tag, rows, now, { db, projectedTo: parseCheckpoint(current) });
-    const poisoned = poisonedPages(rows, effects.deadLetters);
-    const writes = [
-      ...effects.writes,
-      ...quarantineWrites(tag, poisoned, now),
-      ...(effects.domainsChanged ? [announceDomainChanges(ref.prefix, tag)] : []),
-    ];
-    const fence = { tag, expected: current, next: formatCheckpoint(scannedTo) };
+    const planRows = async (part: readonly LogRow[]) => {
+      const effects = await projectBatch(redis, tag, part, now, {
+        db,
+        projectedTo: parseCheckpoint(current),
+      });
+      const poisoned = poisonedPages(part, effects.deadLetters);
+      const writes = [
+        ...effects.writes,
+        ...quarantineWrites(tag, poisoned, now),
+        ...(effects.domainsChanged ? [announceDomainChanges(ref.prefix, tag)] : []),
+      ];
+      return { effects, poisoned, writes };
+    };
+    const batch = await planWithinCommit(rows, scannedTo, planRows, (p) => commitLoad(tag, p.writes));
+    const { effects, poisoned, writes } = batch.plan;
+    const fence = { tag, expected: current, next: formatCheckpoint(batch.to) };
     if (!(await commitWrites(redis, fence, writes))) return fenced();
     if (effects.deadLetters.length > 0)
       await recordDeadLetters(deps, `v${ref.version}`, effects.deadLetters, poisoned);
-    result.events += rows.length;
+    result.events += batch.rows.length;
     deps.onBatch?.({
       partition: ref.partition,
-      events: rows.length,
+      events: batch.rows.length,
       seconds: (performance.now() - batchStarted) / 1000,
     });
     // While catching up on a backlog, render at most every RENDER_EVERY_MS: the outputs show

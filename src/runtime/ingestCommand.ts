@@ -1,4 +1,5 @@
-// `npm run ingest -- <file.ndjson|->`.
+// `npm run ingest -- [--resume <line>] <file.ndjson|->`.
+import { parseArgs } from 'node:util';
 import type { Config } from '../config.ts';
 import { migrate } from '../eventLog/migrate.ts';
 import { cliIngest } from '../ingest/cliIngest.ts';
@@ -8,12 +9,32 @@ import { systemClock } from '../shared/clock.ts';
 import { hostOfUrl } from '../shared/hostName.ts';
 import { createClients } from './clients.ts';
 
+const USAGE = 'usage: npm run ingest -- [--resume <line>] <file.ndjson|->';
+
+/** The source and the line to resume after; null when the arguments are not understood. */
+export const parseIngestArgs = (args: string[]): { source: string; resumeAfterLine: number } | null => {
+  try {
+    const { values, positionals } = parseArgs({
+      args,
+      options: { resume: { type: 'string' } },
+      allowPositionals: true,
+      strict: true,
+    });
+    const resume = values.resume ?? '0';
+    if (positionals.length !== 1 || !/^\d{1,12}$/.test(resume)) return null;
+    return { source: positionals[0]!, resumeAfterLine: Number(resume) };
+  } catch {
+    return null; // an unknown option
+  }
+};
+
 export const ingestCommand = async (config: Config, args: string[]): Promise<number> => {
-  const source = args[0];
-  if (!source) {
-    console.error('usage: npm run ingest -- <file.ndjson|->');
+  const parsed = parseIngestArgs(args);
+  if (parsed === null) {
+    console.error(USAGE);
     return 2;
   }
+  const { source, resumeAfterLine } = parsed;
   await migrate(config.databaseUrl);
   const clients = await createClients(config, 'ingest');
   const queue = createProjectorQueue(clients.queueRedis, config.redisPrefix);
@@ -21,6 +42,7 @@ export const ingestCommand = async (config: Config, args: string[]): Promise<num
     return await cliIngest({
       db: clients.db,
       source,
+      resumeAfterLine,
       clock: systemClock,
       ownHost: hostOfUrl(config.publicBaseUrl),
       wake: createWake(queue, createActiveVersionReader(clients.redis, config.redisPrefix)),

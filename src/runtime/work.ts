@@ -6,6 +6,7 @@ import { createProjectorMetrics } from '../projector/projectorMetrics.ts';
 import { createProjectorQueue } from '../projector/queue.ts';
 import { readActive } from '../models/control/versions.ts';
 import { createActiveVersionReader } from '../models/control/activeVersionReader.ts';
+import { ensurePartitionIndex } from '../eventLog/partitionIndex.ts';
 import { currentAndNextMonth, createCheckPartitions } from '../eventLog/ensureCheckPartitions.ts';
 import { systemClock } from '../shared/clock.ts';
 import type { Clients } from './clients.ts';
@@ -54,6 +55,8 @@ export const work = async (
     upkeep: () => createCheckPartitions(db, currentAndNextMonth(systemClock())),
   });
   const active = await readActive(redis, config.redisPrefix);
+  // Built once per partition count (a log upgraded from a release without it builds it here).
+  await ensurePartitionIndex(db, active?.partitions ?? config.partitions);
   if (active && active.partitions !== config.partitions)
     log.warn(
       { active: active.partitions, configured: config.partitions },

@@ -6,11 +6,7 @@
 // PROPERTY_PATH (PROPERTY_NO_SHRINK=1 stops at the first failure).
 import type { Server } from 'node:http';
 import fc from 'fast-check';
-import { pino } from 'pino';
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.ts';
-import { loadConfig } from '../../src/config.ts';
 import {
   appendsOf,
   arrival,
@@ -20,7 +16,8 @@ import {
 } from '../support/checkHistories.ts';
 import * as oracle from '../support/figuresOracle.ts';
 import { check, monitorConfigured, pageConfigured } from '../support/events.ts';
-import { startProjectorEnv, URLS, type ProjectorEnv } from '../support/projectorEnv.ts';
+import { startProjectorEnv, type ProjectorEnv } from '../support/projectorEnv.ts';
+import { getOk, listenApi } from '../support/testServers.ts';
 
 const NOW = Date.parse('2026-11-22T12:34:30.250Z');
 const RUNS = Number(process.env['PROPERTY_RUNS'] ?? 20);
@@ -56,20 +53,14 @@ describe('figures of random check histories', () => {
 
   beforeAll(async () => {
     env = await startProjectorEnv({ now: iso(NOW), partitions: 2 });
-    const config = loadConfig({ PUBLIC_BASE_URL: URLS.baseUrl, PAGE_URL_TEMPLATE: URLS.pageUrlTemplate });
-    const app = buildApp({ redis: env.redis, prefix: env.prefix, config, log: pino({ level: 'silent' }) });
-    server = app.listen(0, '127.0.0.1');
+    server = listenApi(env);
   });
   afterAll(async () => {
     await new Promise((resolve) => server.close(resolve));
     await env.close();
   });
 
-  const get = async (path: string): Promise<unknown> => {
-    const res = await request(server).get(path);
-    expect({ path, status: res.status }).toEqual({ path, status: 200 });
-    return res.body as unknown;
-  };
+  const get = (path: string) => getOk(server, path);
 
   const eventOf = (page: Page, i: number) => {
     const c = page.checks[i]!;

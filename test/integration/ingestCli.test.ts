@@ -86,7 +86,7 @@ describe('npm run ingest (cliIngest)', () => {
   const lastPosition = () =>
     t.db.oneFirst(sql.type(z.object({ p: z.string() }))`SELECT max(position)::text AS p FROM event_log`);
 
-  it('appends a file of 5,000 events in one go', async () => {
+  it('appends a file of 5,000 events, a chunk of 2,000 per transaction', async () => {
     const lines = [
       page('big'),
       monitor('big', 1),
@@ -98,7 +98,7 @@ describe('npm run ingest (cliIngest)', () => {
       code: 0,
       out: `appended 5000, duplicates 0, last position ${await lastPosition()}\n`,
       err: '',
-      woken: [['big']],
+      woken: [['big'], ['big'], ['big']], // each chunk wakes the projectors once committed
     });
     expect(await count('big')).toBe(5_000);
 
@@ -139,7 +139,7 @@ describe('npm run ingest (cliIngest)', () => {
     expect(await count('bad')).toBe(0);
   });
 
-  it('rolls back earlier chunks when a later one is invalid', async () => {
+  it('keeps the chunks before an event the log refuses, and resumes after the last line committed', async () => {
     const lines = [
       page('late'),
       monitor('late', 3),
@@ -149,9 +149,29 @@ describe('npm run ingest (cliIngest)', () => {
     const result = await run(await fileOf('late.ndjson', ndjson(lines)));
     expect(result.code).toBe(1);
     expect(result.err).toBe(
-      'line 4001: monitor 99 does not exist on page "late"\nrejected: 1 invalid events of 5000; nothing appended\n',
+      'line 4001: monitor 99 does not exist on page "late"\n' +
+        'rejected: 1 invalid events of 5000; lines up to 4000 are committed ' +
+        `(appended 4000, duplicates 0, last position ${await lastPosition()}): run again with --resume 4000\n`,
     );
-    expect(await count('late')).toBe(0);
+    expect(await count('late')).toBe(4_000);
+
+    lines[4_000] = check('late', 3, 4_000); // fixed
+    const fixed = await fileOf('late-fixed.ndjson', ndjson(lines));
+    const resumed = await run(fixed, { resumeAfterLine: 4_000 });
+    expect(resumed).toMatchObject({
+      code: 0,
+      out: `appended 1000, duplicates 0, last position ${await lastPosition()}\n`,
+    });
+    expect(await count('late')).toBe(5_000);
+  });
+
+  it('checks every line of a file before appending any', async () => {
+    const lines: object[] = [page('shape'), ...Array.from({ length: 4_999 }, (_, i) => check('shape', 5, i))];
+    const text = `${ndjson(lines)}{"type": "check.recorded"}\n`; // line 5,001: no page, no data
+    const result = await run(await fileOf('shape.ndjson', text));
+    expect(result.code).toBe(1);
+    expect(result.err).toMatch(/^line 5001: .+\nrejected: 1 invalid events of 5001; nothing appended\n$/);
+    expect(await count('shape')).toBe(0);
   });
 
   it("reads standard input for '-'", async () => {

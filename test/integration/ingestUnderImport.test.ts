@@ -1,40 +1,32 @@
-// A CLI import is one long transaction. It must not block HTTP ingest: the check partitions it
-// needs are created before it opens its transaction (not inside it, holding an ACCESS EXCLUSIVE
-// lock until it commits), and an HTTP append that still has to wait for a lock gives up quickly
+// A CLI import must not block HTTP ingest: it commits a chunk per transaction, the check
+// partitions a chunk needs are created before its transaction opens (not inside it, holding an
+// ACCESS EXCLUSIVE lock until it commits), and an HTTP append that still has to wait for a lock gives up quickly
 // with 503 and Retry-After (the batch is rolled back whole, so it can be sent again), never 500.
 import { PassThrough, Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import express from 'express';
 import pg from 'pg';
-import { pino } from 'pino';
 import { sql } from 'slonik';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { appendEvents } from '../../src/eventLog/appendEvents.ts';
 import { cliIngest } from '../../src/ingest/cliIngest.ts';
-import { ingestRouter } from '../../src/ingest/ingestRouter.ts';
 import { check, monitorConfigured, pageConfigured } from '../support/events.ts';
 import { freshDatabase, type TestDatabase } from '../support/testEnv.ts';
+import { INGEST_TOKEN, ingestApp } from '../support/testServers.ts';
 
-const TOKEN = 'ingest-token-for-tests-0123456789';
 const now = new Date('2026-11-22T12:00:00Z');
 const discard = () => new Writable({ write: (_chunk, _encoding, done) => done() });
 
 describe('HTTP ingest while a CLI import is running', () => {
   let t: TestDatabase;
-  const app = () =>
-    express().use(
-      ingestRouter({
-        db: t.db,
-        ingestToken: TOKEN,
-        clock: () => now,
-        log: pino({ level: 'silent' }),
-        wake: () => Promise.resolve(),
-      }),
-    );
+  const app = () => ingestApp(t.db, now);
   const post = (events: object[]) =>
-    request(app()).post('/v1/events').set('Authorization', `Bearer ${TOKEN}`).send(events).timeout(3_000);
+    request(app())
+      .post('/v1/events')
+      .set('Authorization', `Bearer ${INGEST_TOKEN}`)
+      .send(events)
+      .timeout(3_000);
 
   beforeAll(async () => {
     t = await freshDatabase();
@@ -61,7 +53,7 @@ describe('HTTP ingest while a CLI import is running', () => {
     expect(res.body.accepted).toBe(1);
   });
 
-  it('appends checks of the month the import is writing while its transaction is open', async () => {
+  it('appends checks of the month the import is writing while the import waits for input', async () => {
     const stdin = new PassThrough();
     const imported = cliIngest({
       db: t.db,
@@ -77,12 +69,11 @@ describe('HTTP ingest while a CLI import is running', () => {
     for (let i = 0; i < 3_000; i += 1)
       lines.push(check('bulk', 2, new Date(Date.parse('2026-10-20T00:00:00Z') + i * 10_000).toISOString()));
     stdin.write(`${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
-    // The import has appended its first chunk and waits for more input, its transaction open.
-    const writing = sql.type(z.object({ n: z.number() }))`
-      SELECT count(*)::int AS n FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
-      WHERE c.relname = 'event_log_checks_2026_10' AND l.mode = 'RowExclusiveLock' AND l.granted`;
-    for (let tries = 0; (await t.db.oneFirst(writing)) === 0; tries += 1) {
-      if (tries > 500) throw new Error('the import never started writing');
+    // The import has committed its first chunk (in a transaction of its own) and waits for more input.
+    const committed = sql.type(z.object({ n: z.number() }))`
+      SELECT count(*)::int AS n FROM event_log WHERE page = 'bulk'`;
+    for (let tries = 0; (await t.db.oneFirst(committed)) < 2_000; tries += 1) {
+      if (tries > 500) throw new Error('the import never committed its first chunk');
       await sleep(20);
     }
 
@@ -93,8 +84,6 @@ describe('HTTP ingest while a CLI import is running', () => {
 
     stdin.end();
     expect(await imported).toBe(0);
-    const count = sql.type(z.object({ n: z.number() }))`
-      SELECT count(*)::int AS n FROM event_log WHERE page = 'bulk'`;
-    expect(await t.db.oneFirst(count)).toBe(3_002);
+    expect(await t.db.oneFirst(committed)).toBe(3_002);
   });
 });

@@ -1,8 +1,15 @@
-// The one way writes reach the read models: in a single script call, fenced by the partition's
-// checkpoint (redis/commitWrites.lua). Every key must sit under the partition's hash tag, so
-// one commit touches one Redis Cluster slot.
+// The one way writes reach the read models: script calls of bounded size (redis/encodeWrites.ts),
+// each fenced by the partition's checkpoint (redis/commitWrites.lua). Every key must sit under the
+// partition's hash tag, so one commit touches one Redis Cluster slot.
+//
+// A render's writes state results (bodies, sets), so they may go in as many calls as they need.
+// A batch's writes move the checkpoint and must land all at once: a crash between calls would
+// replay the batch over half of its own writes (counters counted twice, documents evolved twice).
+// Only its deletions (of monitors the batch removes, which nothing in its plan reads) may go
+// ahead in calls of their own; the rest must fit one call, and the projector cuts a batch whose
+// writes do not (commitLoad).
 import type { RedisClient } from '../redis/redisClient.ts';
-import { encodeWrites } from '../redis/encodeWrites.ts';
+import { encodeCalls, MAX_CALL_BYTES, MAX_CALL_KEYS, type EncodedWrites } from '../redis/encodeWrites.ts';
 import { withScripts } from '../redis/scripts.ts';
 import type { WriteOp } from '../redis/writeOps.ts';
 import { partitionKeys } from './keys.ts';
@@ -20,26 +27,77 @@ export class KeyOutsidePartition extends Error {
   override readonly name = 'KeyOutsidePartition';
 }
 
+/** A batch whose writes (deletions aside) do not fit one script call: the batch must be cut. */
+export class BatchTooLarge extends Error {
+  override readonly name = 'BatchTooLarge';
+}
+
+const isDeletion = (w: WriteOp) => w.op === 'del';
+
+const callsOf = (tag: string, writes: readonly WriteOp[]): EncodedWrites[] =>
+  encodeCalls([partitionKeys(tag).checkpoint], writes);
+
 /**
- * Applies `writes` in order and moves the checkpoint, atomically. Returns false (and writes
- * nothing) when the checkpoint no longer holds `fence.expected`.
+ * How much of one script call a batch's writes other than deletions take: the larger of their keys
+ * ÷ MAX_CALL_KEYS and bytes ÷ MAX_CALL_BYTES. At most 1: the batch can be committed (deletions may
+ * go ahead in calls of their own).
+ */
+export const commitLoad = (tag: string, writes: readonly WriteOp[]): number => {
+  const [all] = encodeCalls(
+    [partitionKeys(tag).checkpoint],
+    writes.filter((w) => !isDeletion(w)),
+    { keys: Infinity, bytes: Infinity },
+  );
+  const bytes = all!.writes.length + all!.keys.reduce((n, key) => n + key.length, 0);
+  return Math.max(all!.keys.length / MAX_CALL_KEYS, bytes / MAX_CALL_BYTES);
+};
+
+const call = async (
+  redis: RedisClient,
+  fence: Fence,
+  encoded: EncodedWrites,
+  next: string,
+): Promise<boolean> => {
+  const prefix = `${fence.tag}:`;
+  const stray = encoded.keys.find((key) => !key.startsWith(prefix));
+  if (stray !== undefined) throw new KeyOutsidePartition(`${stray} is not under ${fence.tag}`);
+  const applied = await withScripts(redis).commitWrites(
+    encoded.keys.length,
+    ...encoded.keys,
+    fence.expected,
+    next,
+    encoded.writes,
+  );
+  return applied === 1;
+};
+
+/**
+ * Applies `writes` in order, in script calls of bounded size, each only while the checkpoint
+ * holds `fence.expected`; the last one moves it to `fence.next`. Returns false when fenced (a
+ * render may then have written some of its calls, which the newer runner renders over).
  * @throws KeyOutsidePartition when a key is not under `fence.tag`
+ * @throws BatchTooLarge when a batch's writes other than deletions need more than one call
  */
 export const commitWrites = async (
   redis: RedisClient,
   fence: Fence,
   writes: readonly WriteOp[],
 ): Promise<boolean> => {
-  const { keys, writes: encoded } = encodeWrites([partitionKeys(fence.tag).checkpoint], writes);
-  const prefix = `${fence.tag}:`;
-  const stray = keys.find((key) => !key.startsWith(prefix));
-  if (stray !== undefined) throw new KeyOutsidePartition(`${stray} is not under ${fence.tag}`);
-  const applied = await withScripts(redis).commitWrites(
-    keys.length,
-    ...keys,
-    fence.expected,
-    fence.next ?? '',
-    encoded,
-  );
-  return applied === 1;
+  let calls = callsOf(fence.tag, writes);
+  if (calls.length > 1 && fence.next !== null) {
+    const rest = callsOf(
+      fence.tag,
+      writes.filter((w) => !isDeletion(w)),
+    );
+    if (rest.length > 1)
+      throw new BatchTooLarge(
+        `a batch of ${String(writes.length)} writes needs ${String(rest.length)} calls`,
+      );
+    calls = [...callsOf(fence.tag, writes.filter(isDeletion)), ...rest];
+  }
+  for (const [i, encoded] of calls.entries()) {
+    const last = i === calls.length - 1;
+    if (!(await call(redis, fence, encoded, last ? (fence.next ?? '') : ''))) return false;
+  }
+  return true;
 };

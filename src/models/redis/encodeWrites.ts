@@ -1,7 +1,8 @@
 // Encodes write operations for commitWrites.lua: every key goes to KEYS (Redis's scripting
 // contract, and what lets Redis Cluster route the script), each write names its keys by index.
 // The writes travel as one JSON string: decoding one string in C is far cheaper than shipping
-// tens of thousands of arguments.
+// tens of thousands of arguments. One script call blocks Redis (and every API read) while it runs,
+// so a list of writes is cut into calls of at most MAX_CALL_KEYS keys and MAX_CALL_BYTES bytes.
 import type { WriteOp } from './writeOps.ts';
 
 export type EncodedWrites = Readonly<{ keys: string[]; writes: string }>;
@@ -9,6 +10,11 @@ export type EncodedWrites = Readonly<{ keys: string[]; writes: string }>;
 type Encoded = (string | number)[];
 
 const num = (n: number): string => (n === Number.NEGATIVE_INFINITY ? '-inf' : String(n));
+
+/** Keys per script call (KEYS), the checkpoint included. */
+export const MAX_CALL_KEYS = 1_000;
+/** Bytes per script call: the writes' JSON and the keys. A single write larger than this travels alone. */
+export const MAX_CALL_BYTES = 1_000_000;
 
 /** Keys or fields per command: the script unpacks each command onto Lua's stack, which is bounded. */
 export const MAX_COMMAND_ITEMS = 500;
@@ -27,61 +33,102 @@ const bounded = (w: WriteOp): WriteOp[] => {
   return [w];
 };
 
-/** `firstKeys` take KEYS[1..n] in order (the checkpoint); each other key is listed once. */
-export const encodeWrites = (firstKeys: readonly string[], ops: readonly WriteOp[]): EncodedWrites => {
-  const keys = [...firstKeys];
-  const index = new Map(keys.map((key, i) => [key, i + 1]));
+const encodeOp = (w: WriteOp, k: (key: string) => number): Encoded => {
+  switch (w.op) {
+    case 'set':
+      return ['SET', k(w.key), String(w.value)];
+    case 'del':
+      return ['DEL', ...w.keys.map(k)];
+    case 'hset':
+      return ['HSET', k(w.key), ...w.fields.flatMap(([field, value]) => [field, String(value)])];
+    case 'hdel':
+      return ['HDEL', k(w.key), w.field];
+    case 'hincrby':
+      return ['HINCRBY', k(w.key), w.field, String(w.by)];
+    case 'expire':
+      return ['EXPIRE', k(w.key), String(w.seconds)];
+    case 'zadd':
+      return w.onlyLower
+        ? ['ZADD', k(w.key), 'LT', num(w.score), w.member]
+        : ['ZADD', k(w.key), num(w.score), w.member];
+    case 'zrem':
+      return ['ZREM', k(w.key), w.member];
+    case 'zremFrom':
+      return ['ZREMRANGEBYSCORE', k(w.key), num(w.min), '+inf'];
+    case 'zremBetween':
+      return ['ZREMRANGEBYSCORE', k(w.key), num(w.min), `(${num(w.below)}`];
+    case 'zkeepFrom':
+      return ['ZKEEPFROM', k(w.key), num(w.cutoff), ...(w.from ?? []).map(k)];
+    case 'summarizeDown':
+      return ['SUMMARIZEDOWN', k(w.key), k(w.summary), String(w.fromDay), String(w.toDay)];
+    case 'sadd':
+      return ['SADD', k(w.key), w.member];
+    case 'srem':
+      return ['SREM', k(w.key), w.member];
+    case 'hsetVersioned':
+      return [
+        'HSETVERSIONED',
+        k(w.key),
+        w.channel,
+        w.message,
+        w.unchangedMessage ?? '',
+        String(w.atLeast),
+        ...w.fields.flatMap(([field, value]) => [field, value]),
+      ];
+    case 'publish':
+      return ['PUBLISH', w.channel, w.message]; // a channel is not a key
+  }
+};
+
+/**
+ * Encodes `ops` in order as consecutive script calls, each within MAX_CALL_KEYS and MAX_CALL_BYTES
+ * (`firstKeys`, the checkpoint, take KEYS[1..n] of every call; each other key is listed once per
+ * call). Always at least one call.
+ */
+export const encodeCalls = (
+  firstKeys: readonly string[],
+  ops: readonly WriteOp[],
+  caps: Readonly<{ keys: number; bytes: number }> = { keys: MAX_CALL_KEYS, bytes: MAX_CALL_BYTES },
+): EncodedWrites[] => {
+  const calls: EncodedWrites[] = [];
+  const fixedBytes = firstKeys.reduce((n, key) => n + key.length, 0);
+  let keys: string[] = [];
+  let index = new Map<string, number>();
+  let encoded: string[] = [];
+  let bytes = 0;
+  const open = () => {
+    keys = [...firstKeys];
+    index = new Map(keys.map((key, i) => [key, i + 1]));
+    encoded = [];
+    bytes = fixedBytes + 2;
+  };
+  const close = () => calls.push({ keys, writes: `[${encoded.join(',')}]` });
   const k = (key: string): number => {
     let i = index.get(key);
     if (i === undefined) {
       i = keys.push(key);
       index.set(key, i);
+      bytes += key.length;
     }
     return i;
   };
-  const encode = (w: WriteOp): Encoded => {
-    switch (w.op) {
-      case 'set':
-        return ['SET', k(w.key), String(w.value)];
-      case 'del':
-        return ['DEL', ...w.keys.map(k)];
-      case 'hset':
-        return ['HSET', k(w.key), ...w.fields.flatMap(([field, value]) => [field, String(value)])];
-      case 'hdel':
-        return ['HDEL', k(w.key), w.field];
-      case 'hincrby':
-        return ['HINCRBY', k(w.key), w.field, String(w.by)];
-      case 'expire':
-        return ['EXPIRE', k(w.key), String(w.seconds)];
-      case 'zadd':
-        return w.onlyLower
-          ? ['ZADD', k(w.key), 'LT', num(w.score), w.member]
-          : ['ZADD', k(w.key), num(w.score), w.member];
-      case 'zrem':
-        return ['ZREM', k(w.key), w.member];
-      case 'zremFrom':
-        return ['ZREMRANGEBYSCORE', k(w.key), num(w.min), '+inf'];
-      case 'zremBetween':
-        return ['ZREMRANGEBYSCORE', k(w.key), num(w.min), `(${num(w.below)}`];
-      case 'zkeepFrom':
-        return ['ZKEEPFROM', k(w.key), num(w.cutoff), ...(w.from ?? []).map(k)];
-      case 'sadd':
-        return ['SADD', k(w.key), w.member];
-      case 'srem':
-        return ['SREM', k(w.key), w.member];
-      case 'hsetVersioned':
-        return [
-          'HSETVERSIONED',
-          k(w.key),
-          w.channel,
-          w.message,
-          String(w.atLeast),
-          ...w.fields.flatMap(([field, value]) => [field, value]),
-        ];
-      case 'publish':
-        return ['PUBLISH', w.channel, w.message]; // a channel is not a key
+  open();
+  for (const w of ops.flatMap(bounded)) {
+    const declared = keys.length;
+    let text = JSON.stringify(encodeOp(w, k));
+    if ((keys.length > caps.keys || bytes + text.length + 1 > caps.bytes) && encoded.length > 0) {
+      for (const key of keys.splice(declared)) index.delete(key); // they go with the next call
+      close();
+      open();
+      text = JSON.stringify(encodeOp(w, k));
     }
-  };
-  const writes = JSON.stringify(ops.flatMap(bounded).map(encode));
-  return { keys, writes };
+    encoded.push(text);
+    bytes += text.length + 1;
+  }
+  close();
+  return calls;
 };
+
+/** `ops` as one script call, whatever its size (tests and callers that checked the size). */
+export const encodeWrites = (firstKeys: readonly string[], ops: readonly WriteOp[]): EncodedWrites =>
+  encodeCalls(firstKeys, ops, { keys: Infinity, bytes: Infinity })[0]!;

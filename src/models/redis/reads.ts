@@ -28,6 +28,20 @@ const asStrings = (reply: unknown): string[] => (Array.isArray(reply) ? (reply a
 
 export const getString = (key: string): Read<string | null> => one((p) => p.get(key), asString);
 
+const asBuffer = (reply: unknown): Buffer | null => (Buffer.isBuffer(reply) ? reply : null);
+
+/** The value as bytes (stored bodies: sent as they are, never decoded). */
+export const getBuffer = (key: string): Read<Buffer | null> => one((p) => p.getBuffer(key), asBuffer);
+
+export const hashGetBuffer = (key: string, field: string): Read<Buffer | null> =>
+  one((p) => p.hgetBuffer(key, field), asBuffer);
+
+export const hashGetManyBuffers = (key: string, fields: readonly string[]): Read<(Buffer | null)[]> =>
+  one(
+    (p) => p.hmgetBuffer(key, ...fields),
+    (reply) => (Array.isArray(reply) ? reply.map(asBuffer) : []),
+  );
+
 export const hashGet = (key: string, field: string): Read<string | null> =>
   one((p) => p.hget(key, field), asString);
 
@@ -53,7 +67,8 @@ export const keyExists = (key: string): Read<boolean> =>
 
 export const setMembers = (key: string): Read<string[]> => one((p) => p.smembers(key), asStrings);
 
-type Bound = number | '-inf' | '+inf';
+/** A score bound; `(n` excludes n. */
+type Bound = number | '-inf' | '+inf' | `(${number}`;
 
 export const zsetByScore = (key: string, min: Bound, max: Bound): Read<string[]> =>
   one((p) => p.zrangebyscore(key, min, max), asStrings);

@@ -25,12 +25,17 @@ export type WriteOp =
    * into `key`.
    */
   | Readonly<{ op: 'zkeepFrom'; key: string; cutoff: number; from?: readonly string[] }>
+  /**
+   * Recomputes the day summaries (`summary`: member `<day>:<down ms>:<starts>:<first start>`,
+   * score the day) of UTC days `fromDay`…`toDay` from the failures in `key` as they stand.
+   */
+  | Readonly<{ op: 'summarizeDown'; key: string; summary: string; fromDay: number; toDay: number }>
   | Readonly<{ op: 'sadd'; key: string; member: string }>
   | Readonly<{ op: 'srem'; key: string; member: string }>
   /**
    * HSET of only the fields whose value changed, each stamped `<field>:rev` with a new revision
    * (the hash's previous `rev` + 1, at least `atLeast`); when any changed, `rev` moves and
-   * `message` is published on `channel`.
+   * `message` is published on `channel`; otherwise `unchangedMessage`, when given, is.
    */
   | Readonly<{
       op: 'hsetVersioned';
@@ -39,6 +44,7 @@ export type WriteOp =
       atLeast: number;
       channel: string;
       message: string;
+      unchangedMessage?: string;
     }>
   | Readonly<{ op: 'publish'; channel: string; message: string }>;
 

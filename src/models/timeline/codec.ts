@@ -1,10 +1,11 @@
 // How a monitor's timeline is stored (docs/read-models.md): the head hash, recent checks as
 // members "<position>:<u|d|g>" of one sorted set per hour scored by their epoch ms, closed
-// failures as "<start ms>:<end ms>".
+// failures as "<start ms>:<end ms>", and per UTC day of failures
+// "<day>:<down ms>:<failures starting>:<earliest start>" (commitWrites.lua writes those).
 import type { TimedCheck } from '../../../projections/timeline.ts';
-import type { Interval } from '../../../projections/types.ts';
+import type { DaySummary, Interval } from '../../../projections/types.ts';
+import { DAY_MS, HOUR_MS } from '../../shared/time.ts';
 import type { CheckStatus } from '../../events/check.ts';
-import { HOUR_MS } from '../../shared/time.ts';
 
 export type TimelineHead = Readonly<{
   first: number;
@@ -29,6 +30,12 @@ export const encodeInterval = (interval: Interval): string => `${interval.start}
 export const decodeInterval = (member: string): Interval => {
   const [start = '0', end = '0'] = member.split(':');
   return { start: Number(start), end: Number(end) };
+};
+
+/** A day summary and the start (ms) of its day. */
+export const decodeDaySummary = (member: string): [dayStart: number, summary: DaySummary] => {
+  const [day = '0', ms = '0', starts = '0', firstStart = '0'] = member.split(':');
+  return [Number(day) * DAY_MS, { ms: Number(ms), starts: Number(starts), firstStart: Number(firstStart) }];
 };
 
 /** The head hash's fields in write order; `open_down` is absent while the monitor is not down. */

@@ -1,6 +1,6 @@
 // Keys of a monitor's timeline: the head (latest check, open failure), the recent checks a late
-// arrival may need (one sorted set per hour, and the newest older check as the anchor), and the
-// closed failures.
+// arrival may need (one sorted set per hour, and the newest older check as the anchor), the
+// closed failures and their per-day summaries.
 import { monitorPrefix, type MonitorRef } from '../monitor.ts';
 
 export const timelineKeys = (monitor: MonitorRef) => {
@@ -10,5 +10,6 @@ export const timelineKeys = (monitor: MonitorRef) => {
     recent: (hour: number) => `${m}:recent:${hour}`,
     recentAnchor: `${m}:anchor`,
     down: `${m}:down`,
+    downDays: `${m}:down:days`,
   };
 };

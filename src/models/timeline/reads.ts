@@ -1,6 +1,7 @@
 // Typed reads of the timeline model.
 import type { TimedCheck } from '../../../projections/timeline.ts';
-import type { Interval } from '../../../projections/types.ts';
+import type { DaySummary, Interval } from '../../../projections/types.ts';
+import { DAY_MS } from '../../shared/time.ts';
 import type { MonitorRef } from '../monitor.ts';
 import {
   hashGetAll,
@@ -8,12 +9,20 @@ import {
   mapRead,
   tupleRead,
   zsetByScore,
+  zsetByScoreDesc,
   zsetScoredByScore,
   zsetScoredByScoreDesc,
   type Read,
   type Scored,
 } from '../redis/reads.ts';
-import { decodeHead, decodeInterval, decodeRecent, recentHourOf, type TimelineHead } from './codec.ts';
+import {
+  decodeDaySummary,
+  decodeHead,
+  decodeInterval,
+  decodeRecent,
+  recentHourOf,
+  type TimelineHead,
+} from './codec.ts';
 import { timelineKeys } from './keys.ts';
 import { recentHours } from './retention.ts';
 
@@ -23,6 +32,22 @@ export const headRead = (monitor: MonitorRef): Read<TimelineHead | null> =>
 /** Closed failures starting at or after `from`, in start order. */
 export const failuresRead = (monitor: MonitorRef, from: number | '-inf' = '-inf'): Read<Interval[]> =>
   mapRead(zsetByScore(timelineKeys(monitor).down, from, '+inf'), (members) => members.map(decodeInterval));
+
+/** Closed failures overlapping [from, to): the latest one starting before `from`, and those starting in it. */
+export const failuresOverlappingRead = (monitor: MonitorRef, from: number, to: number): Read<Interval[]> => {
+  const key = timelineKeys(monitor).down;
+  return mapRead(
+    tupleRead([zsetByScoreDesc(key, `(${from}`, '-inf', 1), zsetByScore(key, from, `(${to}`)]),
+    ([before, inside]) => [...before, ...inside].map(decodeInterval),
+  );
+};
+
+/** Day summaries of the failures from the UTC day holding `from` on, keyed by the day's start. */
+export const downDaysRead = (monitor: MonitorRef, from: number): Read<Map<number, DaySummary>> =>
+  mapRead(
+    zsetByScore(timelineKeys(monitor).downDays, Math.floor(from / DAY_MS), '+inf'),
+    (members) => new Map(members.map(decodeDaySummary)),
+  );
 
 /** The `count` newest of members read from several sets, in Redis's order (score, then member). */
 const newest = (members: readonly Scored[], count: number): Scored[] =>

@@ -4,6 +4,7 @@ import type { Interval } from '../../../projections/types.ts';
 import type { MonitorRef } from '../monitor.ts';
 import type { WriteOp } from '../redis/writeOps.ts';
 import { encodeHead, encodeInterval, encodeRecent, recentHourOf, type TimelineHead } from './codec.ts';
+import { DAY_MS } from '../../shared/time.ts';
 import { timelineKeys } from './keys.ts';
 import { recentCutoff, recentHours } from './retention.ts';
 
@@ -67,9 +68,44 @@ export const addFailure = (monitor: MonitorRef, failure: Interval): WriteOp => (
   member: encodeInterval(failure),
 });
 
+/**
+ * How long failures and their day summaries are kept before a monitor's latest check: the longest
+ * period served is 365 days (decisions.md), its oldest day is read in full, and a late check may
+ * extend a failure that started before it.
+ */
+export const FAILURE_HISTORY_MS = 400 * DAY_MS;
+
+const dayOf = (ms: number) => Math.floor(ms / DAY_MS);
+
+/**
+ * After the failures touching [from, to] changed: drops failures (but the one that may still reach
+ * into the kept history) and summaries older than FAILURE_HISTORY_MS before `lastAt`, then
+ * re-summarises the kept days of [from, to] from the failures as they stand. Every op states a
+ * result, not a change, so applying them twice gives the same models.
+ */
+export const summarizeFailures = (
+  monitor: MonitorRef,
+  from: number,
+  to: number,
+  lastAt: number,
+): WriteOp[] => {
+  const keys = timelineKeys(monitor);
+  const cutoff = lastAt - FAILURE_HISTORY_MS;
+  const kept = dayOf(cutoff) + 1; // the first day all of whose failures are kept
+  const fromDay = Math.max(dayOf(from), kept);
+  const toDay = dayOf(Math.max(from, to));
+  return [
+    { op: 'zkeepFrom', key: keys.down, cutoff },
+    { op: 'zremBetween', key: keys.downDays, min: Number.NEGATIVE_INFINITY, below: kept },
+    ...(fromDay <= toDay
+      ? [{ op: 'summarizeDown', key: keys.down, summary: keys.downDays, fromDay, toDay } as const]
+      : []),
+  ];
+};
+
 /** Deletes the timeline whose head Redis holds (null: no check was kept, or it is gone already). */
 export const deleteTimeline = (monitor: MonitorRef, head: TimelineHead | null): WriteOp => {
   const keys = timelineKeys(monitor);
   const recent = head === null ? [] : recentHours(head).map(keys.recent);
-  return { op: 'del', keys: [keys.head, ...recent, keys.recentAnchor, keys.down] };
+  return { op: 'del', keys: [keys.head, ...recent, keys.recentAnchor, keys.down, keys.downDays] };
 };

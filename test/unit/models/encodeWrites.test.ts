@@ -1,5 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { encodeWrites } from '../../../src/models/redis/encodeWrites.ts';
+import {
+  encodeCalls,
+  encodeWrites,
+  MAX_CALL_BYTES,
+  MAX_CALL_KEYS,
+  type EncodedWrites,
+} from '../../../src/models/redis/encodeWrites.ts';
+import type { WriteOp } from '../../../src/models/redis/writeOps.ts';
+
+/** The commands of calls with their keys named, not indexed: what Redis ends up running. */
+const resolved = (calls: readonly EncodedWrites[]) =>
+  calls.flatMap((call) =>
+    (JSON.parse(call.writes) as (string | number)[][]).map((command) => {
+      const [verb, ...rest] = command;
+      const keyCount =
+        verb === 'DEL' ? rest.length : verb === 'PUBLISH' ? 0 : verb === 'SUMMARIZEDOWN' ? 2 : 1;
+      return [verb, ...rest.map((x, i) => (i < keyCount ? call.keys[(x as number) - 1] : x))];
+    }),
+  );
 
 describe('encodeWrites', () => {
   it('declares every key once, after the fixed ones, and names keys by their KEYS index', () => {
@@ -58,5 +76,38 @@ describe('encodeWrites', () => {
       ['ZREMRANGEBYSCORE', 4],
     ]);
     expect(commands.at(-1)).toEqual(['ZREMRANGEBYSCORE', 1204, '5', '(9']);
+  });
+
+  it('cuts writes into calls of at most MAX_CALL_KEYS keys and MAX_CALL_BYTES bytes, in order', () => {
+    const body = 'x'.repeat(30_000); // an availability body of a year
+    const ops: WriteOp[] = [];
+    for (let m = 0; m < 1_500; m++) {
+      ops.push({ op: 'hset', key: `t:avail:${String(m)}`, fields: [['1y', body]] });
+      ops.push({ op: 'srem', key: 't:dirty:avail', member: `p|${String(m)}` });
+    }
+    ops.push({ op: 'del', keys: Array.from({ length: 2_500 }, (_, i) => `t:gone:${String(i)}`) });
+    const calls = encodeCalls(['t:ckpt'], ops);
+    for (const call of calls) {
+      expect(call.keys.length).toBeLessThanOrEqual(MAX_CALL_KEYS);
+      const bytes = call.writes.length + call.keys.reduce((n, key) => n + key.length, 0);
+      expect(bytes).toBeLessThanOrEqual(MAX_CALL_BYTES);
+      expect(call.keys[0]).toBe('t:ckpt');
+    }
+    expect(calls.length).toBeGreaterThanOrEqual(Math.ceil((1_500 * 30_000) / MAX_CALL_BYTES));
+    expect(resolved(calls)).toEqual(resolved([encodeWrites(['t:ckpt'], ops)]));
+  });
+
+  it('sends a write larger than a call alone, and an empty list as one empty call', () => {
+    const huge: WriteOp = { op: 'set', key: 't:big', value: 'y'.repeat(MAX_CALL_BYTES + 10) };
+    const calls = encodeCalls(
+      ['t:ckpt'],
+      [{ op: 'set', key: 't:a', value: 1 }, huge, { op: 'set', key: 't:b', value: 2 }],
+    );
+    expect(calls.map((c) => c.keys)).toEqual([
+      ['t:ckpt', 't:a'],
+      ['t:ckpt', 't:big'],
+      ['t:ckpt', 't:b'],
+    ]);
+    expect(encodeCalls(['t:ckpt'], [])).toEqual([{ keys: ['t:ckpt'], writes: '[]' }]);
   });
 });

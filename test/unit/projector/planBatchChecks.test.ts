@@ -6,6 +6,11 @@ import { aCheck, aHead, aPage, marked, ms, TAG, when, writesTo } from './given.t
 
 const mon = `${TAG}:mon:1`;
 const day = Math.floor(ms('2026-11-22T00:00:00Z') / 86_400_000);
+/** After failures changed on `day`: the history trimmed to 400 days before the last check, that day summarised. */
+const summarised = (lastIso: string) => [
+  { op: 'zkeepFrom', key: `${mon}:down`, cutoff: ms(lastIso) - 400 * 86_400_000 },
+  { op: 'summarizeDown', key: `${mon}:down`, summary: `${mon}:down:days`, fromDay: day, toDay: day },
+];
 
 describe('planBatch: checks in order', () => {
   it('given a new monitor, when it goes down and up, then one closed failure and the head', () => {
@@ -21,6 +26,7 @@ describe('planBatch: checks in order', () => {
         score: ms('2026-11-22T10:01:00Z'),
         member: `${ms('2026-11-22T10:01:00Z')}:${ms('2026-11-22T10:03:00Z')}`,
       },
+      ...summarised('2026-11-22T10:03:00Z'),
     ]);
     expect(writesTo(plan.writes, `${mon}:tl`)).toEqual([
       {
@@ -68,6 +74,7 @@ describe('planBatch: checks in order', () => {
     const start = ms('2026-11-22T09:30:00Z');
     expect(writesTo(plan.writes, `${mon}:down`)).toEqual([
       { op: 'zadd', key: `${mon}:down`, score: start, member: `${start}:${ms('2026-11-22T10:05:00Z')}` },
+      ...summarised('2026-11-22T10:05:00Z'),
     ]);
   });
 
@@ -140,6 +147,7 @@ describe('planBatch: late checks', () => {
         score: ms('2026-11-22T09:30:00Z'),
         member: `${ms('2026-11-22T09:30:00Z')}:${ms('2026-11-22T10:00:00Z')}`,
       },
+      ...summarised('2026-11-22T10:00:00Z'),
     ]);
     // The latest check is still the head's.
     expect(writesTo(plan.writes, `${mon}:tl`)[0]).toMatchObject({
@@ -170,6 +178,7 @@ describe('planBatch: late checks', () => {
         score: failure.start,
         member: `${failure.start}:${ms('2026-11-22T09:10:00Z')}`,
       },
+      ...summarised('2026-11-22T10:00:00Z'),
     ]);
   });
 

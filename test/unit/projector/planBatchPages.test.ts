@@ -145,7 +145,8 @@ describe('planBatch: removed monitors', () => {
     );
     const mon = `${TAG}:mon:1`;
     expect(writesTo(plan.writes, `${mon}:tl`)).toEqual([
-      { op: 'del', keys: [`${mon}:tl`, `${mon}:anchor`, `${mon}:down`] }, // no check was kept before the batch
+      // No check was kept before the batch: no hour set of recent checks to delete.
+      { op: 'del', keys: [`${mon}:tl`, `${mon}:anchor`, `${mon}:down`, `${mon}:down:days`] },
     ]);
     const today = Math.floor(now / 86_400_000);
     const [buckets, ...others] = writesTo(plan.writes, `${mon}:hr:${today}`);

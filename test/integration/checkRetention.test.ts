@@ -1,0 +1,71 @@
+// Retention (migrations/0007_check_retention.sql): monthly check tables that ended more than
+// 400 days ago can be dropped, and a rebuild afterwards serves exactly what was served before;
+// a cutoff inside the served periods is refused.
+import { sql } from 'slonik';
+import { z } from 'zod';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rebuild } from '../../src/projector/rebuild.ts';
+import { DAY_MS, MINUTE_MS } from '../../src/shared/time.ts';
+import { check, monitorConfigured, pageConfigured } from '../support/events.ts';
+import { startProjectorEnv, type ProjectorEnv } from '../support/projectorEnv.ts';
+import { availabilityJson, storedJson } from '../support/readModels.ts';
+
+const PERIODS = ['24h', '7d', '30d', '90d', '1y'];
+const iso = (ms: number) => new Date(ms).toISOString();
+const monthOf = (ms: number) => iso(ms).slice(0, 7).replace('-', '_');
+
+describe('dropping old months of checks', () => {
+  let env: ProjectorEnv;
+  const nowMs = Math.floor(Date.now() / MINUTE_MS) * MINUTE_MS;
+  const old = nowMs - 600 * DAY_MS;
+
+  const served = async () => ({
+    availability: await Promise.all(PERIODS.map((period) => availabilityJson(env, 'ret', 7, period))),
+    charts: await storedJson(env, 'ret', (k) => k.charts),
+  });
+
+  beforeAll(async () => {
+    env = await startProjectorEnv({ now: iso(nowMs) });
+  });
+  afterAll(async () => {
+    await env.close();
+  });
+
+  it('keeps every served figure through a rebuild', async () => {
+    await env.append(
+      pageConfigured('ret', {}, iso(old - DAY_MS)),
+      monitorConfigured('ret', 7, {}, iso(old - DAY_MS)),
+    );
+    // An outage 600 days ago (outside every period), one 100 days ago (inside the year), and today.
+    await env.append(
+      ...[0, 1, 2].map((i) => check('ret', 7, iso(old + i * MINUTE_MS), 'down')),
+      check('ret', 7, iso(old + 3 * MINUTE_MS), 'up'),
+      ...[0, 1].map((i) => check('ret', 7, iso(nowMs - 100 * DAY_MS + i * MINUTE_MS), 'down')),
+      check('ret', 7, iso(nowMs - 100 * DAY_MS + 2 * MINUTE_MS), 'up'),
+      ...[5, 4, 3, 2, 1].map((i) => check('ret', 7, iso(nowMs - i * MINUTE_MS), 'up')),
+    );
+    await env.project();
+    const before = await served();
+    expect(before.availability[4]).not.toEqual(before.availability[3]); // the year saw the outage
+
+    await expect(
+      env.t.db.query(
+        sql.unsafe`SELECT drop_check_months_before(${iso(nowMs - 30 * DAY_MS).slice(0, 10)}::date)`,
+      ),
+    ).rejects.toThrow(/still inside the periods the read models serve/);
+    const cutoff = iso(nowMs - 400 * DAY_MS).slice(0, 8) + '01';
+    const dropped = await env.t.db.anyFirst(
+      sql.type(z.object({ name: z.string() }))`SELECT drop_check_months_before(${cutoff}::date) AS name`,
+    );
+    expect(dropped).toEqual([
+      ...new Set([0, 3].map((i) => `event_log_checks_${monthOf(old + i * MINUTE_MS)}`)),
+    ]);
+    const checks = await env.t.db.oneFirst(
+      sql.type(z.object({ n: z.string() }))`SELECT count(*)::text AS n FROM event_log_checks`,
+    );
+    expect(checks).toBe('8');
+
+    await rebuild(env.deps, { prefix: env.prefix, partitions: env.partitions, graceMs: 0 });
+    expect(await served()).toEqual(before);
+  });
+});
