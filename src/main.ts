@@ -3,6 +3,7 @@
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { LogRestored, verifyLogOrigin } from './eventLog/logOrigin.ts';
 import { migrate } from './eventLog/migrate.ts';
+import { RedisEvicts } from './models/redis/evictionPolicy.ts';
 import { createClients, type Clients } from './runtime/clients.ts';
 import { createShutdown } from './runtime/onShutdown.ts';
 
@@ -68,6 +69,10 @@ const main = async () => {
     if (error instanceof ConfigError) {
       console.error(error.message);
       return 78; // EX_CONFIG
+    }
+    if (error instanceof RedisEvicts) {
+      console.error(error.message);
+      return 78; // EX_CONFIG: the Redis server's configuration
     }
     if (error instanceof LogRestored) {
       console.error(error.message);

@@ -4,6 +4,8 @@ import type { Config } from '../config.ts';
 import { buildOperatorApp } from '../operatorApp.ts';
 import { createProjectorMetrics } from '../projector/projectorMetrics.ts';
 import { createProjectorQueue } from '../projector/queue.ts';
+import { collectStaleAtStart } from '../projector/rebuild.ts';
+import { requireNoEviction } from '../models/redis/evictionPolicy.ts';
 import { readActive } from '../models/control/versions.ts';
 import { createActiveVersionReader } from '../models/control/activeVersionReader.ts';
 import { currentAndNextMonth, createCheckPartitions } from '../eventLog/ensureCheckPartitions.ts';
@@ -21,6 +23,7 @@ export const work = async (
   options: { probes: true } | { probes: false; registry: Registry } = { probes: true },
 ) => {
   const { db, redis, queueRedis, log } = clients;
+  await requireNoEviction(redis); // refuses to start: evicted models would be lost silently
   const registry = options.probes ? new Registry() : options.registry;
   const queue = createProjectorQueue(queueRedis, config.redisPrefix);
   const metrics = createProjectorMetrics(registry, {
@@ -59,6 +62,10 @@ export const work = async (
       { active: active.partitions, configured: config.partitions },
       'PROJECTOR_PARTITIONS differs from the active read models: run `npm run rebuild` to apply it',
     );
+  // In the background: a SCAN of the prefix's keys must not delay the workers.
+  void collectStaleAtStart({ redis, log }, config.redisPrefix).catch((error: unknown) =>
+    log.warn({ err: (error as Error).message }, 'stale read-model versions not collected'),
+  );
   await queue.wakePartitions(Array.from({ length: config.partitions }, (_, p) => p));
   onShutdown(() => queue.close());
   onShutdown(() => worker.close()); // waits for running jobs (BullMQ going-to-production)

@@ -5,14 +5,17 @@
 import type { Redis } from 'ioredis';
 import { START, formatCheckpoint } from '../../eventLog/readAfter.ts';
 import { formatActive, parseActive, type ActiveVersion } from './codec.ts';
+import { withScripts } from '../redis/scripts.ts';
+import { unlinkInChunks, unlinkMatching } from '../redis/unlinkKeys.ts';
 import {
   activeKey,
   partitionKeys,
-  partitionPattern,
   partitionTag,
   versionMetaKey,
+  versionPattern,
   versionSeqKey,
 } from './keys.ts';
+import type { RebuildLock } from './rebuildLock.ts';
 
 export const readActive = async (redis: Redis, prefix: string): Promise<ActiveVersion | null> =>
   parseActive(await redis.get(activeKey(prefix)));
@@ -34,14 +37,31 @@ export const createVersion = async (
   return version;
 };
 
-/** Points the API at `version`; returns the version it replaced. */
+export class RebuildLockLost extends Error {
+  override readonly name = 'RebuildLockLost';
+}
+
+/**
+ * Points the API at `version`, only while `lock` is still ours (checked in the same script as the
+ * flip); returns the version it replaced.
+ * @throws RebuildLockLost when the lock expired or another rebuild holds it now
+ */
 export const activate = async (
   redis: Redis,
   prefix: string,
   next: ActiveVersion,
   now: Date,
+  lock: Pick<RebuildLock, 'key' | 'token'>,
 ): Promise<ActiveVersion | null> => {
-  const previous = parseActive(await redis.getset(activeKey(prefix), formatActive(next)));
+  const replaced = await withScripts(redis).activateVersion(
+    lock.key,
+    activeKey(prefix),
+    lock.token,
+    formatActive(next),
+  );
+  if (replaced === null)
+    throw new RebuildLockLost(`version ${next.version} not activated: the rebuild lock is no longer ours`);
+  const previous = parseActive(replaced);
   await redis.hset(versionMetaKey(prefix, next.version), {
     state: 'active',
     caught_up_at: now.toISOString(),
@@ -51,23 +71,18 @@ export const activate = async (
   return previous && previous.version !== next.version ? previous : null;
 };
 
-/** Deletes every key of a version, checkpoints first. */
+/** Deletes every key of a version, checkpoints first (which fences any late writer). */
 export const deleteVersion = async (
   redis: Redis,
   prefix: string,
   version: ActiveVersion,
 ): Promise<number> => {
-  let deleted = 0;
-  for (let p = 0; p < version.partitions; p += 1) {
-    const tag = partitionTag(prefix, version.version, p);
-    await redis.del(partitionKeys(tag).checkpoint);
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', partitionPattern(tag), 'COUNT', 1000);
-      cursor = next;
-      if (keys.length > 0) deleted += await redis.unlink(...keys);
-    } while (cursor !== '0');
-  }
+  const checkpoints = Array.from(
+    { length: version.partitions },
+    (_, p) => partitionKeys(partitionTag(prefix, version.version, p)).checkpoint,
+  );
+  let deleted = await unlinkInChunks(redis, checkpoints);
+  deleted += await unlinkMatching(redis, versionPattern(prefix, version.version));
   await redis.del(versionMetaKey(prefix, version.version));
   return deleted;
 };
