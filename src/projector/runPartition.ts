@@ -82,7 +82,8 @@ export const runPartition = async (
       break;
     }
     const now = clock().getTime();
-    const effects = await projectBatch(redis, tag, rows, now, { db, projectedTo: parseCheckpoint(current) });
+    const projectedTo = parseCheckpoint(current);
+    const effects = await projectBatch(redis, tag, rows, now, { db, projectedTo }, { expectDocuments: true });
     const poisoned = poisonedPages(rows, effects.deadLetters);
     const writes = [
       ...effects.writes,

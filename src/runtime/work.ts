@@ -42,6 +42,7 @@ export const work = async (
       batchSize: config.batchSize,
       log,
       onBatch: metrics.onBatch,
+      onLoss: metrics.onLoss,
       prefix: config.redisPrefix,
       partitions: config.partitions,
       requeue: (partition) => queue.wakePartitions([partition]),
