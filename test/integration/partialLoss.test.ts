@@ -55,7 +55,7 @@ describe('partial loss of the read models', () => {
       ...env.deps,
       prefix: env.prefix,
       partitions: env.partitions,
-      requeue: async () => undefined,
+      requeue: () => Promise.resolve(),
       onLoss: (kind) => {
         losses.push(kind);
         metrics.onLoss(kind);
