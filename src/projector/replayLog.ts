@@ -50,12 +50,11 @@ export const replayLog = async (
           projectedTo: from,
         });
         const poisoned = poisonedPages(byPartition[p]!, effects.deadLetters);
+        await recordDeadLetters(deps, `v${target.version}`, effects.deadLetters, poisoned); // before the commit
         await commitPartition(deps.redis, tag, expected, next, [
           ...effects.writes,
           ...quarantineWrites(tag, poisoned, now),
         ]);
-        if (effects.deadLetters.length > 0)
-          await recordDeadLetters(deps, `v${target.version}`, effects.deadLetters, poisoned);
       }),
     );
     from = scannedTo;

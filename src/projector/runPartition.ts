@@ -90,10 +90,9 @@ export const runPartition = async (
       ...quarantineWrites(tag, poisoned, now),
       ...(effects.domainsChanged ? [announceDomainChanges(ref.prefix, tag)] : []),
     ];
+    await recordDeadLetters(deps, `v${ref.version}`, effects.deadLetters, poisoned); // before the commit
     const fence = { tag, expected: current, next: formatCheckpoint(scannedTo) };
     if (!(await commitWrites(redis, fence, writes))) return fenced();
-    if (effects.deadLetters.length > 0)
-      await recordDeadLetters(deps, `v${ref.version}`, effects.deadLetters, poisoned);
     result.events += rows.length;
     deps.onBatch?.({
       partition: ref.partition,

@@ -23,6 +23,7 @@ describe('npm run migrate', () => {
       '0004_checks_by_monitor.sql',
       '0005_log_origin.sql',
       '0006_page_custom_domains.sql',
+      '0007_dead_letters_once.sql',
     ]);
     expect(await migrate(url)).toEqual([]);
     const client = new pg.Client({ connectionString: url });
@@ -60,6 +61,7 @@ describe('npm run migrate', () => {
       '0004_checks_by_monitor.sql',
       '0005_log_origin.sql',
       '0006_page_custom_domains.sql',
+      '0007_dead_letters_once.sql',
     ]);
     const admin = new pg.Client({ connectionString: withDatabase(inject('pgServerUrl'), 'postgres') });
     await admin.connect();
@@ -117,6 +119,7 @@ describe('npm run migrate', () => {
         '0004_checks_by_monitor.sql',
         '0005_log_origin.sql',
         '0006_page_custom_domains.sql',
+        '0007_dead_letters_once.sql',
       ]);
       const pages = await client.query<{ slug: string; custom_domain: string | null }>(
         'SELECT slug, custom_domain FROM pages ORDER BY slug',
