@@ -15,9 +15,11 @@ type Chunk = readonly (ParsedEvent | EventError)[];
 
 /** A gate a test opens when it wants the held transaction to go on. */
 const gate = () => {
-  let open = () => undefined as void;
-  const opened = new Promise<void>((resolve) => (open = resolve));
-  return { open, opened };
+  let open: () => void = () => undefined;
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { open: () => open(), opened };
 };
 
 /** An import of two chunks that waits at `between` after writing the first (its transaction open). */
@@ -56,22 +58,20 @@ describe('concurrent appends', () => {
       .map(([slug]) => slug);
     const gateA = gate();
     const gateB = gate();
-    let firstOfA = () => undefined as void;
-    const wroteFirstOfA = new Promise<void>((resolve) => (firstOfA = resolve));
+    const firstOfA = gate();
     const a = appendParsed(
       t.db,
       twoChunks([pageConfigured(high!)], gateA.opened, [pageConfigured(low!, { title: 'A' })]),
-      { now: NOW, onChunk: () => firstOfA() },
+      { now: NOW, onChunk: firstOfA.open },
     );
-    await wroteFirstOfA; // A holds its high page
-    let firstOfB = () => undefined as void;
-    const wroteFirstOfB = new Promise<void>((resolve) => (firstOfB = resolve));
+    await firstOfA.opened; // A holds its high page
+    const firstOfB = gate();
     const b = appendParsed(
       t.db,
       twoChunks([pageConfigured(low!)], gateB.opened, [pageConfigured(high!, { title: 'B' })]),
-      { now: NOW, onChunk: () => firstOfB() },
+      { now: NOW, onChunk: firstOfB.open },
     );
-    await Promise.race([wroteFirstOfB, someoneWaits()]); // B holds its low page, or waits to start
+    await Promise.race([firstOfB.opened, someoneWaits()]); // B holds its low page, or waits to start
     gateA.open();
     gateB.open();
     const results = await Promise.allSettled([a, b]);
@@ -82,14 +82,13 @@ describe('concurrent appends', () => {
   it('leaves the write model alone for an event that turns out to be a duplicate', async () => {
     // The same id sent for two pages (an agent reusing ids): whoever commits first wins.
     const held = gate();
-    let claimed = () => undefined as void;
-    const firstClaimed = new Promise<void>((resolve) => (claimed = resolve));
+    const claimed = gate();
     const first = appendParsed(
       t.db,
       twoChunks([{ ...pageConfigured('first-owner'), id: 'shared-id' }], held.opened, []),
-      { now: NOW, onChunk: () => claimed() },
+      { now: NOW, onChunk: claimed.open },
     );
-    await firstClaimed; // its transaction holds the id, uncommitted
+    await claimed.opened; // its transaction holds the id, uncommitted
     const second = appendEvents(t.db, [{ ...pageConfigured('second-owner'), id: 'shared-id' }], { now: NOW });
     await someoneWaits(); // the second waits for the first's claim of the id
     held.open();
