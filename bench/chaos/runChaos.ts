@@ -121,12 +121,12 @@ export const runChaos = async (options: ChaosOptions = {}): Promise<ChaosReport 
     ];
     const counts = new Map<string, number>();
     for (const [name, act] of faults) {
-      await sleep(options.short ? between(1500, 3000) : between(8000, 16000));
+      await sleep(options.short ? between(1000, 2000) : between(8000, 16000));
       progress(`${((Date.now() - started) / 1000).toFixed(0)} s: ${name}`);
       await act();
       counts.set(name, (counts.get(name) ?? 0) + 1);
     }
-    await sleep(options.short ? 2000 : 10_000);
+    await sleep(options.short ? 1000 : 10_000);
     progress('stopping traffic');
     await agent.stop();
     await readers.stop();

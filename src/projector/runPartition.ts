@@ -15,6 +15,7 @@ import type { Clock } from '../shared/clock.ts';
 import type { Logger } from '../shared/logger.ts';
 import { MINUTE_MS } from '../shared/time.ts';
 import { collectRenders } from './collectRenders.ts';
+import { ModelsLost } from './detectLoss.ts';
 import { poisonedPages, quarantineWrites, recordDeadLetters } from './poisonedPages.ts';
 import { projectBatch } from './projectBatch.ts';
 import { renderPages, type QuarantineNotice } from './renderPages.ts';
@@ -83,7 +84,19 @@ export const runPartition = async (
     }
     const now = clock().getTime();
     const projectedTo = parseCheckpoint(current);
-    const effects = await projectBatch(redis, tag, rows, now, { db, projectedTo }, { expectDocuments: true });
+    const effects = await projectBatch(
+      redis,
+      tag,
+      rows,
+      now,
+      { db, projectedTo },
+      { expectDocuments: true },
+    ).catch(async (error: unknown) => {
+      // Documents gone because the partition moved on (a rebuild, a flush) are a fence, not a loss.
+      if (error instanceof ModelsLost && (await runRead(redis, checkpointRead(tag))) !== current) return null;
+      throw error;
+    });
+    if (effects === null) return fenced();
     const poisoned = poisonedPages(rows, effects.deadLetters);
     const writes = [
       ...effects.writes,
