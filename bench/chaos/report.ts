@@ -16,6 +16,8 @@ export type ChaosReport = Readonly<{
   distinctIds: number;
   eventsProjected: number;
   lagEvents: number;
+  /** Versions other than the active one still in Redis at the end. */
+  staleVersions: number;
   modelKeys: number;
   modelsDiffering: number;
 }>;
@@ -29,6 +31,7 @@ export const passed = (r: ChaosReport): boolean =>
   r.eventsProjected === r.eventsAppended &&
   r.lagEvents === 0 &&
   r.modelsDiffering === 0 &&
+  r.staleVersions === 0 &&
   r.modelKeys > 0;
 
 export const formatReport = (r: ChaosReport): string => {
@@ -45,6 +48,7 @@ export const formatReport = (r: ChaosReport): string => {
     ['requests slower than 2 s', `${r.slowOver2s} (slowest ${Math.round(r.slowestMs)} ms)`],
     ['events sent / appended / distinct ids', `${r.eventsSent} / ${r.eventsAppended} / ${r.distinctIds}`],
     ['events appended / projected (lag)', `${r.eventsAppended} / ${r.eventsProjected} (${r.lagEvents})`],
+    ['stale versions left in Redis', String(r.staleVersions)],
     ['read-model keys compared / differing', `${r.modelKeys} / ${r.modelsDiffering}`],
     ['result', passed(r) ? 'PASS' : 'FAIL'],
   ];

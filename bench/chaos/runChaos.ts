@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { createDb } from '../../src/eventLog/createDb.ts';
+import { readActive } from '../../src/models/control/versions.ts';
 import { migrate, withDatabase } from '../../src/eventLog/migrate.ts';
 import { elevenApiPaths } from '../../test/support/apiPaths.ts';
 import { startPgCluster } from '../../test/support/pgCluster.ts';
@@ -15,7 +16,7 @@ import { freePort, startRedisServer } from '../../test/support/redisServer.ts';
 import { startFleet, waitForHttp, type Fleet } from './processes.ts';
 import type { ChaosReport } from './report.ts';
 import { monitorsOf, PAGES, startAgent, startReaders } from './traffic.ts';
-import { compareWithRebuild, logCounts, waitForLagZero } from './verify.ts';
+import { compareWithRebuild, logCounts, staleVersions, waitForLagZero } from './verify.ts';
 
 export type ChaosOptions = Readonly<{
   /** A shorter schedule (CI): every fault once, a few seconds apart. */
@@ -73,6 +74,8 @@ export const runChaos = async (options: ChaosOptions = {}): Promise<ChaosReport 
       await processes.kill(name);
       processes.start('work', name);
     };
+    // Redis is flushed early, then a rebuild is killed: the killed rebuild's lock expires and its
+    // version is collected by a worker start before the end.
     const faults: Fault[] = [
       ['worker SIGKILL', restartWorker],
       [
@@ -80,6 +83,27 @@ export const runChaos = async (options: ChaosOptions = {}): Promise<ChaosReport 
         async () => {
           await processes.kill('api');
           processes.start('serve', 'api');
+        },
+      ],
+      [
+        'Redis FLUSHALL + restart',
+        async () => {
+          const admin = redis.admin();
+          await admin.flushall();
+          admin.disconnect();
+          await redis.restart();
+        },
+      ],
+      [
+        'rebuild SIGKILL',
+        async () => {
+          // After a flush the workers rebuild first; a second rebuild would only find the lock taken.
+          const admin = redis.admin();
+          for (let i = 0; i < 300 && !(await readActive(admin, PREFIX)); i += 1) await sleep(100);
+          admin.disconnect();
+          processes.start('rebuild', 'rebuild');
+          await sleep(between(1500, 4000)); // mid-replay or mid-render, depending on the log's size
+          await processes.kill('rebuild');
         },
       ],
       ['Redis restart (AOF)', () => redis.restart()],
@@ -91,23 +115,6 @@ export const runChaos = async (options: ChaosOptions = {}): Promise<ChaosReport 
           redis.freeze();
           await sleep(10_000);
           redis.thaw();
-        },
-      ],
-      [
-        'rebuild SIGKILL',
-        async () => {
-          processes.start('rebuild', 'rebuild');
-          await sleep(between(1500, 4000)); // mid-replay or mid-render, depending on the log's size
-          await processes.kill('rebuild');
-        },
-      ],
-      [
-        'Redis FLUSHALL + restart',
-        async () => {
-          const admin = redis.admin();
-          await admin.flushall();
-          admin.disconnect();
-          await redis.restart();
         },
       ],
       ['worker SIGKILL', restartWorker],
@@ -138,8 +145,14 @@ export const runChaos = async (options: ChaosOptions = {}): Promise<ChaosReport 
     try {
       const status = await waitForLagZero(db, client, PREFIX, 180_000);
       progress(`lag ${status.lag_events}; stopping the processes`);
-      for (const name of ['worker-1', 'worker-2', 'api']) await processes.kill(name, 'SIGTERM');
       const log = await logCounts(db);
+      // A killed rebuild's version is collected by the next worker start once its lock expires.
+      let stale = await staleVersions(client, PREFIX);
+      for (const waitFrom = Date.now(); stale.length > 0 && Date.now() - waitFrom < 60_000;) {
+        await sleep(1000);
+        stale = await staleVersions(client, PREFIX);
+      }
+      for (const name of ['worker-1', 'worker-2', 'api']) await processes.kill(name, 'SIGTERM');
       progress('comparing with a clean rebuild');
       const comparison = await compareWithRebuild(db, client, PREFIX, URLS);
       const all = [agent.stats, readers.stats];
@@ -163,6 +176,7 @@ export const runChaos = async (options: ChaosOptions = {}): Promise<ChaosReport 
         distinctIds: log.ids,
         eventsProjected: log.events - status.lag_events,
         lagEvents: status.lag_events,
+        staleVersions: stale.length,
         modelKeys: comparison.keys,
         modelsDiffering: comparison.differing.length,
       };

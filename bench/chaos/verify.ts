@@ -5,7 +5,9 @@ import type { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { sql, type DatabasePool } from 'slonik';
 import { z } from 'zod';
+import { allVersionsPattern, versionOfKey } from '../../src/models/control/keys.ts';
 import { readActive } from '../../src/models/control/versions.ts';
+import { scanKeys } from '../../src/models/redis/scanKeys.ts';
 import { projectionStatus } from '../../src/projector/projectionStatus.ts';
 import { rebuild } from '../../src/projector/rebuild.ts';
 import { runPartition, type ProjectorDeps } from '../../src/projector/runPartition.ts';
@@ -28,6 +30,15 @@ export const waitForLagZero = async (db: DatabasePool, redis: Redis, prefix: str
 export const logCounts = async (db: DatabasePool) =>
   db.one(sql.type(z.object({ events: z.number(), ids: z.number() }))`
     SELECT count(*)::int AS events, count(DISTINCT event_id)::int AS ids FROM event_log`);
+
+/** Versions with keys in Redis other than the active one (a killed rebuild's, not collected). */
+export const staleVersions = async (redis: Redis, prefix: string): Promise<number[]> => {
+  const active = (await readActive(redis, prefix))?.version;
+  const versions = new Set(
+    (await scanKeys(redis, allVersionsPattern(prefix))).map((key) => versionOfKey(prefix, key)),
+  );
+  return [...versions].filter((v): v is number => v !== null && v !== active);
+};
 
 export type Comparison = Readonly<{ keys: number; differing: string[] }>;
 

@@ -92,18 +92,25 @@ export const rebuild = async (deps: ProjectorDeps, options: RebuildOptions): Pro
 };
 
 /**
- * At worker start: deletes the versions an interrupted rebuild left, unless a rebuild is running
- * now (it collects them itself when it starts). Returns null when the lock was busy.
+ * At worker start: deletes the versions an interrupted rebuild left. While the rebuild lock is
+ * held — by a running rebuild, or by a killed one until its lock expires — it tries again every
+ * `retryEveryMs` for up to `retryForMs`. Returns null when it never got the lock.
  */
 export const collectStaleAtStart = async (
   deps: Pick<ProjectorDeps, 'redis' | 'log'>,
   prefix: string,
+  { retryForMs = 0, retryEveryMs = 5_000 }: { retryForMs?: number; retryEveryMs?: number } = {},
 ): Promise<Collected | null> => {
-  const lock = await takeRebuildLock(deps.redis, prefix);
-  if (lock === null) return null;
-  try {
-    return logCollected(deps, await collectStaleVersions(deps.redis, prefix, lock));
-  } finally {
-    await lock.release();
+  for (const started = Date.now(); ;) {
+    const lock = await takeRebuildLock(deps.redis, prefix);
+    if (lock !== null) {
+      try {
+        return logCollected(deps, await collectStaleVersions(deps.redis, prefix, lock));
+      } finally {
+        await lock.release();
+      }
+    }
+    if (Date.now() - started >= retryForMs) return null;
+    await sleep(retryEveryMs, undefined, { ref: false }); // never keeps a stopping process alive
   }
 };

@@ -6,6 +6,7 @@ import { createProjectorMetrics } from '../projector/projectorMetrics.ts';
 import { createProjectorQueue } from '../projector/queue.ts';
 import { collectStaleAtStart } from '../projector/rebuild.ts';
 import { requireNoEviction } from '../models/redis/evictionPolicy.ts';
+import { LOCK_TTL_MS } from '../models/control/rebuildLock.ts';
 import { readActive } from '../models/control/versions.ts';
 import { createActiveVersionReader } from '../models/control/activeVersionReader.ts';
 import { currentAndNextMonth, createCheckPartitions } from '../eventLog/ensureCheckPartitions.ts';
@@ -64,8 +65,10 @@ export const work = async (
       'PROJECTOR_PARTITIONS differs from the active read models: run `npm run rebuild` to apply it',
     );
   // In the background: a SCAN of the prefix's keys must not delay the workers.
-  void collectStaleAtStart({ redis, log }, config.redisPrefix).catch((error: unknown) =>
-    log.warn({ err: (error as Error).message }, 'stale read-model versions not collected'),
+  // A killed rebuild's lock outlives it by up to LOCK_TTL_MS: keep trying a while longer.
+  void collectStaleAtStart({ redis, log }, config.redisPrefix, { retryForMs: 2 * LOCK_TTL_MS }).catch(
+    (error: unknown) =>
+      log.warn({ err: (error as Error).message }, 'stale read-model versions not collected'),
   );
   await queue.wakePartitions(Array.from({ length: config.partitions }, (_, p) => p));
   onShutdown(() => queue.close());

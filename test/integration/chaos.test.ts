@@ -18,5 +18,6 @@ describe('chaos, short', () => {
     expect(report.eventsProjected, table).toBe(report.eventsAppended);
     expect(report.modelKeys, table).toBeGreaterThan(100);
     expect(report.modelsDiffering, table).toBe(0);
+    expect(report.staleVersions, table).toBe(0);
   }, 300_000);
 });

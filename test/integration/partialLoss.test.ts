@@ -15,7 +15,7 @@ import { projectPartition, type JobContext } from '../../src/projector/projectPa
 import { createProjectorMetrics } from '../../src/projector/projectorMetrics.ts';
 import { rebuild } from '../../src/projector/rebuild.ts';
 import { partitionOf } from '../../src/shared/pageHash.ts';
-import { check, monitorConfigured, pageConfigured } from '../support/events.ts';
+import { check, twoPagesWithChecks } from '../support/events.ts';
 import { dumpVersion, keysOf, storedJson } from '../support/readModels.ts';
 import { startProjectorEnv, type ProjectorEnv } from '../support/projectorEnv.ts';
 import { startRedisServer, type RedisServer } from '../support/redisServer.ts';
@@ -61,14 +61,7 @@ describe('partial loss of the read models', () => {
         metrics.onLoss(kind);
       },
     };
-    await env.append(
-      pageConfigured('alpha'),
-      monitorConfigured('alpha', 1),
-      pageConfigured('beta'),
-      monitorConfigured('beta', 2),
-      check('alpha', 1, '2026-11-22T11:00:00Z', 'up', 80),
-      check('beta', 2, '2026-11-22T11:00:00Z', 'up', 30),
-    );
+    await env.append(...twoPagesWithChecks());
     await env.project();
   });
   afterAll(() => env.close());

@@ -8,7 +8,7 @@ import { takeRebuildLock } from '../../src/models/control/rebuildLock.ts';
 import { activate, createVersion, readActive, RebuildLockLost } from '../../src/models/control/versions.ts';
 import { replayLog } from '../../src/projector/replayLog.ts';
 import { collectStaleAtStart, rebuild } from '../../src/projector/rebuild.ts';
-import { check, monitorConfigured, pageConfigured } from '../support/events.ts';
+import { twoPagesWithChecks } from '../support/events.ts';
 import { dumpVersion } from '../support/readModels.ts';
 import { startProjectorEnv, type ProjectorEnv } from '../support/projectorEnv.ts';
 import { scanKeys } from '../../src/models/redis/scanKeys.ts';
@@ -19,14 +19,7 @@ describe('rebuild lock and stale versions', () => {
 
   beforeAll(async () => {
     env = await startProjectorEnv({ partitions: 2, now: '2026-11-22T12:00:00Z' });
-    await env.append(
-      pageConfigured('alpha'),
-      monitorConfigured('alpha', 1),
-      pageConfigured('beta'),
-      monitorConfigured('beta', 2),
-      check('alpha', 1, '2026-11-22T11:00:00Z', 'down', 80),
-      check('beta', 2, '2026-11-22T11:00:00Z', 'up', 30),
-    );
+    await env.append(...twoPagesWithChecks('down'));
     await env.project();
   });
   afterAll(() => env.close());
