@@ -68,6 +68,7 @@ export const runChaos = async (options: ChaosOptions = {}): Promise<ChaosReport 
     const paths = PAGES.flatMap((page, p) => elevenApiPaths(page, monitorsOf(p)[0]!));
     const readers = startReaders(api, paths);
 
+    const admin = redis.admin(); // disconnected by redis.stop()
     const restartWorker = async () => {
       const name = Math.random() < 0.5 ? 'worker-1' : 'worker-2';
       await sleep(between(0, 1000)); // a random point: mid-batch, mid-render or idle
@@ -98,12 +99,14 @@ export const runChaos = async (options: ChaosOptions = {}): Promise<ChaosReport 
         'rebuild SIGKILL',
         async () => {
           // After a flush the workers rebuild first; a second rebuild would only find the lock taken.
-          const admin = redis.admin();
           for (let i = 0; i < 300 && !(await readActive(admin, PREFIX)); i += 1) await sleep(100);
-          admin.disconnect();
           processes.start('rebuild', 'rebuild');
           await sleep(between(1500, 4000)); // mid-replay or mid-render, depending on the log's size
           await processes.kill('rebuild');
+          const left = await staleVersions(admin, PREFIX);
+          progress(
+            `the killed rebuild left ${left.length > 0 ? `version ${left.join(', ')}` : 'no version'}`,
+          );
         },
       ],
       ['Redis restart (AOF)', () => redis.restart()],
