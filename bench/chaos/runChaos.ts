@@ -101,7 +101,11 @@ export const runChaos = async (options: ChaosOptions = {}): Promise<ChaosReport 
           // After a flush the workers rebuild first; a second rebuild would only find the lock taken.
           for (let i = 0; i < 300 && !(await readActive(admin, PREFIX)); i += 1) await sleep(100);
           processes.start('rebuild', 'rebuild');
-          await sleep(between(1500, 4000)); // mid-replay or mid-render, depending on the log's size
+          // Once its version exists (the process takes a few seconds to start), at a random point of
+          // the replay or the final render.
+          for (let i = 0; i < 400 && (await staleVersions(admin, PREFIX)).length === 0; i += 1)
+            await sleep(50);
+          await sleep(between(0, 500));
           await processes.kill('rebuild');
           const left = await staleVersions(admin, PREFIX);
           progress(
