@@ -1,5 +1,6 @@
-// Child processes of a benchmark: servers under test (bench/server.ts) and the real projector
-// worker (`src/main.ts work`). Every child is stopped by stopAll(), also on Ctrl-C.
+// Child processes of a benchmark: servers under test (bench/server.ts), the real projector
+// worker (`src/main.ts work`) and production commands (`node dist/main.js serve`). Every child is
+// stopped by stopAll(), also on Ctrl-C.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -93,6 +94,27 @@ export const startWorker = async (env: Record<string, string>) =>
   startChild(['src/main.ts', 'work'], { LOG_LEVEL: 'info', WORKER_PROBE_PORT: '0', ...env }, (line) =>
     line.includes('projector workers started') ? true : undefined,
   );
+
+/**
+ * A production command as operators run it: `node <build>/main.js …` ('node') or the sources under
+ * tsx ('tsx'). Readiness is the caller's to find out (procsPhase polls an endpoint).
+ */
+export const spawnService = (runner: 'node' | 'tsx', args: string[], env: Record<string, string>) => {
+  const child = spawn(process.execPath, runner === 'tsx' ? ['--import', 'tsx', ...args] : args, {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  running.add(child);
+  let errors = '';
+  child.stderr.on('data', (chunk: Buffer) => (errors = (errors + chunk.toString()).slice(-20_000)));
+  return {
+    pid: child.pid ?? 0,
+    running: () => child.exitCode === null && child.signalCode === null,
+    errors: () => errors,
+    stop: () => stop(child),
+  };
+};
 
 export const stopAll = async (): Promise<void> => {
   await Promise.all([...running].map(stop));

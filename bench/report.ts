@@ -25,6 +25,7 @@ const SECTIONS: Record<string, string> = {
   rebuild: 'Rebuild from the log',
   memory: 'Redis memory',
   stream: 'Live streams (GET /api/embed/stream) on one API process',
+  procs: 'Processes: compiled startup and WEB_CONCURRENCY',
 };
 
 const num = (x: number, unit = ''): string => {

@@ -24,6 +24,7 @@ import { appendAll, benchMonitors, DOMAIN_PAGE, domainPageEvents, historyPage } 
 import { domainPhase } from './domainPhase.ts';
 import { httpPhase } from './httpPhase.ts';
 import { ingestPhase } from './ingestPhase.ts';
+import { procsPhase } from './procsPhase.ts';
 import { memoryPhase, rebuildPhase } from './rebuildPhase.ts';
 import { streamPhase } from './streamPhase.ts';
 import { streamsWithinFdLimit } from './fdLimit.ts';
@@ -242,6 +243,10 @@ try {
         })),
       );
     }
+  }
+  if (only === undefined) {
+    log(`[${elapsed()}] processes: startup, WEB_CONCURRENCY…`);
+    figures.push(...(await procsPhase({ env: serverEnv, quick, log })));
   }
 } finally {
   await cleanup();

@@ -1,11 +1,14 @@
 // The one entry point behind the npm scripts: start, serve, work, migrate, ingest, rebuild,
 // repair-restore, simulate. Settings come from the environment (src/config.ts); a bad one stops here.
+// Production runs the build of this file (`node dist/main.js <command>`, build/build.js).
+import cluster from 'node:cluster';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { LogRestored, verifyLogOrigin } from './eventLog/logOrigin.ts';
 import { migrate } from './eventLog/migrate.ts';
 import { RedisEvicts } from './models/redis/evictionPolicy.ts';
 import { createClients, type Clients } from './runtime/clients.ts';
 import { createShutdown } from './runtime/onShutdown.ts';
+import { webConcurrency } from './runtime/webConcurrency.ts';
 
 /**
  * A long-running process: migrate, connect, run until SIGTERM/SIGINT. A process that projects
@@ -39,15 +42,17 @@ const commands: Record<string, (config: Config, args: string[]) => Promise<numbe
     console.log(applied.length ? `applied ${applied.join(', ')}` : 'database is up to date');
     return 0;
   },
-  serve: (config) =>
-    runService(config, 'api', async (clients, onShutdown) => {
-      await (await import('./runtime/serve.ts')).serve(config, clients, onShutdown);
-    }),
+  serve: (config) => {
+    const processes = webConcurrency();
+    return runService(config, 'api', async (clients, onShutdown) => {
+      await (await import('./runtime/serve.ts')).serve(config, clients, onShutdown, processes);
+    });
+  },
   work: (config) =>
     runService(config, 'worker', async (clients, onShutdown) => {
       await (await import('./runtime/work.ts')).work(config, clients, onShutdown);
     }),
-  start: async (config) => (await import('./runtime/start.ts')).start(config),
+  start: async (config) => (await import('./runtime/start.ts')).start(config, webConcurrency()),
   ingest: async (config, args) => (await import('./runtime/ingestCommand.ts')).ingestCommand(config, args),
   rebuild: async (config) => (await import('./runtime/rebuildCommand.ts')).rebuildCommand(config),
   'repair-restore': async (config) =>
@@ -60,10 +65,12 @@ const main = async () => {
   const [name = '', ...args] = process.argv.slice(2);
   const command = commands[name];
   if (!command) {
-    console.error(`usage: tsx src/main.ts <${Object.keys(commands).join('|')}> [args]`);
+    console.error(`usage: node dist/main.js <${Object.keys(commands).join('|')}> [args]`);
     return 2;
   }
   try {
+    // A process forked by `serve` or `start` with WEB_CONCURRENCY > 1 serves the public API only.
+    if (cluster.isWorker) return await (await import('./runtime/apiProcess.ts')).apiProcess(loadConfig());
     return await command(loadConfig(), args);
   } catch (error) {
     if (error instanceof ConfigError) {

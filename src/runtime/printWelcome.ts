@@ -49,6 +49,8 @@ export type WelcomeFacts = Readonly<{
   /** The candidates that answered, in order. */
   tries: readonly Try[];
   operatorPaths: readonly string[];
+  /** How many processes serve the public API (WEB_CONCURRENCY). */
+  apiProcesses?: number;
 }>;
 
 const headline = (page: WelcomePage | null): string => {
@@ -69,6 +71,11 @@ export const welcomeText = (config: Config, facts: WelcomeFacts): string => {
     headline(facts.page),
     ...(facts.page === null
       ? ['Each page will be at /s/<slug> once its page.configured event is appended.']
+      : []),
+    ...((facts.apiProcesses ?? 1) > 1
+      ? [
+          `The public API runs in ${String(facts.apiProcesses)} processes (WEB_CONCURRENCY; 1 for a single process).`,
+        ]
       : []),
     '',
     'Try:',

@@ -1,4 +1,7 @@
-// `npm run serve`: the public API and the operator listener; no projection work.
+// `npm run serve`: the public API and the operator listener; no projection work. With
+// WEB_CONCURRENCY > 1 the public API runs in that many processes (apiProcesses.ts) and this
+// process keeps the operator listener, so ingest, probes and metrics answer once per machine.
+import type { Redis } from 'ioredis';
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import { buildApp } from '../app.ts';
 import type { Config } from '../config.ts';
@@ -9,22 +12,23 @@ import { createActiveVersionReader } from '../models/control/activeVersionReader
 import { createDomainDirectory } from '../models/domains/domainDirectory.ts';
 import { systemClock } from '../shared/clock.ts';
 import { hostOfUrl } from '../shared/hostName.ts';
+import type { Logger } from '../shared/logger.ts';
+import { startApiProcesses } from './apiProcesses.ts';
 import type { Clients } from './clients.ts';
+import { ClusterRegistry } from './clusterMetrics.ts';
 import { createChangeHub } from '../stream/changeHub.ts';
 import { listen } from './listen.ts';
 
-export const serve = async (
+type OnShutdown = (close: () => Promise<unknown>) => void;
+
+/** The public API's listener in this process. */
+export const servePublic = async (
   config: Config,
-  clients: Clients,
-  onShutdown: (close: () => Promise<unknown>) => void,
+  { redis, log }: Readonly<{ redis: Redis; log: Logger }>,
+  onShutdown: OnShutdown,
+  registry: Registry,
 ) => {
-  const { db, readRedis: redis, queueRedis, log } = clients;
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
-  const queue = createProjectorQueue(queueRedis, config.redisPrefix);
-  registerProjectorGauges(registry, { db, redis, prefix: config.redisPrefix, log, queue: queue.queue });
   const active = createActiveVersionReader(redis, config.redisPrefix);
-  const wake = createWake(queue, active);
   const domains = createDomainDirectory({ redis, prefix: config.redisPrefix, log, readActive: active });
   const streams = createChangeHub({ redis, prefix: config.redisPrefix, log });
   const api = await listen(
@@ -32,6 +36,22 @@ export const serve = async (
     config.port,
     config.host,
   );
+  onShutdown(() => api.close());
+  onShutdown(() => domains.close());
+  onShutdown(() => streams.close()); // before api.close (closers run in reverse): open streams end
+};
+
+/** The operator listener (ingest, probes, projection status, metrics), once per machine. */
+const serveOperator = async (
+  config: Config,
+  clients: Clients,
+  onShutdown: OnShutdown,
+  registry: Registry,
+) => {
+  const { db, readRedis: redis, queueRedis, log } = clients;
+  const queue = createProjectorQueue(queueRedis, config.redisPrefix);
+  registerProjectorGauges(registry, { db, redis, prefix: config.redisPrefix, log, queue: queue.queue });
+  const wake = createWake(queue, createActiveVersionReader(redis, config.redisPrefix));
   const operator = await listen(
     buildOperatorApp({
       db,
@@ -47,14 +67,27 @@ export const serve = async (
   );
   onShutdown(() => queue.close());
   onShutdown(() => operator.close());
-  onShutdown(() => api.close());
-  onShutdown(() => domains.close());
-  onShutdown(() => streams.close()); // before api.close (closers run in reverse): open streams end
-  log.info({ port: config.port, host: config.host }, 'public API listening');
   log.info(
     { port: config.ingestPort, host: config.ingestHost },
     'operator listener (ingest, probes, metrics) listening',
   );
+  return wake;
+};
+
+/** `processes`: how many processes serve the public API (WEB_CONCURRENCY); 1 serves it here. */
+export const serve = async (config: Config, clients: Clients, onShutdown: OnShutdown, processes: number) => {
+  const { log } = clients;
+  const registry = processes > 1 ? new ClusterRegistry() : new Registry();
+  collectDefaultMetrics({ register: registry });
+  const wake = await serveOperator(config, clients, onShutdown, registry);
+  if (processes > 1) {
+    const api = await startApiProcesses(processes, log);
+    onShutdown(() => api.stop()); // first of these closers: the API drains before the rest closes
+    log.info({ port: api.port, host: config.host, processes, pids: api.pids() }, 'public API listening');
+  } else {
+    await servePublic(config, { redis: clients.readRedis, log }, onShutdown, registry);
+    log.info({ port: config.port, host: config.host, processes }, 'public API listening');
+  }
   if (!config.ingestToken)
     log.warn('ingest disabled: set INGEST_TOKEN (16+ characters) to accept POST /v1/events');
   return { wake, registry };

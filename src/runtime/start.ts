@@ -1,6 +1,7 @@
 // `npm start`: the whole system in one process for a single machine. Migrates; when the log is
 // empty (and DEMO is on) loads the demo page first; then the API, the operator listener, the
-// workers and the scheduler, and a simulated agent that keeps the demo alive.
+// workers and the scheduler, and a simulated agent that keeps the demo alive. With WEB_CONCURRENCY
+// > 1 the public API runs in that many processes (serve.ts); everything else stays here, once.
 import type { Config } from '../config.ts';
 import { loadDemo } from '../demo/loadDemo.ts';
 import { startDemoAgent } from '../demo/demoAgent.ts';
@@ -14,7 +15,7 @@ import { serve } from './serve.ts';
 import { printWelcome } from './welcome.ts';
 import { work } from './work.ts';
 
-export const start = async (config: Config): Promise<null> => {
+export const start = async (config: Config, processes: number): Promise<null> => {
   await migrate(config.databaseUrl);
   const clients = await createClients(config, 'statuspage');
   await verifyLogOrigin(clients.db).catch(async (error: unknown) => {
@@ -25,13 +26,19 @@ export const start = async (config: Config): Promise<null> => {
   onShutdown(() => clients.close());
   const demo = config.demo && (await isLogEmpty(clients.db));
   if (demo) await loadDemo({ db: clients.db, clock: systemClock, progress: process.stderr });
-  const { wake, registry } = await serve(config, clients, onShutdown);
+  const { wake, registry } = await serve(config, clients, onShutdown, processes);
   await work(config, clients, onShutdown, { probes: false, registry });
   if (config.demo) {
     const agent = startDemoAgent({ db: clients.db, clock: systemClock, wake, log: clients.log });
     onShutdown(async () => agent.stop());
   }
   if (demo) process.stderr.write('Projecting the demo page; the URLs follow once they answer…\n');
-  await printWelcome({ db: clients.db, redis: clients.redis, config, now: systemClock });
+  await printWelcome({
+    db: clients.db,
+    redis: clients.redis,
+    config,
+    now: systemClock,
+    apiProcesses: processes,
+  });
   return null;
 };

@@ -16,7 +16,13 @@ import {
   type WelcomePage,
 } from './printWelcome.ts';
 
-export type WelcomeDeps = Readonly<{ db: DatabasePool; redis: Redis; config: Config; now: () => Date }>;
+export type WelcomeDeps = Readonly<{
+  db: DatabasePool;
+  redis: Redis;
+  config: Config;
+  now: () => Date;
+  apiProcesses?: number;
+}>;
 
 // Ask the listeners directly: a wildcard bind answers on loopback.
 const localOrigin = (host: string, port: number): string =>
@@ -55,7 +61,7 @@ export const gatherWelcome = async (deps: WelcomeDeps): Promise<WelcomeFacts> =>
   const tries = await keepAnswering<Try>(candidatePaths(page, deps.now()), ([path]) => `${origin}${path}`);
   const operator = localOrigin(config.ingestHost, config.ingestPort);
   const operatorPaths = await keepAnswering(OPERATOR_PATHS, (path) => `${operator}${path}`);
-  return { page, tries, operatorPaths };
+  return { page, tries, operatorPaths, ...(deps.apiProcesses ? { apiProcesses: deps.apiProcesses } : {}) };
 };
 
 /** Resolves once nothing is left to project, or after `timeoutMs` (then the URLs say what works). */

@@ -1,0 +1,24 @@
+// One of the public API's processes when WEB_CONCURRENCY > 1 (a node:cluster worker): only the
+// public listener, reading Redis. The primary runs everything that must run once: migrations, the
+// operator listener (ingest, probes, metrics), and with `npm start` the projector and scheduler.
+import { Registry, collectDefaultMetrics } from 'prom-client';
+import type { Config } from '../config.ts';
+import { createLogger } from '../shared/logger.ts';
+import { createReadRedis } from './clients.ts';
+import { answerMetricsRequests } from './clusterMetrics.ts';
+import { createShutdown } from './onShutdown.ts';
+import { servePublic } from './serve.ts';
+
+export const apiProcess = async (config: Config): Promise<null> => {
+  const log = createLogger(config.logLevel, 'api');
+  const redis = createReadRedis(config.redisUrl);
+  redis.on('error', (err) => log.warn({ err: err.message }, 'redis error'));
+  const { onShutdown } = createShutdown(log);
+  onShutdown(() => redis.disconnect());
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  answerMetricsRequests(registry);
+  await servePublic(config, { redis, log }, onShutdown, registry);
+  log.info({ port: config.port }, 'API process listening');
+  return null;
+};

@@ -1,0 +1,124 @@
+// The production build (`node dist/main.js`, built by build/build.js) serves, and with
+// WEB_CONCURRENCY=2 `serve` runs the public API in two processes that both answer, replaces one
+// that is killed, and drains them all on SIGTERM, exiting 0.
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { freePort } from '../support/redisServer.ts';
+import { buildDist, startDist, type Build, type DistProcess } from '../support/distProcess.ts';
+import { socketOwner } from '../support/socketOwner.ts';
+import * as testEnv from '../support/testEnv.ts';
+
+/** GET on a connection kept open, so the process that answered still holds it. */
+const openRequest = (port: number, path: string) =>
+  new Promise<{ status: number; clientPort: number; close: () => void }>((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => {
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n`);
+    });
+    socket.once('error', reject);
+    socket.once('data', (chunk: Buffer) => {
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(chunk.toString('latin1'))?.[1] ?? 0);
+      resolve({ status, clientPort: socket.localPort ?? 0, close: () => socket.destroy() });
+    });
+  });
+
+/** Opens connections until every pid in `expected` has answered one (200 each); returns who answered each. */
+const answeringPids = async (port: number, expected: readonly number[]): Promise<(number | null)[]> => {
+  const owners: (number | null)[] = [];
+  const open: (() => void)[] = [];
+  try {
+    for (let i = 0; i < 40 && !expected.every((pid) => owners.includes(pid)); i++) {
+      const request = await openRequest(port, '/openapi.json');
+      open.push(request.close);
+      expect(request.status).toBe(200);
+      owners.push(await socketOwner(port, request.clientPort, expected));
+    }
+  } finally {
+    for (const close of open) close();
+  }
+  return owners;
+};
+
+const isRunning = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('the production build', () => {
+  let build: Build;
+  let t: testEnv.TestDatabase;
+  const redis = testEnv.testRedis();
+  const prefix = testEnv.freshRedisPrefix();
+  const running: DistProcess[] = [];
+
+  const serve = async (processes: number) => {
+    const [port, ingestPort] = [await freePort(), await freePort()];
+    const server = startDist(build.main, ['serve'], {
+      DATABASE_URL: t.url,
+      REDIS_URL: inject('redisUrl'),
+      REDIS_PREFIX: prefix,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      INGEST_PORT: String(ingestPort),
+      LOG_LEVEL: 'info',
+      WEB_CONCURRENCY: String(processes),
+    });
+    running.push(server);
+    const listening = await server.waitForLine((line) => line.msg === 'public API listening');
+    return { server, port, ingestPort, pids: listening['pids'] as number[] | undefined };
+  };
+
+  beforeAll(async () => {
+    [build, t] = await Promise.all([buildDist(), testEnv.freshDatabase()]);
+  });
+  afterAll(async () => {
+    for (const { child } of running) child.kill('SIGKILL');
+    await testEnv.dropRedisPrefix(redis, prefix);
+    redis.disconnect();
+    await t.close();
+    await build.remove();
+  });
+
+  it('node dist/main.js serve answers 200 and exits 0 on SIGTERM', async () => {
+    const { server, port, ingestPort } = await serve(1);
+    expect((await fetch(`http://127.0.0.1:${port}/openapi.json`)).status).toBe(200);
+    expect((await fetch(`http://127.0.0.1:${ingestPort}/healthz`)).status).toBe(200);
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+  });
+
+  it('WEB_CONCURRENCY=2: two API processes answer, a killed one is replaced, SIGTERM drains all', async () => {
+    const { server, port, ingestPort, pids = [] } = await serve(2);
+    const primary = server.child.pid!;
+    const [first, second] = pids;
+    expect(pids).toHaveLength(2);
+    expect(new Set([primary, first, second]).size).toBe(3);
+    const before = await answeringPids(port, [first!, second!]);
+    expect(new Set(before)).toEqual(new Set([first, second]));
+
+    process.kill(first!, 'SIGKILL');
+    const replaced = await server.waitForLine(
+      (line) => line.msg === 'API process listening' && line.pid !== first && line.pid !== second,
+    );
+    expect(server.lines().find((line) => line.msg === 'API process exited; starting another')).toMatchObject({
+      pid: primary,
+      worker_pid: first,
+      signal: 'SIGKILL',
+    });
+    const after = await answeringPids(port, [second!, replaced.pid]);
+    expect(new Set(after)).toEqual(new Set([second, replaced.pid]));
+
+    // The operator listener runs once, in the primary, and its metrics add up the living API
+    // processes' counts (the killed one's went with it).
+    const metrics = await (await fetch(`http://127.0.0.1:${ingestPort}/metrics`)).text();
+    const served = [...before, ...after].filter((pid) => pid === second || pid === replaced.pid).length;
+    expect(metrics).toContain(`\nhttp_requests_total{route="/openapi.json",status="200"} ${served}\n`);
+
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+    expect([second, replaced.pid].filter((pid) => isRunning(pid!))).toEqual([]);
+  });
+});
