@@ -115,14 +115,19 @@ export const memoryPhase = async (
     SELECT pg_total_relation_size(${options.table}::regclass)::text AS size`);
   const pgPerMonitorYear = (Number(pgBytes) / n) * (365 / options.tableDays);
   const perMonitor = (monitorBytes + page.bytes) / n;
+  const kb = perMonitor / 1024;
   return [
     {
       section: 'memory',
       name: `per monitor, ${n}-monitor page with ${options.label} of history (incl. its share of page outputs)`,
-      unit: 'bytes',
-      value: perMonitor,
-      baseline: { name: 'PostgreSQL bytes of 1 year of minute checks per monitor', value: pgPerMonitorYear },
+      unit: 'KB',
+      value: kb,
+      baseline: {
+        name: 'PostgreSQL KB of 1 year of minute checks per monitor',
+        value: pgPerMonitorYear / 1024,
+      },
       ratio: perMonitor / pgPerMonitorYear,
+      target: { text: '≤ 200 KB', met: kb <= 200 },
       detail: {
         monitor_keys_bytes_per_monitor: monitorBytes / n,
         monitor_keys_per_monitor: monitorKeys / n,

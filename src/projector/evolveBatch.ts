@@ -53,6 +53,7 @@ export const evolveBatch = (
   now: number,
 ): EvolvedBatch => {
   const marked = new Set<string>();
+  const dirty = new Set<string>();
   const batch: EvolvedBatch = {
     states: new Map(loaded.states),
     changed: new Set(),
@@ -105,7 +106,8 @@ export const evolveBatch = (
       for (const set of pageEventMarks(event)) batch.mark(set, slug);
     }
     if (atMs > (batch.updated.get(slug) ?? 0)) batch.updated.set(slug, atMs);
-    batch.mark('dirty', slug);
+    if (!dirty.has(slug)) batch.mark('dirty', slug); // once per page, without a key per event
+    dirty.add(slug);
   }
   return batch;
 };

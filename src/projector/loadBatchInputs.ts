@@ -3,12 +3,12 @@
 // for checks older than the recent ones Redis keeps, the log around them (loadBackfill).
 import type { PageState } from '../../projections/types.ts';
 import type { StoredEvent } from '../events/storedEvent.ts';
-import { pageStateRead } from '../models/pageState/reads.ts';
+import { pageForBatchRead, type TouchedDocs } from '../models/pageState/reads.ts';
 import { listRead, mapRead, readAll, runRead, tupleRead } from '../models/redis/reads.ts';
 import type { TimelineHead } from '../models/timeline/codec.ts';
 import { failuresRead, headRead, recentAroundRead } from '../models/timeline/reads.ts';
 import type { Redis } from 'ioredis';
-import { evolveBatch } from './evolveBatch.ts';
+import { evolveBatch, type EvolvedBatch } from './evolveBatch.ts';
 import { monitorChecks, type BatchInputs } from './planBatch.ts';
 import { loadBackfill, type ProjectedLog } from './loadBackfill.ts';
 import type { BackfillSpan } from './planBackfill.ts';
@@ -21,23 +21,42 @@ import {
   type MonitorChecks,
 } from './planChecks.ts';
 
+/** Per page of the batch, the incidents and maintenances its events touch. */
+const touchedDocs = (events: readonly StoredEvent[]): Map<string, TouchedDocs> => {
+  const pages = new Map<string, { incidents: Set<string>; maintenances: Set<string> }>();
+  for (const e of events) {
+    const page = pages.get(e.page) ?? { incidents: new Set<string>(), maintenances: new Set<string>() };
+    pages.set(e.page, page);
+    if (e.type === 'incident.opened' || e.type === 'incident.updated') page.incidents.add(e.data.incident_id);
+    else if (e.type.startsWith('maintenance.') && 'maintenance_id' in e.data)
+      page.maintenances.add(e.data.maintenance_id);
+  }
+  return new Map(
+    [...pages].map(([slug, p]) => [slug, { incidents: [...p.incidents], maintenances: [...p.maintenances] }]),
+  );
+};
+
+/** The inputs, and the batch evolved from them (planEvolvedBatch goes on from it). */
+export type LoadedBatch = Readonly<{ inputs: BatchInputs; evolved: EvolvedBatch }>;
+
 export const loadBatchInputs = async (
   redis: Redis,
   tag: string,
   events: readonly StoredEvent[],
   now: number,
   log?: ProjectedLog,
-): Promise<BatchInputs> => {
-  const pages = [...new Set(events.map((e) => e.page))];
+): Promise<LoadedBatch> => {
+  const touched = touchedDocs(events);
+  const pages = [...touched.keys()];
   const monitorIds = [
     ...new Set(events.flatMap((e) => (e.type === 'check.recorded' ? [e.data.monitor_id] : []))),
   ];
   const [states, heads] = await readAll(redis, [
-    listRead(pages.map((slug) => pageStateRead({ tag, slug }))),
+    listRead(pages.map((slug) => pageForBatchRead({ tag, slug }, touched.get(slug)!))),
     listRead(monitorIds.map((monitorId) => headRead({ tag, monitorId }))),
   ]);
   const loaded = {
-    states: new Map<string, PageState | null>(pages.map((slug, i) => [slug, states[i] ?? null])),
+    states: new Map<string, PageState | null>(pages.map((slug, i) => [slug, states[i]?.state ?? null])),
     heads: new Map<number, TimelineHead | null>(monitorIds.map((id, i) => [id, heads[i] ?? null])),
   };
   // Which monitors have late checks depends on the batch itself (a monitor removed and added
@@ -63,5 +82,6 @@ export const loadBatchInputs = async (
       }),
     ),
   );
-  return { ...loaded, spans: new Map(spans), backfills };
+  const legacyPages = new Set(pages.filter((_, i) => states[i]?.legacy === true));
+  return { inputs: { ...loaded, spans: new Map(spans), backfills, legacyPages }, evolved };
 };

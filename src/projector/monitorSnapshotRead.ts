@@ -2,12 +2,12 @@
 // 366 days, hour buckets of today and yesterday and minute buckets of the last 240 minutes.
 import type { MonitorConfig, MonitorSnapshot } from '../../projections/types.ts';
 import { hourBucketsRead, minuteBucketsRead } from '../models/buckets/reads.ts';
+import { MINUTE_WINDOW } from '../models/buckets/writes.ts';
 import { dayOf } from '../models/buckets/codec.ts';
 import { mapRead, tupleRead, type Read } from '../models/redis/reads.ts';
 import { failuresRead, headRead } from '../models/timeline/reads.ts';
 import { DAY_MS } from '../shared/time.ts';
 
-export const MINUTE_WINDOW = 240;
 const FAILURE_WINDOW_MS = 366 * DAY_MS;
 
 export const monitorSnapshotRead = (

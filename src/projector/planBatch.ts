@@ -16,6 +16,8 @@ export type BatchInputs = LoadedHeads &
     spans: ReadonlyMap<number, LateSpan>;
     /** For each monitor with checks older than the recent ones kept: the log around them. */
     backfills?: ReadonlyMap<number, BackfillSpan>;
+    /** Pages whose stored document is still of the single-document layout (docs/read-models.md). */
+    legacyPages?: ReadonlySet<string>;
   }>;
 
 export type BatchPlan = Readonly<{
@@ -41,8 +43,20 @@ export const planBatch = (
   events: readonly StoredEvent[],
   inputs: BatchInputs,
   now: number,
+): BatchPlan => planEvolvedBatch(tag, events, evolveBatch(tag, events, inputs, now), inputs, now);
+
+/**
+ * The second half of planBatch, given the first (`batch` = evolveBatch of the same events and
+ * inputs, not used since): the loader evolves the batch to find late checks, and planning
+ * goes on from there instead of evolving every event again.
+ */
+export const planEvolvedBatch = (
+  tag: string,
+  events: readonly StoredEvent[],
+  batch: EvolvedBatch,
+  inputs: BatchInputs,
+  now: number,
 ): BatchPlan => {
-  const batch = evolveBatch(tag, events, inputs, now);
   const writes = batch.writes;
   for (const m of monitorChecks(batch)) {
     const span = isLate(m) ? inputs.spans.get(m.monitorId) : undefined;
@@ -57,9 +71,12 @@ export const planBatch = (
     if (plan.timelineChanged)
       batch.mark('dirtyAvailability', formatMonitorOfPage({ slug, monitorId: m.monitorId }));
   }
+  const deleted = new Set(events.flatMap((e) => (e.type === 'page.deleted' ? [e.page] : [])));
   for (const slug of batch.changed) {
     const state = batch.states.get(slug);
-    if (state) writes.push(putPageState({ tag, slug }, state));
+    if (!state) continue;
+    const how = { wiped: deleted.has(slug), legacy: inputs.legacyPages?.has(slug) ?? false };
+    writes.push(...putPageState({ tag, slug }, inputs.states.get(slug) ?? null, state, how));
   }
   for (const slug of new Set(events.map((e) => e.page))) {
     batch.mark('pages', slug);

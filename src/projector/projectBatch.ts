@@ -6,7 +6,7 @@ import { lostPages, ModelsLost } from './detectLoss.ts';
 import { loadBatchInputs } from './loadBatchInputs.ts';
 import type { ProjectedLog } from './loadBackfill.ts';
 import { parseRows } from './parseRows.ts';
-import { planBatch, type BatchPlan } from './planBatch.ts';
+import { planEvolvedBatch, type BatchPlan } from './planBatch.ts';
 
 export const projectBatch = async (
   redis: Redis,
@@ -19,11 +19,11 @@ export const projectBatch = async (
   { expectDocuments = false }: { expectDocuments?: boolean } = {},
 ): Promise<BatchPlan> => {
   const parsed = parseRows(rows);
-  const inputs = await loadBatchInputs(redis, tag, parsed.events, now, log);
+  const { inputs, evolved } = await loadBatchInputs(redis, tag, parsed.events, now, log);
   if (expectDocuments) {
     const lost = await lostPages(redis, tag, parsed.events, inputs.states);
     if (lost.length > 0) throw new ModelsLost('page_state', tag, lost);
   }
-  const plan = planBatch(tag, parsed.events, inputs, now);
+  const plan = planEvolvedBatch(tag, parsed.events, evolved, inputs, now);
   return { ...plan, deadLetters: [...parsed.deadLetters, ...plan.deadLetters] };
 };

@@ -35,11 +35,10 @@ describe('a page whose render throws', () => {
   /** Stores a window in year 10000 in the page document, as a bug in evolving it might. */
   const corrupt = async (page: string) => {
     const tag = await env.tagOf(0);
-    const key = pageStateKeys({ tag, slug: page }).state;
-    const state = JSON.parse((await env.redis.get(key))!) as { maintenances: Record<string, object> };
+    const key = pageStateKeys({ tag, slug: page }).stateMaintenances;
+    const doc = JSON.parse((await env.redis.hget(key, 'w'))!) as object;
     const window = { scheduledStart: Date.UTC(10000, 0, 1), scheduledEnd: Date.UTC(10000, 0, 2) };
-    state.maintenances['w'] = { ...state.maintenances['w'], ...window };
-    await env.redis.set(key, JSON.stringify(state));
+    await env.redis.hset(key, 'w', JSON.stringify({ ...doc, ...window }));
     await env.redis.sadd(partitionKeys(tag).dirtyMaintenances, page);
   };
 

@@ -2,37 +2,30 @@
 import type { HourBucket, MinuteBucket } from '../../../projections/types.ts';
 import { MINUTE_MS } from '../../shared/time.ts';
 import type { MonitorRef } from '../monitor.ts';
-import { hashGetAll, hashGetMany, listRead, mapRead, type Read } from '../redis/reads.ts';
-import { dayOf, decodeHours, decodeMinute, minuteFields } from './codec.ts';
+import { hashGetAll, listRead, mapRead, type Read } from '../redis/reads.ts';
+import { decodeHours, decodeSlot, slotOf } from './codec.ts';
 import { bucketKeys } from './keys.ts';
 
 export const hourBucketsRead = (monitor: MonitorRef, day: number): Read<[number, HourBucket][]> =>
   mapRead(hashGetAll(bucketKeys(monitor).hours(day)), (hash) => decodeHours(hash, day));
 
-/** The non-empty minute buckets of the `count` minutes ending with the one holding `now`. */
+/**
+ * The non-empty minute buckets of the `count` minutes ending with the one holding `now`: one
+ * HGETALL per half-hour slot the window spans (a compact hash of at most 120 fields, cheaper to
+ * read whole than to name its fields), minutes outside the window left out.
+ */
 export const minuteBucketsRead = (
   monitor: MonitorRef,
   now: number,
   count: number,
 ): Read<[number, MinuteBucket][]> => {
-  const current = Math.floor(now / MINUTE_MS) * MINUTE_MS;
-  const byDay = new Map<number, number[]>();
-  for (let i = count - 1; i >= 0; i -= 1) {
-    const minute = current - i * MINUTE_MS;
-    const minutes = byDay.get(dayOf(minute)) ?? [];
-    byDay.set(dayOf(minute), minutes);
-    minutes.push(minute);
-  }
+  const last = Math.floor(now / MINUTE_MS) * MINUTE_MS;
+  const first = last - (count - 1) * MINUTE_MS;
   const keys = bucketKeys(monitor);
-  // One HMGET per day: each minute's fields, in minuteFields order, decoded minute by minute.
-  const days = [...byDay].map(([day, minutes]) =>
-    mapRead(hashGetMany(keys.minutes(day), minutes.flatMap(minuteFields)), (values) => {
-      const fields = values[Symbol.iterator]();
-      return minutes.flatMap((minute): [number, MinuteBucket][] => {
-        const bucket = decodeMinute(minuteFields(minute).map(() => fields.next().value ?? null));
-        return bucket === null ? [] : [[minute, bucket]];
-      });
-    }),
+  const slots: Read<[number, MinuteBucket][]>[] = [];
+  for (let slot = slotOf(first); slot <= slotOf(last); slot += 1)
+    slots.push(mapRead(hashGetAll(keys.minutes(slot)), (hash) => decodeSlot(hash, slot)));
+  return mapRead(listRead(slots), (perSlot) =>
+    perSlot.flat().filter(([minute]) => minute >= first && minute <= last),
   );
-  return mapRead(listRead(days), (perDay) => perDay.flat());
 };

@@ -1,14 +1,24 @@
-// Write builders of the buckets model. Buckets are sums, so checks may come in any order; each
-// day's hashes expire once no output can need them.
-import { DAY_MS } from '../../shared/time.ts';
+// Write builders of the buckets model. Buckets are sums, so checks may come in any order. Each
+// hash is kept only while an output can read it: minute buckets for the last MINUTE_WINDOW
+// minutes (charts' last hour, minute data and the embed's response times), hour buckets for
+// today and yesterday.
+import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../shared/time.ts';
 import type { MonitorRef } from '../monitor.ts';
 import type { WriteOp } from '../redis/writeOps.ts';
-import { dayOf, hourIncrements, minuteIncrements, type CheckForBuckets } from './codec.ts';
+import { dayOf, hourIncrements, minuteIncrements, SLOT_MS, slotOf, type CheckForBuckets } from './codec.ts';
 import { bucketKeys } from './keys.ts';
 
-/** Buckets older than this are never served (minute data: 240 min; hours: today and yesterday). */
-const BUCKET_HORIZON_MS = 2 * DAY_MS;
-const BUCKET_TTL_S = 4 * 86_400;
+/** The minutes a render reads: the current one and the 239 before it. */
+export const MINUTE_WINDOW = 240;
+/** How long after its end a slot is kept: the window, plus a margin for clocks that disagree. */
+const SLOT_KEEP_MS = MINUTE_WINDOW * MINUTE_MS + HOUR_MS;
+/** Hour buckets older than this are never served (today and yesterday). */
+const HOUR_HORIZON_MS = 2 * DAY_MS;
+const HOUR_TTL_S = 4 * 86_400;
+
+/** Seconds a slot must still live at `now`; 0 or less when no render can read it any more. */
+const slotTtlSeconds = (slot: number, now: number): number =>
+  Math.ceil(((slot + 1) * SLOT_MS + SLOT_KEEP_MS - now) / 1000);
 
 /** One HINCRBY per field the checks touch (summed), then the expiry of each hash touched. */
 export const countChecks = (
@@ -17,32 +27,36 @@ export const countChecks = (
   now: number,
 ): WriteOp[] => {
   const keys = bucketKeys(monitor);
-  const deltas = new Map<string, Map<string, number>>();
-  const add = (key: string, increments: readonly [string, number][]) => {
-    const fields = deltas.get(key) ?? new Map<string, number>();
-    deltas.set(key, fields);
-    for (const [field, by] of increments) fields.set(field, (fields.get(field) ?? 0) + by);
+  const deltas = new Map<string, { fields: Map<string, number>; seconds: number }>();
+  const add = (key: string, seconds: number, increments: readonly [string, number][]) => {
+    const found = deltas.get(key) ?? { fields: new Map<string, number>(), seconds };
+    deltas.set(key, found);
+    for (const [field, by] of increments) found.fields.set(field, (found.fields.get(field) ?? 0) + by);
   };
   for (const check of checks) {
-    if (check.at < now - BUCKET_HORIZON_MS) continue;
-    const day = dayOf(check.at);
-    add(keys.minutes(day), minuteIncrements(check));
-    add(keys.hours(day), hourIncrements(check));
+    const slot = slotOf(check.at);
+    const slotTtl = slotTtlSeconds(slot, now);
+    if (slotTtl > 0) add(keys.minutes(slot), slotTtl, minuteIncrements(check));
+    if (check.at >= now - HOUR_HORIZON_MS)
+      add(keys.hours(dayOf(check.at)), HOUR_TTL_S, hourIncrements(check));
   }
   const writes: WriteOp[] = [];
-  for (const [key, fields] of deltas) {
+  for (const [key, { fields, seconds }] of deltas) {
     for (const [field, by] of fields) writes.push({ op: 'hincrby', key, field, by });
-    writes.push({ op: 'expire', key, seconds: BUCKET_TTL_S });
+    writes.push({ op: 'expire', key, seconds });
   }
   return writes;
 };
 
-/** Deletes every day that may still hold buckets (older ones have expired). */
+/** Deletes every hash that may still hold buckets (older ones have expired). */
 export const deleteBuckets = (monitor: MonitorRef, now: number): WriteOp[] => {
   const keys = bucketKeys(monitor);
   const today = dayOf(now);
-  const writes: WriteOp[] = [];
-  for (let day = today - 4; day <= today + 1; day += 1)
-    writes.push({ op: 'del', keys: [keys.minutes(day), keys.hours(day)] });
-  return writes;
+  const hours: string[] = [];
+  for (let day = today - 4; day <= today + 1; day += 1) hours.push(keys.hours(day));
+  // Slots still alive, and those of checks a little ahead of the clock.
+  const minutes: string[] = [];
+  for (let slot = slotOf(now - SLOT_KEEP_MS) - 1; slot <= slotOf(now + HOUR_MS); slot += 1)
+    minutes.push(keys.minutes(slot));
+  return [{ op: 'del', keys: [...minutes, ...hours] }];
 };

@@ -1,13 +1,15 @@
-// The page document (`pg:<slug>:state`) as stored: PageState without `updatedAt`, which lives in
+// The page document, stored in parts so a batch reads only what its events touch:
+// `pg:<slug>:state` holds the settings, `deleted` and the monitor configs (what every batch
+// needs); each incident and each maintenance is a field of its own hash; `updatedAt` lives in
 // `pg:<slug>:updated` (epoch ms as a decimal string) so it is stored once.
 import { z } from 'zod';
-import type { PageState } from '../../../projections/types.ts';
+import type { IncidentDoc, MaintenanceDoc, PageState } from '../../../projections/types.ts';
 import { IncidentState } from '../../events/incident.ts';
 import { Impact } from '../../events/monitor.ts';
 import { Plan } from '../../events/page.ts';
 import { parseStoredJson } from '../corruptReadModel.ts';
 
-export type StoredPageState = Omit<PageState, 'updatedAt'>;
+export type PageCore = Pick<PageState, 'settings' | 'deleted' | 'monitors'>;
 
 const Monitor = z.object({
   id: z.number(),
@@ -17,7 +19,7 @@ const Monitor = z.object({
   position: z.number().nullable(),
 });
 
-const Incident = z.object({
+const Incident: z.ZodType<IncidentDoc> = z.object({
   id: z.string(),
   title: z.string(),
   state: IncidentState,
@@ -27,7 +29,7 @@ const Incident = z.object({
   updates: z.array(z.object({ status: IncidentState, message: z.string(), createdAt: z.number() })),
 });
 
-const Maintenance = z.object({
+const Maintenance: z.ZodType<MaintenanceDoc> = z.object({
   id: z.string(),
   title: z.string(),
   description: z.string(),
@@ -40,7 +42,13 @@ const Maintenance = z.object({
   cancelled: z.boolean(),
 });
 
-export const StoredPageState: z.ZodType<StoredPageState> = z.object({
+/** The core, and the whole document as an earlier layout stored it (incidents and maintenances inside). */
+const StoredCore: z.ZodType<
+  PageCore & {
+    incidents?: PageState['incidents'] | undefined;
+    maintenances?: PageState['maintenances'] | undefined;
+  }
+> = z.object({
   settings: z.object({
     slug: z.string(),
     title: z.string(),
@@ -51,22 +59,61 @@ export const StoredPageState: z.ZodType<StoredPageState> = z.object({
   }),
   deleted: z.boolean(),
   monitors: z.record(Monitor),
-  incidents: z.record(Incident),
-  maintenances: z.record(Maintenance),
+  incidents: z.record(Incident).optional(),
+  maintenances: z.record(Maintenance).optional(),
 });
 
-export const encodePageState = (state: PageState): string => {
-  const { updatedAt: _stored_apart, ...doc } = state;
-  return JSON.stringify(doc);
+export const encodePageCore = (state: PageState): string =>
+  JSON.stringify({ settings: state.settings, deleted: state.deleted, monitors: state.monitors });
+
+export const encodeIncident = (doc: IncidentDoc): string => JSON.stringify(doc);
+export const encodeMaintenance = (doc: MaintenanceDoc): string => JSON.stringify(doc);
+
+/** The stored parts of a page document (hash fields: id → JSON; only those read). */
+export type StoredPage = Readonly<{
+  core: string | null;
+  updated: string | null;
+  incidents: Readonly<Record<string, string | null>>;
+  maintenances: Readonly<Record<string, string | null>>;
+}>;
+
+/** A decoded document; `legacy` when its core still holds incidents and maintenances. */
+export type DecodedPage = Readonly<{ state: PageState; legacy: boolean }>;
+
+const decodeDocs = <T>(
+  schema: z.ZodType<T>,
+  fields: Readonly<Record<string, string | null>>,
+  what: string,
+): Record<string, T> => {
+  const docs: Record<string, T> = {};
+  for (const [id, text] of Object.entries(fields))
+    if (text !== null) docs[id] = parseStoredJson(schema, text, `${what} ${id}`);
+  return docs;
 };
 
 /**
- * The stored document with `updatedAt` from its own key; null when the page has no document.
- * @throws CorruptReadModel on a malformed document
+ * The document from its parts, with only the incidents and maintenances that were read; null
+ * when the page has no document. A legacy core's incidents and maintenances count as stored too
+ * (the hashes win: they are written from the first batch that rewrites the core).
+ * @throws CorruptReadModel on a malformed part
  */
-export const decodePageState = (text: string | null, updated: string | null): PageState | null => {
-  if (text === null) return null;
-  return { ...parseStoredJson(StoredPageState, text, 'page state'), updatedAt: decodeUpdated(updated) };
+export const decodePage = (stored: StoredPage): DecodedPage | null => {
+  if (stored.core === null) return null;
+  const {
+    incidents: oldIncidents,
+    maintenances: oldMaintenances,
+    ...core
+  } = parseStoredJson(StoredCore, stored.core, 'page state');
+  const state: PageState = {
+    ...core,
+    updatedAt: decodeUpdated(stored.updated),
+    incidents: { ...oldIncidents, ...decodeDocs(Incident, stored.incidents, 'incident document') },
+    maintenances: {
+      ...oldMaintenances,
+      ...decodeDocs(Maintenance, stored.maintenances, 'maintenance document'),
+    },
+  };
+  return { state, legacy: oldIncidents !== undefined || oldMaintenances !== undefined };
 };
 
 export const encodeUpdated = (at: number): string => String(at);

@@ -1,8 +1,15 @@
-// Keys of the page-state model: the page document the projector evolves, and the time of the
-// page's latest event, kept apart so a batch of checks does not rewrite the whole document.
+// Keys of the page-state model: the core of the page document the projector evolves (settings,
+// monitors), its incident and maintenance documents (one hash field each, so a batch reads and
+// writes only those it touches), and the time of the page's latest event, kept apart so a batch
+// of checks does not rewrite the core.
 import { pagePrefix, type PageRef } from '../page.ts';
 
 export const pageStateKeys = (page: PageRef) => {
   const p = pagePrefix(page);
-  return { state: `${p}:state`, updated: `${p}:updated` };
+  return {
+    state: `${p}:state`,
+    stateIncidents: `${p}:state:inc`,
+    stateMaintenances: `${p}:state:mnt`,
+    updated: `${p}:updated`,
+  };
 };

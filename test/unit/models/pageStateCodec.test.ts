@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { PageState } from '../../../projections/types.ts';
 import { CorruptReadModel } from '../../../src/models/corruptReadModel.ts';
-import { decodePageState, encodePageState } from '../../../src/models/pageState/codec.ts';
+import {
+  decodePage,
+  encodeIncident,
+  encodeMaintenance,
+  encodePageCore,
+} from '../../../src/models/pageState/codec.ts';
 
 const state: PageState = {
   settings: {
@@ -42,22 +47,50 @@ const state: PageState = {
   },
 };
 
+const stored = (doc: PageState) => ({
+  core: encodePageCore(doc),
+  updated: '1700000000000',
+  incidents: Object.fromEntries(Object.values(doc.incidents).map((i) => [i.id, encodeIncident(i)])),
+  maintenances: Object.fromEntries(Object.values(doc.maintenances).map((m) => [m.id, encodeMaintenance(m)])),
+});
+
 describe('page state codec', () => {
-  it('round-trips a document, updatedAt through its own key', () => {
-    const text = encodePageState(state);
-    expect(JSON.parse(text)).not.toHaveProperty('updatedAt');
-    const decoded = decodePageState(text, '1700000000000');
-    expect(decoded).toEqual(state);
-    expect(encodePageState(decoded!)).toBe(text);
+  it('round-trips a document in its parts, updatedAt through its own key', () => {
+    const parts = stored(state);
+    expect(JSON.parse(parts.core)).toEqual({
+      settings: state.settings,
+      deleted: false,
+      monitors: state.monitors,
+    });
+    const decoded = decodePage(parts);
+    expect(decoded).toEqual({ state, legacy: false });
+    expect(stored(decoded!.state)).toEqual(parts);
   });
 
-  it('answers null for a page without a document, and no updatedAt without its key', () => {
-    expect(decodePageState(null, '5')).toBeNull();
-    expect(decodePageState(encodePageState(state), null)?.updatedAt).toBeNull();
+  it('decodes only the documents read, and a document that was not found as absent', () => {
+    const decoded = decodePage({ ...stored(state), incidents: { i9: null }, maintenances: {} });
+    expect(decoded?.state).toEqual({ ...state, incidents: {}, maintenances: {} });
   });
 
-  it('refuses a malformed document', () => {
-    expect(() => decodePageState('{', null)).toThrow(CorruptReadModel);
-    expect(() => decodePageState('{"settings":{}}', null)).toThrow(CorruptReadModel);
+  it('reads a core of the single-document layout with its documents, flagged to be moved', () => {
+    const { updatedAt: _apart, ...whole } = state;
+    const decoded = decodePage({
+      core: JSON.stringify(whole),
+      updated: null,
+      incidents: {},
+      maintenances: {},
+    });
+    expect(decoded).toEqual({ state: { ...state, updatedAt: null }, legacy: true });
+  });
+
+  it('answers null for a page without a document', () => {
+    expect(decodePage({ ...stored(state), core: null })).toBeNull();
+  });
+
+  it('refuses a malformed part', () => {
+    const parts = stored(state);
+    expect(() => decodePage({ ...parts, core: '{' })).toThrow(CorruptReadModel);
+    expect(() => decodePage({ ...parts, core: '{"settings":{}}' })).toThrow(CorruptReadModel);
+    expect(() => decodePage({ ...parts, incidents: { i1: '{"id":"i1"}' } })).toThrow(CorruptReadModel);
   });
 });

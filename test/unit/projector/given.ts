@@ -47,6 +47,8 @@ export type Given = Readonly<{
   states?: Record<string, PageState | null>;
   heads?: Record<number, TimelineHead | null>;
   spans?: Record<number, LateSpan>;
+  /** Pages whose document was loaded from the single-document layout. */
+  legacy?: string[];
 }>;
 
 export const when = (given: Given, events: StoredEvent[], now = ms('2026-11-22T12:00:00Z')) =>
@@ -56,6 +58,7 @@ const inputsOf = (given: Given): BatchInputs => ({
   states: new Map(Object.entries(given.states ?? {})),
   heads: new Map(Object.entries(given.heads ?? {}).map(([id, head]) => [Number(id), head])),
   spans: new Map(Object.entries(given.spans ?? {}).map(([id, span]) => [Number(id), span])),
+  legacyPages: new Set(given.legacy ?? []),
 });
 
 /** The writes to one key, in order. */

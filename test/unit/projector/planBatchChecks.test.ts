@@ -151,7 +151,8 @@ describe('planBatch: late checks', () => {
     );
     expect(writesTo(plan.writes, `${mon}:down`)).toEqual([]);
     expect(writesTo(plan.writes, `${mon}:tl`)).toEqual([]);
-    expect(writesTo(plan.writes, `${mon}:min:${day}`)).toHaveLength(4); // n, rt, d and the expiry
+    const slot = Math.floor(ms('2026-11-22T08:30:00Z') / 1_800_000);
+    expect(writesTo(plan.writes, `${mon}:min30:${slot}`)).toHaveLength(4); // n, rt, d and the expiry
   });
 
   it('refuses to plan a late check whose span was not loaded', () => {
