@@ -16,6 +16,7 @@ export const touchUpdatedAt = (state: PageState | null, atMs: number): PageState
 
 const configure = (state: PageState | null, event: StoredEventOf<'page.configured'>): PageState => {
   const { title, plan, custom_domain, auth_token_hash, blocked } = event.data;
+  const at = Date.parse(event.at);
   const settings = {
     slug: event.page,
     title,
@@ -23,8 +24,8 @@ const configure = (state: PageState | null, event: StoredEventOf<'page.configure
     customDomain: custom_domain,
     tokenHash: auth_token_hash,
     blocked,
+    configuredAt: at,
   };
-  const at = Date.parse(event.at);
   if (state === null) {
     return { settings, deleted: false, updatedAt: at, monitors: {}, incidents: {}, maintenances: {} };
   }

@@ -67,6 +67,8 @@ export type PageSettings = Readonly<{
   customDomain: string | null;
   tokenHash: string | null;
   blocked: boolean;
+  /** When the page was last configured; null in documents stored before it was kept. */
+  configuredAt: number | null;
 }>;
 
 /** The per-page document the projector keeps (`pg:<slug>:state`). */

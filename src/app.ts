@@ -1,7 +1,7 @@
 // The public API: validate, look up, send bytes. Read models are precomputed by the projector;
 // nothing is aggregated on the request path. No listen here: server code and tests call buildApp.
 import express, { type Express } from 'express';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './models/redis/redisClient.ts';
 import type { Registry } from 'prom-client';
 import type { Config } from './config.ts';
 import { cors } from './http/cors.ts';
@@ -31,7 +31,7 @@ import type { Logger } from './shared/logger.ts';
 import { createChangeHub, type ChangeHub } from './stream/changeHub.ts';
 
 export type AppDeps = Readonly<{
-  redis: Redis;
+  redis: RedisClient;
   /** REDIS_PREFIX; tests pass a fresh one. */
   prefix: string;
   config: Config;

@@ -22,9 +22,29 @@ const trustProxy = z.string().transform((value, ctx): TrustProxy => {
   }
 });
 
+/** A Redis Cluster node to start from: `host:port`, with `[…]` around an IPv6 address. */
+export type ClusterNode = Readonly<{ host: string; port: number }>;
+
+// The nodes a cluster client starts from (it learns the others from CLUSTER SLOTS): a comma list
+// of `host:port`. One reachable node is enough; naming every master survives one being down.
+const clusterNodes = z.string().transform((value, ctx): ClusterNode[] => {
+  const nodes: ClusterNode[] = [];
+  for (const entry of value.split(',').map((part) => part.trim())) {
+    const match = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9_.-]+):(\d{1,5})$/.exec(entry);
+    const port = Number(match?.[2]);
+    if (!match || port < 1 || port > 65535) {
+      ctx.addIssue({ code: 'custom', message: `"${entry}" is not host:port` });
+      return z.NEVER;
+    }
+    nodes.push({ host: match[1]!.replace(/^\[|\]$/g, ''), port });
+  }
+  return nodes;
+});
+
 const Env = z.object({
   DATABASE_URL: z.string().url().default('postgres://localhost:5432/statuspage'),
   REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
+  REDIS_CLUSTER_NODES: clusterNodes.optional(),
   REDIS_PREFIX: z
     .string()
     .regex(/^[A-Za-z0-9_-]{1,40}$/)
@@ -51,6 +71,8 @@ export type TrustProxy = boolean | readonly string[];
 export type Config = Readonly<{
   databaseUrl: string;
   redisUrl: string;
+  /** Set: every client is a Redis Cluster client starting from these nodes, and redisUrl is unused. */
+  redisClusterNodes: readonly ClusterNode[] | null;
   redisPrefix: string;
   port: number;
   host: string;
@@ -90,9 +112,14 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     throw new ConfigError(`Invalid settings:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  if (e.REDIS_CLUSTER_NODES && present['REDIS_URL'] !== undefined)
+    throw new ConfigError(
+      'Invalid settings:\n  REDIS_CLUSTER_NODES: set either REDIS_URL (one server) or REDIS_CLUSTER_NODES (a cluster), not both',
+    );
   return {
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
+    redisClusterNodes: e.REDIS_CLUSTER_NODES ?? null,
     redisPrefix: e.REDIS_PREFIX,
     port: e.PORT,
     host: e.HOST,

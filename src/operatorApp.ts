@@ -2,7 +2,7 @@
 // projection status and Prometheus metrics. `npm run work` serves the same probes without
 // ingest on WORKER_PROBE_PORT.
 import express, { type Express } from 'express';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './models/redis/redisClient.ts';
 import type { Registry } from 'prom-client';
 import type { DatabasePool } from 'slonik';
 import { errorHandler, notFoundHandler, sendError } from './http/errors.ts';
@@ -16,7 +16,7 @@ import type { Logger } from './shared/logger.ts';
 
 export type OperatorDeps = Readonly<{
   db: DatabasePool;
-  redis: Redis;
+  redis: RedisClient;
   prefix: string;
   registry: Registry;
   log: Logger;

@@ -3,6 +3,22 @@ import { defineConfig } from 'vitest/config';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
+const integration = { hookTimeout: 60_000, testTimeout: 60_000, pool: 'forks' } as const;
+
+// The API and projector tests that also run against a Redis Cluster: reads and writes of every
+// model, the live streams and custom domains (pub/sub), rebuilds and version GC, page deletion.
+const ON_CLUSTER = [
+  'projectorBasics',
+  'projectorFigures',
+  'projectorOperations',
+  'pageDeletion',
+  'apiEndToEnd',
+  'apiEmbed',
+  'embedStream',
+  'customDomains',
+  'commitWritesVersioned',
+].map((name) => `test/integration/${name}.test.ts`);
+
 export default defineConfig({
   test: {
     root,
@@ -14,9 +30,16 @@ export default defineConfig({
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
           globalSetup: ['test/support/globalSetup.ts'],
-          hookTimeout: 60_000,
-          testTimeout: 60_000,
-          pool: 'forks',
+          ...integration,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'cluster',
+          include: [...ON_CLUSTER, 'test/cluster/**/*.test.ts'],
+          globalSetup: ['test/support/globalSetup.ts', 'test/support/clusterSetup.ts'],
+          ...integration,
         },
       },
     ],

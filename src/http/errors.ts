@@ -88,12 +88,13 @@ export const notFoundHandler: RequestHandler = (_req, res) => {
 
 /**
  * Redis unreachable, stalled (a command timed out), busy with a long script, or still loading its
- * data: the read models are unavailable for now, not broken.
+ * data; a Redis Cluster not (yet) reachable, or moving the slot a read needs for longer than the
+ * client retries (docs/operations.md): the read models are unavailable for now, not broken.
  */
 export const isStoreOutage = (err: unknown): boolean =>
   err instanceof Error &&
   (err.name === 'MaxRetriesPerRequestError' ||
-    /^(LOADING|BUSY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN)\b|Command timed out|Connection is closed|ECONNREFUSED|ETIMEDOUT/.test(
+    /^(LOADING|BUSY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN)\b|Command timed out|Connection is closed|ECONNREFUSED|ETIMEDOUT|^Too many Cluster redirections|^Cluster isn't ready|^None of startup nodes is available/.test(
       err.message,
     ));
 

@@ -1,14 +1,14 @@
 // Liveness and readiness for orchestrators (operations.md). Readiness asks both backing
 // services, each bounded by a timeout, so a hung connection reads as "not ready", not as a hang.
 import { Router } from 'express';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../models/redis/redisClient.ts';
 import { sql, type DatabasePool } from 'slonik';
 import { settleWithin } from '../shared/settleWithin.ts';
 
 // Below 2 s, so that the probe itself answers within the API's 2 s budget.
 export const PROBE_TIMEOUT_MS = 1_500;
 
-export type ProbesDeps = { db: DatabasePool; redis: Redis };
+export type ProbesDeps = { db: DatabasePool; redis: RedisClient };
 
 /** True when `check` settles successfully within `ms`. */
 const answersWithin = async (check: () => Promise<unknown>, ms: number): Promise<boolean> =>

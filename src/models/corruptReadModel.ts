@@ -10,7 +10,11 @@ export class CorruptReadModel extends Error {
  * Answers the value as JSON.parse built it, so re-encoding it keeps the stored key order.
  * @throws CorruptReadModel naming `what`
  */
-export const parseStoredJson = <T>(schema: z.ZodType<T>, text: string, what: string): T => {
+export const parseStoredJson = <T>(
+  schema: z.ZodType<T, z.ZodTypeDef, unknown>,
+  text: string,
+  what: string,
+): T => {
   let json: unknown;
   try {
     json = JSON.parse(text);

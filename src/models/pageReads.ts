@@ -1,6 +1,6 @@
 // The API's reads of one page (docs/read-models.md). Each is ONE round trip that also fetches the
 // page's access document, so a route decides 404/401/403 and answers together.
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis/redisClient.ts';
 import { accessRead } from './access/reads.ts';
 import type { PageAccess } from './access/codec.ts';
 import { availabilityExistsRead, availabilityRead } from './availability/reads.ts';
@@ -18,7 +18,7 @@ export type StoredRead = Readonly<{ access: PageAccess | null; stored: StoredBod
 export type AvailabilityRead = StoredRead & Readonly<{ monitorExists: boolean }>;
 export type EmbedRead = Readonly<{ access: PageAccess | null; parts: Partial<EmbedParts> }>;
 
-export const createPageReads = (redis: Redis) => ({
+export const createPageReads = (redis: RedisClient) => ({
   access: (page: PageRef): Promise<PageAccess | null> => runRead(redis, accessRead(page)),
 
   /** A whole stored response: charts, minute-data or snippets. */

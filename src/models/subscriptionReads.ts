@@ -1,7 +1,7 @@
 // The API's reads of what readers subscribe to: feeds, Statuspage-compatible documents and the
 // embed with its revisions (live streams). Each is ONE round trip that also fetches the page's
 // access document.
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis/redisClient.ts';
 import type { StatuspageDocument } from '../../projections/render/statuspage/documents.ts';
 import { accessRead } from './access/reads.ts';
 import type { PageAccess } from './access/codec.ts';
@@ -19,7 +19,7 @@ export type EmbedStreamRead = Readonly<{
   revisions: EmbedRevisions;
 }>;
 
-export const createSubscriptionReads = (redis: Redis) => ({
+export const createSubscriptionReads = (redis: RedisClient) => ({
   feed: async (page: PageRef, format: FeedFormat): Promise<StoredFeed & { access: PageAccess | null }> => {
     const [access, feed] = await readAll(redis, [accessRead(page), feedRead(page, format)]);
     return { access, ...feed };

@@ -1,7 +1,7 @@
 // Decides which pages to render and how much of each: pages marked dirty by batches, and on a
 // clock tick every page of the partition, fully where the clock moved a maintenance or an
 // availability figure (the `due` set).
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../models/redis/redisClient.ts';
 import { formatMonitorOfPage } from '../models/control/codec.ts';
 import { renderQueueRead, type RenderQueue } from '../models/control/reads.ts';
 import type { RenderSet } from '../models/control/writes.ts';
@@ -49,7 +49,7 @@ export const rendersOf = (queue: RenderQueue): PageRender[] => {
 };
 
 export const collectRenders = async (
-  redis: Redis,
+  redis: RedisClient,
   tag: string,
   options: { tick: boolean; now: number },
 ): Promise<PageRender[]> => rendersOf(await runRead(redis, renderQueueRead(tag, options)));

@@ -4,7 +4,7 @@
 // lost its data. A page whose document is gone while the log says it exists (its next event is
 // not `page.configured`, and it is not quarantined) would be rendered as deleted. Both stop the
 // batch; the job rebuilds the version (projectPartition).
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../models/redis/redisClient.ts';
 import type { PageState } from '../../projections/types.ts';
 import type { StoredEvent } from '../events/storedEvent.ts';
 import { checkpointRead } from '../models/control/reads.ts';
@@ -37,7 +37,7 @@ export class ModelsLost extends Error {
  * explains: a page whose `page.configured` could not be applied has none, by design).
  */
 export const lostPages = async (
-  redis: Redis,
+  redis: RedisClient,
   tag: string,
   events: readonly StoredEvent[],
   states: ReadonlyMap<string, PageState | null>,
@@ -54,7 +54,7 @@ export const lostPages = async (
 
 /** A fenced run's reason, read afresh: the active version's checkpoint is gone. */
 export const checkpointLost = async (
-  redis: Redis,
+  redis: RedisClient,
   ref: Readonly<{ prefix: string; version: number; partition: number }>,
 ): Promise<boolean> => {
   const active = await readActive(redis, ref.prefix);

@@ -7,7 +7,7 @@ import { pageForBatchRead, type TouchedDocs } from '../models/pageState/reads.ts
 import { listRead, mapRead, readAll, runRead, tupleRead } from '../models/redis/reads.ts';
 import type { TimelineHead } from '../models/timeline/codec.ts';
 import { failuresRead, headRead, recentAroundRead } from '../models/timeline/reads.ts';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../models/redis/redisClient.ts';
 import { evolveBatch, type EvolvedBatch } from './evolveBatch.ts';
 import { monitorChecks, type BatchInputs } from './planBatch.ts';
 import { loadBackfill, type ProjectedLog } from './loadBackfill.ts';
@@ -40,7 +40,7 @@ const touchedDocs = (events: readonly StoredEvent[]): Map<string, TouchedDocs> =
 export type LoadedBatch = Readonly<{ inputs: BatchInputs; evolved: EvolvedBatch }>;
 
 export const loadBatchInputs = async (
-  redis: Redis,
+  redis: RedisClient,
   tag: string,
   events: readonly StoredEvent[],
   now: number,

@@ -1,6 +1,6 @@
 // One batch of one partition: parse the rows, load what they need (I/O), plan the writes (pure).
 // The caller commits the writes with the checkpoint (commitWrites).
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../models/redis/redisClient.ts';
 import type { LogRow } from '../eventLog/readAfter.ts';
 import { lostPages, ModelsLost } from './detectLoss.ts';
 import { loadBatchInputs } from './loadBatchInputs.ts';
@@ -9,7 +9,7 @@ import { parseRows } from './parseRows.ts';
 import { planEvolvedBatch, type BatchPlan } from './planBatch.ts';
 
 export const projectBatch = async (
-  redis: Redis,
+  redis: RedisClient,
   tag: string,
   rows: readonly LogRow[],
   now: number,

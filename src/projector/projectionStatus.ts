@@ -2,7 +2,7 @@
 // which everything is projected, and how many events and seconds are still pending. Scrapes and
 // probes ask often, so it is one statement over the rows after the lowest checkpoint (an index
 // range scan when little is pending), stopping after LAG_COUNT_CAP rows.
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../models/redis/redisClient.ts';
 import { sql, type DatabasePool } from 'slonik';
 import { z } from 'zod';
 import { parseCheckpoint, START, type Checkpoint } from '../eventLog/readAfter.ts';
@@ -34,7 +34,7 @@ export type ProjectionStatus = {
 };
 
 /** The quarantined pages of the active version, by slug. */
-const quarantinedPages = async (redis: Redis, prefix: string): Promise<QuarantinedPage[]> => {
+const quarantinedPages = async (redis: RedisClient, prefix: string): Promise<QuarantinedPage[]> => {
   const active = await readActive(redis, prefix);
   if (!active) return [];
   const tags = Array.from({ length: active.partitions }, (_, p) => partitionTag(prefix, active.version, p));
@@ -47,7 +47,7 @@ const quarantinedPages = async (redis: Redis, prefix: string): Promise<Quarantin
 export const LAG_COUNT_CAP = 1_000_000;
 
 /** The checkpoint of every partition of the active version (partition 0 of 1 at START when none). */
-const partitionCheckpoints = async (redis: Redis, prefix: string): Promise<Checkpoint[]> => {
+const partitionCheckpoints = async (redis: RedisClient, prefix: string): Promise<Checkpoint[]> => {
   const active = await readActive(redis, prefix);
   if (!active) return [START];
   const reads = Array.from({ length: active.partitions }, (_, p) =>
@@ -72,7 +72,7 @@ const Status = z.object({
  */
 export const projectionStatus = async (
   db: DatabasePool,
-  redis: Redis,
+  redis: RedisClient,
   prefix: string,
 ): Promise<ProjectionStatus> => {
   const checkpoints = await partitionCheckpoints(redis, prefix);

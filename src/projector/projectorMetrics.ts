@@ -2,7 +2,7 @@
 // queue depth and dead letters. The gauges read PostgreSQL and Redis when scraped, through
 // guarded collectors: bounded, reported when they fail, one projection-status query per scrape.
 import type { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../models/redis/redisClient.ts';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { sql, type DatabasePool } from 'slonik';
 import { z } from 'zod';
@@ -17,7 +17,7 @@ export type ProjectorMetrics = Readonly<{
 
 export type MetricSources = Readonly<{
   db: DatabasePool;
-  redis: Redis;
+  redis: RedisClient;
   prefix: string;
   log: Logger;
   queue?: Queue;

@@ -2,7 +2,7 @@
 // are deduplicated with keepLastIfActive, so a partition has at most one running job plus one
 // follow-up, and a wake-up that lands while a job runs is never lost (design notes §2).
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../models/redis/redisClient.ts';
 import type { ActiveVersionReader } from '../models/control/activeVersionReader.ts';
 import { PROJECTOR_QUEUE, queuePrefix } from '../models/control/keys.ts';
 import { partitionOf } from '../shared/pageHash.ts';
@@ -20,7 +20,7 @@ export type ProjectorQueue = Readonly<{
 /** Wakes the projectors of the pages an append touched. */
 export type Wake = (pages: string[]) => Promise<void>;
 
-export const createProjectorQueue = (connection: Redis, prefix: string): ProjectorQueue => {
+export const createProjectorQueue = (connection: RedisClient, prefix: string): ProjectorQueue => {
   const queue = new Queue<ProjectorJob>(PROJECTOR_QUEUE, { connection, prefix: queuePrefix(prefix) });
   const wakePartitions = async (partitions: Iterable<number>) => {
     await Promise.all(

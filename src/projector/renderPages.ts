@@ -1,20 +1,18 @@
 // Renders pages of one partition: load their documents and aggregates (I/O), render them (pure),
 // and commit the outputs under the checkpoint the render read them at: if the partition moved on
 // meanwhile, the newer runner renders instead.
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../models/redis/redisClient.ts';
 import type { MonitorConfig, PageState, UrlSettings } from '../../projections/types.ts';
-import { accessKey } from '../models/access/keys.ts';
 import { checkpointRead } from '../models/control/reads.ts';
 import { clearRenderMark, scheduleDue, type RenderSet } from '../models/control/writes.ts';
 import { maintenanceMonthsRead } from '../models/lists/reads.ts';
-import { pageKeyPattern, type PageRef } from '../models/page.ts';
-import { keptOnDeletion, pageStateRead } from '../models/pageState/reads.ts';
+import { renderedKeysRead } from '../models/pageOutputs.ts';
+import { pageStateRead } from '../models/pageState/reads.ts';
 import type { Quarantine } from '../models/quarantine/codec.ts';
 import { quarantineRead } from '../models/quarantine/reads.ts';
 import { quarantinePage, releasePage } from '../models/quarantine/writes.ts';
 import { commitWrites } from '../models/control/commitWrites.ts';
 import { listRead, readAll, runRead, tupleRead } from '../models/redis/reads.ts';
-import { scanKeys } from '../models/redis/scanKeys.ts';
 import type { WriteOp } from '../models/redis/writeOps.ts';
 import { monitorSnapshotRead } from './monitorSnapshotRead.ts';
 import { renderPage, type RenderScope } from './renderPage.ts';
@@ -29,12 +27,6 @@ export type PageRender = Readonly<{
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 const byId = (a: MonitorConfig, b: MonitorConfig) => a.id - b.id;
 const isGone = (state: PageState | null) => state === null || state.deleted;
-
-/** A deleted page's keys but its document and access (which says it is deleted). */
-const staleKeys = async (redis: Redis, page: PageRef): Promise<string[]> => {
-  const keep = new Set([accessKey(page), ...keptOnDeletion(page)]);
-  return (await scanKeys(redis, pageKeyPattern(page))).filter((key) => !keep.has(key));
-};
 
 /** A page the render moved into quarantine (it was not there before). */
 export type QuarantineNotice = Readonly<{ tag: string; slug: string } & Quarantine>;
@@ -53,7 +45,7 @@ const chunksOf = <T>(items: readonly T[], size: number): T[][] =>
  * instead (its marks consumed, so it is not retried until its next event) and the others go on.
  */
 export const renderPages = async (
-  redis: Redis,
+  redis: RedisClient,
   tag: string,
   pages: readonly PageRender[],
   now: number,
@@ -78,7 +70,8 @@ export const renderPages = async (
       const configs = state && !state.deleted ? Object.values(state.monitors).sort(byId) : [];
       const monitors = await runRead(redis, listRead(configs.map((m) => monitorSnapshotRead(tag, m, now))));
       const deleted = isGone(state);
-      const stale = deleted ? await staleKeys(redis, page) : [];
+      // A deleted page loses its outputs but its document and access (which says it is deleted).
+      const stale = deleted ? await runRead(redis, renderedKeysRead(page, maintenanceMonths)) : [];
       try {
         const plan = renderPage(
           { page, state, monitors, maintenanceMonths, staleKeys: stale, now, urls },

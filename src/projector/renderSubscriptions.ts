@@ -52,7 +52,9 @@ export const renderSubscriptions = (input: SubscriptionInput): WriteOp[] => {
     baseUrl: input.urls.baseUrl,
     incidents,
     maintenances,
-    emptyUpdatedAt: state.updatedAt ?? 0,
+    // Not the page's latest event: checks do not render the feed, so that would depend on where
+    // batches happen to end, and a rebuild would disagree with the incremental models.
+    emptyUpdatedAt: state.settings.configuredAt ?? state.updatedAt ?? 0,
     nowMs: now,
   };
   const atom = renderAtom(feed);

@@ -2,7 +2,7 @@
 // partitions and committed to each with its checkpoint (the same compare-and-set as always).
 // The next batch is read from PostgreSQL while the current one is applied to Redis. Continuous
 // projection reads per partition instead, because each partition is its own job there.
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../models/redis/redisClient.ts';
 import { formatCheckpoint, readAfter, START, type ReadResult } from '../eventLog/readAfter.ts';
 import { partitionTag } from '../models/control/keys.ts';
 import { commitWrites } from '../models/control/commitWrites.ts';
@@ -14,7 +14,13 @@ import type { ProjectorDeps } from './runPartition.ts';
 
 export type ReplayTarget = Readonly<{ prefix: string; version: number; partitions: number }>;
 
-const commitPartition = async (redis: Redis, tag: string, from: string, to: string, writes: WriteOp[]) => {
+const commitPartition = async (
+  redis: RedisClient,
+  tag: string,
+  from: string,
+  to: string,
+  writes: WriteOp[],
+) => {
   const fence = { tag, expected: from, next: to };
   if (!(await commitWrites(redis, fence, writes)))
     throw new Error(`replay of ${tag} was fenced: another process wrote the version being built`);

@@ -1,7 +1,7 @@
 // The catch-up loop of one partition of one read-model version: read a batch after the
 // checkpoint, plan its writes, commit them with the checkpoint compare-and-set, render what the
 // batch made dirty; on a new minute, render what the clock changed.
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../models/redis/redisClient.ts';
 import type { DatabasePool } from 'slonik';
 import type { UrlSettings } from '../../projections/types.ts';
 import { formatCheckpoint, parseCheckpoint, readAfter } from '../eventLog/readAfter.ts';
@@ -22,7 +22,7 @@ import { renderPages, type QuarantineNotice } from './renderPages.ts';
 
 export type ProjectorDeps = Readonly<{
   db: DatabasePool;
-  redis: Redis;
+  redis: RedisClient;
   clock: Clock;
   urls: UrlSettings;
   batchSize: number;

@@ -11,8 +11,8 @@ import { servePublic } from './serve.ts';
 
 export const apiProcess = async (config: Config): Promise<null> => {
   const log = createLogger(config.logLevel, 'api');
-  const redis = createReadRedis(config.redisUrl);
-  redis.on('error', (err) => log.warn({ err: err.message }, 'redis error'));
+  const redis = createReadRedis(config);
+  redis.on('error', (err: Error) => log.warn({ err: err.message }, 'redis error'));
   const { onShutdown } = createShutdown(log);
   onShutdown(() => redis.disconnect());
   const registry = new Registry();

@@ -1,7 +1,10 @@
-// The process's connections, built once from the config and passed down (no globals).
-import { Redis } from 'ioredis';
+// The process's connections, built once from the config and passed down (no globals). Every Redis
+// client of every command comes from createRedis: one server (REDIS_URL) or a Redis Cluster
+// (REDIS_CLUSTER_NODES), the rest of the code does not care which (src/models/redis/redisClient.ts).
+import { Cluster, Redis, type RedisOptions } from 'ioredis';
 import type { Config } from '../config.ts';
 import { createDb, type DatabasePool } from '../eventLog/createDb.ts';
+import type { RedisClient } from '../models/redis/redisClient.ts';
 import { createLogger, type Logger } from '../shared/logger.ts';
 
 /**
@@ -14,27 +17,63 @@ export const READ_COMMAND_TIMEOUT_MS = 500;
 export type Clients = Readonly<{
   db: DatabasePool;
   /** The projector's: its scripts may run for a while, so no command timeout. */
-  redis: Redis;
+  redis: RedisClient;
   /** The API's reads and the probes: every command bounded by READ_COMMAND_TIMEOUT_MS. */
-  readRedis: Redis;
+  readRedis: RedisClient;
   /** BullMQ needs its own connection with maxRetriesPerRequest: null. */
-  queueRedis: Redis;
+  queueRedis: RedisClient;
   log: Logger;
   close: () => Promise<void>;
 }>;
 
-/** The client the API reads read models with: a stalled Redis fails commands, never hangs them. */
-export const createReadRedis = (url: string): Redis =>
-  new Redis(url, { maxRetriesPerRequest: 1, commandTimeout: READ_COMMAND_TIMEOUT_MS });
+/** Where Redis is: the part of the config createRedis needs. */
+export type RedisTarget = Pick<Config, 'redisUrl' | 'redisClusterNodes'>;
+
+/** What each use needs of its connection. */
+export type RedisRole = 'projector' | 'read' | 'queue';
+
+const roleOptions: Record<RedisRole, RedisOptions> = {
+  projector: { maxRetriesPerRequest: 2 },
+  // A stalled Redis fails the API's commands, never hangs them.
+  read: { maxRetriesPerRequest: 1, commandTimeout: READ_COMMAND_TIMEOUT_MS },
+  queue: { maxRetriesPerRequest: null },
+};
+
+/**
+ * The one factory of Redis clients. On a cluster, the node connections get the role's options.
+ * No auto-pipelining there: when a slot moves, ioredis re-sends a whole pipeline to the node that
+ * answered ASK for one of its keys, and the commands that had been answered by the old node then
+ * read nothing (found while testing a reshard under traffic). Redirections (MOVED and ASK
+ * while a slot moves, TRYAGAIN for a multi-key command of a slot half moved) ioredis follows.
+ */
+export const createRedis = (target: RedisTarget, role: RedisRole): RedisClient => {
+  const options = roleOptions[role];
+  if (target.redisClusterNodes === null) return new Redis(target.redisUrl, options);
+  return new Cluster(
+    target.redisClusterNodes.map((node) => ({ host: node.host, port: node.port })),
+    {
+      redisOptions: options,
+      // A command waiting for the cluster to be (re)discovered has no command timeout yet: the
+      // API's reads fail at once then (503) rather than wait.
+      enableOfflineQueue: role !== 'read',
+      // A script or multi-key read of a slot being moved gets TRYAGAIN until the page's keys are
+      // on one master: the API retries for about 400 ms, then answers 503 with Retry-After.
+      ...(role === 'read' ? { retryDelayOnTryAgain: 50, maxRedirections: 8 } : {}),
+    },
+  );
+};
+
+/** The client the API reads read models with (the probes' too). */
+export const createReadRedis = (target: RedisTarget): RedisClient => createRedis(target, 'read');
 
 export const createClients = async (config: Config, name: string): Promise<Clients> => {
   const log = createLogger(config.logLevel, name);
   const db = await createDb(config.databaseUrl);
-  const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2 });
-  const readRedis = createReadRedis(config.redisUrl);
-  const queueRedis = new Redis(config.redisUrl, { maxRetriesPerRequest: null });
+  const redis = createRedis(config, 'projector');
+  const readRedis = createReadRedis(config);
+  const queueRedis = createRedis(config, 'queue');
   for (const client of [redis, readRedis, queueRedis])
-    client.on('error', (err) => log.warn({ err: err.message }, 'redis error'));
+    client.on('error', (err: Error) => log.warn({ err: err.message }, 'redis error'));
   return {
     db,
     redis,

@@ -1,14 +1,14 @@
 // The BullMQ worker of `npm run work` and `npm start`: wiring only; all logic lives in
 // src/projector (testable without BullMQ).
 import { Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../models/redis/redisClient.ts';
 import { projectPartition, type JobContext } from '../projector/projectPartition.ts';
 import type { ProjectorJob } from '../projector/queue.ts';
 import { PROJECTOR_QUEUE, queuePrefix } from '../models/control/keys.ts';
 
 export const startProjectorWorker = (
   ctx: JobContext,
-  connection: Redis,
+  connection: RedisClient,
   concurrency: number,
 ): Worker<ProjectorJob> => {
   const worker = new Worker<ProjectorJob>(

@@ -1,7 +1,7 @@
 // `npm run serve`: the public API and the operator listener; no projection work. With
 // WEB_CONCURRENCY > 1 the public API runs in that many processes (apiProcesses.ts) and this
 // process keeps the operator listener, so ingest, probes and metrics answer once per machine.
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../models/redis/redisClient.ts';
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import { buildApp } from '../app.ts';
 import type { Config } from '../config.ts';
@@ -24,7 +24,7 @@ type OnShutdown = (close: () => Promise<unknown>) => void;
 /** The public API's listener in this process. */
 export const servePublic = async (
   config: Config,
-  { redis, log }: Readonly<{ redis: Redis; log: Logger }>,
+  { redis, log }: Readonly<{ redis: RedisClient; log: Logger }>,
   onShutdown: OnShutdown,
   registry: Registry,
 ) => {

@@ -2,7 +2,7 @@
 // caught up with the log, pick a page that exists, and ask each URL; print only those that
 // answered 200 (a private, blocked or free-plan page loses the URLs it refuses).
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../models/redis/redisClient.ts';
 import { sql, type DatabasePool } from 'slonik';
 import { z } from 'zod';
 import { browsableHost, type Config } from '../config.ts';
@@ -18,7 +18,7 @@ import {
 
 export type WelcomeDeps = Readonly<{
   db: DatabasePool;
-  redis: Redis;
+  redis: RedisClient;
   config: Config;
   now: () => Date;
   apiProcesses?: number;

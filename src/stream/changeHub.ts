@@ -2,7 +2,7 @@
 // (PSUBSCRIBE to every partition's change channel) for the whole process; a change to a page with
 // open streams costs one read of its embed, whatever the number of streams, and each distinct
 // variant (inc/rtm/upd) is joined once. Heartbeats are one timer for all streams.
-import type { Redis } from 'ioredis';
+import { subscriberOf, type RedisClient } from '../models/redis/redisClient.ts';
 import type { Logger } from '../shared/logger.ts';
 import { createPageLocator } from '../http/pageGate.ts';
 import type { EmbedStatusQuery } from '../http/schemas.ts';
@@ -16,7 +16,12 @@ import { eventId, statusEvent, variantOf, writeEvent, type StreamClient } from '
 
 export const HEARTBEAT_MS = 25_000;
 
-export type ChangeHubDeps = Readonly<{ redis: Redis; prefix: string; log: Logger; heartbeatMs?: number }>;
+export type ChangeHubDeps = Readonly<{
+  redis: RedisClient;
+  prefix: string;
+  log: Logger;
+  heartbeatMs?: number;
+}>;
 
 /** The event a stream of this variant would get now; null while the embed is not rendered. */
 const bodyOf = (parts: Partial<EmbedParts>, revisions: EmbedRevisions, query: EmbedStatusQuery) => {
@@ -34,7 +39,7 @@ export const createChangeHub = (deps: ChangeHubDeps) => {
   const clients = new Map<string, Set<StreamClient>>();
   const refreshing = new Map<string, boolean>(); // slug → another change came in meanwhile
   const seen = new Map<string, number>();
-  let subscriber: Redis | null = null;
+  let subscriber: RedisClient | null = null;
   let ready: Promise<unknown> | null = null;
   let heartbeat: NodeJS.Timeout | null = null;
   let size = 0;
@@ -82,10 +87,7 @@ export const createChangeHub = (deps: ChangeHubDeps) => {
   const subscribe = (): Promise<unknown> => {
     if (ready !== null) return ready;
     // Named, so an operator sees the one subscriber of each API process in CLIENT LIST.
-    const connection = deps.redis.duplicate({
-      maxRetriesPerRequest: null,
-      connectionName: `${deps.prefix}:live-streams`,
-    });
+    const connection = subscriberOf(deps.redis, `${deps.prefix}:live-streams`);
     subscriber = connection;
     connection.on('error', (error: unknown) => deps.log.warn({ err: error }, 'live stream subscriber error'));
     connection.on('pmessage', (_pattern: string, _channel: string, slug: string) => {

@@ -1,11 +1,11 @@
 // The active-version pointer is read at most once per TTL, shared by concurrent callers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../src/models/redis/redisClient.ts';
 import { createActiveVersionReader } from '../../src/models/control/activeVersionReader.ts';
 import { activeKey } from '../../src/models/control/keys.ts';
 import { dropRedisPrefix, freshRedisPrefix, testRedis } from '../support/testEnv.ts';
 
-let redis: Redis;
+let redis: RedisClient;
 const prefix = freshRedisPrefix();
 beforeAll(() => {
   redis = testRedis();
@@ -31,12 +31,12 @@ describe('createActiveVersionReader', () => {
     expect(await read()).toEqual({ version: 4, partitions: 8 });
   });
 
-  it('makes one Redis call for concurrent callers', async () => {
+  it('makes one RedisClient call for concurrent callers', async () => {
     let calls = 0;
     const counting = new Proxy(redis, {
       get: (target, name, receiver) =>
         name === 'get'
-          ? (...args: Parameters<Redis['get']>) => {
+          ? (...args: Parameters<RedisClient['get']>) => {
               calls += 1;
               return target.get(...args);
             }

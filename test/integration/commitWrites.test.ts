@@ -1,13 +1,13 @@
 // The one write path of the read models: fenced by the checkpoint, every key declared, nothing
 // written when any write of a commit is malformed.
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../src/models/redis/redisClient.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commitWrites, KeyOutsidePartition } from '../../src/models/control/commitWrites.ts';
 import { withScripts } from '../../src/models/redis/scripts.ts';
 import { dropRedisPrefix, freshRedisPrefix, testRedis } from '../support/testEnv.ts';
 
 describe('commitWrites', () => {
-  let redis: Redis;
+  let redis: RedisClient;
   let prefix: string;
   let tag: string;
   let ckpt: string;

@@ -1,15 +1,15 @@
 // The two writes behind the live streams: hsetVersioned writes only changed fields, stamps them with
 // a revision that only grows, and publishes once per commit that changed something; publish sends
 // a message on a channel that is not a key.
-import type { Redis } from 'ioredis';
+import { subscriberOf, type RedisClient } from '../../src/models/redis/redisClient.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commitWrites } from '../../src/models/control/commitWrites.ts';
 import type { WriteOp } from '../../src/models/redis/writeOps.ts';
 import { dropRedisPrefix, freshRedisPrefix, testRedis } from '../support/testEnv.ts';
 
 describe('commitWrites: hsetVersioned and publish', () => {
-  let redis: Redis;
-  let listener: Redis;
+  let redis: RedisClient;
+  let listener: RedisClient;
   let prefix: string;
   let tag: string;
   const messages: string[] = [];
@@ -22,10 +22,15 @@ describe('commitWrites: hsetVersioned and publish', () => {
     channel: `${tag}:changes`,
     message: 'a',
   });
-  /** Commits, then a marker through the same channel, so every message of the commit has arrived. */
+  /**
+   * Commits, then a marker through the same channel, so every message of the commit has arrived.
+   * The marker goes out in a commit too: on a cluster, only messages published by one node (the
+   * partition's master) arrive in the order they were sent.
+   */
   const commit = async (writes: WriteOp[]) => {
     expect(await commitWrites(redis, fence(), writes)).toBe(true);
-    await redis.publish(`${tag}:changes`, 'marker');
+    const marker: WriteOp = { op: 'publish', channel: `${tag}:changes`, message: 'marker' };
+    expect(await commitWrites(redis, fence(), [marker])).toBe(true);
     await new Promise<void>((resolve) => {
       const check = () => (messages.at(-1) === 'marker' ? resolve() : setTimeout(check, 5));
       check();
@@ -35,7 +40,7 @@ describe('commitWrites: hsetVersioned and publish', () => {
 
   beforeAll(async () => {
     redis = testRedis();
-    listener = redis.duplicate();
+    listener = subscriberOf(redis, 'test-listener');
     prefix = freshRedisPrefix();
     tag = `${prefix}:{v1.p0}`;
     await redis.set(`${tag}:ckpt`, '0:0');

@@ -17,6 +17,7 @@ import { check, monitorConfigured, pageConfigured } from '../support/events.ts';
 import { projectAll } from '../support/projectAll.ts';
 import { startProjectorEnv, URLS, type ProjectorEnv } from '../support/projectorEnv.ts';
 import { nextStatus, openStream } from '../support/sseClient.ts';
+import { clientList, isSubscriberNamed } from '../support/testEnv.ts';
 
 const N = '2026-11-22T12:00:30Z';
 const REV = Date.parse(N); // 1795348830000
@@ -130,9 +131,9 @@ describe('GET /api/embed/stream', () => {
       Array(3).fill([200, 'text/event-stream', 'no-store']),
     );
     for (const stream of streams) expect(await nextStatus(stream)).toEqual({ id: REV, body: body() });
-    const clients = (await env.redis.client('LIST')) as string;
+    const clients = await clientList(env.redis);
     expect(
-      clients.split('\n').filter((line) => line.includes(` name=${env.prefix}:live-streams `)),
+      clients.split('\n').filter((line) => isSubscriberNamed(line, `${env.prefix}:live-streams`)),
     ).toHaveLength(1);
 
     await append(

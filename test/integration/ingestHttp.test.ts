@@ -4,6 +4,7 @@ import type net from 'node:net';
 import { Writable } from 'node:stream';
 import express, { type Express } from 'express';
 import { Redis } from 'ioredis';
+import type { RedisClient } from '../../src/models/redis/redisClient.ts';
 import { pino } from 'pino';
 import { sql, type DatabasePool } from 'slonik';
 import request from 'supertest';
@@ -55,13 +56,13 @@ const memoryLog = () => {
 
 describe('POST /v1/events and probes', () => {
   let t: TestDatabase;
-  let redis: Redis;
+  let redis: RedisClient;
   let app: Express;
   const captured = memoryLog();
   const woken: string[][] = [];
   let wakeFails = false;
 
-  const buildApp = (deps: { db?: DatabasePool; redis?: Redis; ingestToken?: string | null } = {}) =>
+  const buildApp = (deps: { db?: DatabasePool; redis?: RedisClient; ingestToken?: string | null } = {}) =>
     express()
       .use(probesRouter({ db: deps.db ?? t.db, redis: deps.redis ?? redis }))
       .use(

@@ -3,6 +3,7 @@
 // asks the event log once.
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
+import type { RedisClient } from '../../src/models/redis/redisClient.ts';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import type { DatabasePool } from 'slonik';
@@ -18,7 +19,7 @@ import { freePort, startRedisServer, type RedisServer } from '../support/redisSe
 
 const log = pino({ level: 'silent' });
 
-const operatorApp = (db: DatabasePool, redis: Redis, prefix: string, queue?: Queue) => {
+const operatorApp = (db: DatabasePool, redis: RedisClient, prefix: string, queue?: Queue) => {
   const registry = new Registry();
   createProjectorMetrics(registry, { db, redis, prefix, log, ...(queue ? { queue } : {}) });
   return buildOperatorApp({ db, redis, prefix, registry, log, clock: () => new Date() });

@@ -1,6 +1,6 @@
 // The operator listener answers errors in the public API's style (decisions.md "HTTP"): the
 // texts of ingest.md, a JSON body, Cache-Control no-store, Retry-After only where retrying helps.
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../src/models/redis/redisClient.ts';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import request from 'supertest';
@@ -13,7 +13,7 @@ const TOKEN = 'operator-token-of-some-length';
 
 describe('operator listener errors', () => {
   let t: TestDatabase;
-  let redis: Redis;
+  let redis: RedisClient;
   const operatorApp = (token: string | null) =>
     buildOperatorApp({
       db: t.db,

@@ -1,7 +1,7 @@
 // The page document in parts: a batch reads the core and only the incidents and maintenances its
 // events touch, so a batch of checks parses none of them however many the page has; a document
 // of the single-document layout is read whole and moved into parts by its next change.
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../src/models/redis/redisClient.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StoredEvent } from '../../src/events/storedEvent.ts';
 import { commitWrites } from '../../src/models/control/commitWrites.ts';
@@ -26,7 +26,7 @@ const opened = (id: string, page = 'acme') =>
 const aCheck = () => event('check.recorded', { monitor_id: 1, status: 'up', response_time_ms: 10 });
 
 describe('page document in parts', () => {
-  let redis: Redis;
+  let redis: RedisClient;
   let prefix: string;
   let tag: string;
   let checkpoint = 0;

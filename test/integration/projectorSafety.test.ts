@@ -92,6 +92,24 @@ describe('projector safety', () => {
     expect(await dumpVersion(env.redis, env.prefix, active.version)).toEqual(before);
   });
 
+  it('rebuilds a page with no incident to the same feeds, whatever batches its checks came in', async () => {
+    // The feed of a page with no entry is dated by its configuration, not by its latest check:
+    // checks do not render feeds, so a date from them would depend on where batches ended.
+    await env.append(pageConfigured('quiet'), monitorConfigured('quiet', 9));
+    await env.project();
+    env.setNow('2026-11-22T11:30:00Z');
+    await env.append(check('quiet', 9, '2026-11-22T11:20:00Z', 'up', 80));
+    await env.project();
+    const active = (await readActive(env.redis, env.prefix))!;
+    const incremental = await dumpVersion(env.redis, env.prefix, active.version);
+    const rebuilt = await rebuild(env.deps, { prefix: env.prefix, partitions: 3, graceMs: 0 });
+    const fresh = await dumpVersion(env.redis, env.prefix, rebuilt.version);
+    const feeds = [...incremental.keys()].filter((key) => key.includes('quiet:feeds'));
+    expect(feeds.length).toBeGreaterThan(0);
+    for (const key of feeds)
+      expect({ key, value: fresh.get(key) }).toEqual({ key, value: incremental.get(key) });
+  });
+
   it('rebuilds models equal byte for byte to the incrementally built ones', async () => {
     const events = scenario('2026-11-22T09:00:00Z', 150);
     // Incremental: small batches, projected as they come, the clock moving along.

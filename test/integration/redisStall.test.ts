@@ -2,7 +2,7 @@
 // answers within 2 s, 503 with Retry-After (the badge: a grey SVG), /readyz names Redis, and
 // everything answers again once Redis does. A redis-server of this file's own takes the abuse.
 import type { Express } from 'express';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../src/models/redis/redisClient.ts';
 import { pino } from 'pino';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,7 +25,7 @@ const publicPaths = elevenApiPaths('acme', 101, { period: '24h' });
 describe('the API while Redis stalls', () => {
   let server: RedisServer;
   let t: TestDatabase;
-  let redis: Redis;
+  let redis: RedisClient;
   let app: Express;
   let operator: Express;
   const log = pino({ level: 'silent' });
@@ -36,7 +36,7 @@ describe('the API while Redis stalls', () => {
     const admin = server.admin();
     await seedActive(admin, PREFIX);
     await seedPage(admin, PREFIX, fullPage('acme'));
-    redis = createReadRedis(server.url);
+    redis = createReadRedis({ redisUrl: server.url, redisClusterNodes: null });
     redis.on('error', () => undefined);
     const config = loadConfig({ PUBLIC_BASE_URL: 'https://status.example.com' });
     app = buildApp({ redis, prefix: PREFIX, config, log });

@@ -2,7 +2,7 @@
 // through the write path, then project every partition until caught up. The clock is pinned
 // and movable, so figures can be asserted exactly.
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../src/models/redis/redisClient.ts';
 import { pino } from 'pino';
 import { appendEvents, type AppendResult } from '../../src/eventLog/appendEvents.ts';
 import { partitionTag } from '../../src/models/control/keys.ts';
@@ -15,7 +15,7 @@ import { dropRedisPrefix, freshDatabase, freshRedisPrefix, testRedis, type TestD
 
 export type ProjectorEnv = {
   t: TestDatabase;
-  redis: Redis;
+  redis: RedisClient;
   prefix: string;
   partitions: number;
   deps: ProjectorDeps;

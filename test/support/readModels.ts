@@ -1,5 +1,6 @@
 // Reading rendered outputs and dumping whole versions, for assertions.
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../src/models/redis/redisClient.ts';
+import { scanKeys } from '../../src/models/redis/scanKeys.ts';
 import { fromBytes } from '../../src/models/bytes.ts';
 import { pageKeys } from './pageKeys.ts';
 import { partitionOf } from '../../src/shared/pageHash.ts';
@@ -40,14 +41,13 @@ const REVISION = /(^|:)rev$/;
  * `aggregatesOnly`, outputs rendered from the wall clock are left out (processes that render at
  * different instants still agree on everything else).
  */
-export const dumpVersion = async (redis: Redis, prefix: string, version: number, aggregatesOnly = false) => {
-  const found: string[] = [];
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:{v${version}.p*`, 'COUNT', 5000);
-    cursor = next;
-    found.push(...keys);
-  } while (cursor !== '0');
+export const dumpVersion = async (
+  redis: RedisClient,
+  prefix: string,
+  version: number,
+  aggregatesOnly = false,
+) => {
+  const found = await scanKeys(redis, `${prefix}:{v${version}.p*`);
   const dump = new Map<string, unknown>();
   for (const key of found.sort()) {
     if (SCHEDULING.test(key)) continue;

@@ -1,6 +1,6 @@
 // Writes read models exactly in the formats of docs/read-models.md, for API tests that must not
 // wait for the projector: an active pointer "1:4" and, per page, the keys under its partition tag.
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../src/models/redis/redisClient.ts';
 import type { Plan } from '../../src/events/page.ts';
 import { toBytes } from '../../src/models/bytes.ts';
 import { formatActive } from '../../src/models/control/codec.ts';
@@ -48,7 +48,7 @@ export type SeedPage = {
 export const seedKeys = (prefix: string, slug: string) =>
   pageKeys(partitionTag(prefix, SEED_VERSION, partitionOf(slug, SEED_PARTITIONS)), slug);
 
-export const seedActive = async (redis: Redis, prefix: string): Promise<void> => {
+export const seedActive = async (redis: RedisClient, prefix: string): Promise<void> => {
   await redis.set(activeKey(prefix), formatActive({ version: SEED_VERSION, partitions: SEED_PARTITIONS }));
 };
 
@@ -83,7 +83,7 @@ const countByMonth = (days: string[]): Map<string, Record<string, number>> => {
   return months;
 };
 
-export const seedPage = async (redis: Redis, prefix: string, page: SeedPage): Promise<void> => {
+export const seedPage = async (redis: RedisClient, prefix: string, page: SeedPage): Promise<void> => {
   const k = seedKeys(prefix, page.slug);
   const tx = redis.multi();
   const state = page.state ?? 'active';

@@ -6,6 +6,7 @@ describe('loadConfig', () => {
     expect(loadConfig({})).toEqual({
       databaseUrl: 'postgres://localhost:5432/statuspage',
       redisUrl: 'redis://127.0.0.1:6379',
+      redisClusterNodes: null,
       redisPrefix: 'sp',
       port: 3000,
       host: '0.0.0.0',
@@ -39,6 +40,27 @@ describe('loadConfig', () => {
       demo: false,
       partitions: 8,
     });
+  });
+
+  it('reads REDIS_CLUSTER_NODES as host:port pairs, instead of REDIS_URL', () => {
+    expect(
+      loadConfig({ REDIS_CLUSTER_NODES: 'redis-1:7001, 10.0.0.2:7002,[::1]:7003' }).redisClusterNodes,
+    ).toEqual([
+      { host: 'redis-1', port: 7001 },
+      { host: '10.0.0.2', port: 7002 },
+      { host: '::1', port: 7003 },
+    ]);
+    expect(() => loadConfig({ REDIS_CLUSTER_NODES: 'redis-1' })).toThrow(
+      'REDIS_CLUSTER_NODES: "redis-1" is not host:port',
+    );
+    expect(() => loadConfig({ REDIS_CLUSTER_NODES: 'redis-1:7001,redis-2:70000' })).toThrow(
+      'REDIS_CLUSTER_NODES: "redis-2:70000" is not host:port',
+    );
+    expect(() =>
+      loadConfig({ REDIS_CLUSTER_NODES: 'redis-1:7001', REDIS_URL: 'redis://127.0.0.1:6379' }),
+    ).toThrow(
+      'REDIS_CLUSTER_NODES: set either REDIS_URL (one server) or REDIS_CLUSTER_NODES (a cluster), not both',
+    );
   });
 
   it('reads TRUST_PROXY as off, on, or the trusted addresses and subnets', () => {

@@ -32,6 +32,7 @@ describe('evolvePageState: page and monitors', () => {
         customDomain: null,
         tokenHash: null,
         blocked: false,
+        configuredAt: ms('2026-11-22T11:00:00Z'),
       },
       deleted: false,
       updatedAt: ms('2026-11-22T11:00:00Z'),

@@ -1,6 +1,6 @@
 // The `{P}:active` pointer names the model version the API serves. It changes only on a rebuild
 // flip, so each process reads it at most once per ttlMs; concurrent requests share one read.
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redisClient.ts';
 import { parseActive, type ActiveVersion } from './codec.ts';
 import { activeKey } from './keys.ts';
 
@@ -11,7 +11,7 @@ export type ActiveVersionReader = () => Promise<ActiveVersion | null>;
  * @throws what the Redis client throws; a failed read is not cached
  */
 export const createActiveVersionReader = (
-  redis: Redis,
+  redis: RedisClient,
   prefix: string,
   { ttlMs = 1000 }: { ttlMs?: number } = {},
 ): ActiveVersionReader => {

@@ -1,7 +1,7 @@
 // The one way writes reach the read models: in a single script call, fenced by the partition's
 // checkpoint (redis/commitWrites.lua). Every key must sit under the partition's hash tag, so
 // one commit touches one Redis Cluster slot.
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redisClient.ts';
 import { encodeWrites } from '../redis/encodeWrites.ts';
 import { withScripts } from '../redis/scripts.ts';
 import type { WriteOp } from '../redis/writeOps.ts';
@@ -26,7 +26,7 @@ export class KeyOutsidePartition extends Error {
  * @throws KeyOutsidePartition when a key is not under `fence.tag`
  */
 export const commitWrites = async (
-  redis: Redis,
+  redis: RedisClient,
   fence: Fence,
   writes: readonly WriteOp[],
 ): Promise<boolean> => {

@@ -3,7 +3,7 @@
 // (activate.lua), so a rebuild that paused past the lock's expiry can neither extend a newer
 // rebuild's lock nor activate its own, older build.
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redisClient.ts';
 import { withScripts } from '../redis/scripts.ts';
 import { rebuildLockKey } from './keys.ts';
 
@@ -19,7 +19,7 @@ export type RebuildLock = Readonly<{
 
 /** Takes the lock; null when another process holds it. */
 export const takeRebuildLock = async (
-  redis: Redis,
+  redis: RedisClient,
   prefix: string,
   { ttlMs = LOCK_TTL_MS }: { ttlMs?: number } = {},
 ): Promise<RebuildLock | null> => {

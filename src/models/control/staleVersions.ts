@@ -1,7 +1,7 @@
 // Versions nobody serves or builds: what a rebuild killed mid-way (or a crash during the grace
 // period before the old version's deletion) leaves behind. Collected by the next rebuild and at
 // worker start, always by the holder of the rebuild lock, so no version being built is touched.
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redisClient.ts';
 import { scanKeys } from '../redis/scanKeys.ts';
 import { unlinkInChunks, unlinkMatching } from '../redis/unlinkKeys.ts';
 import { allVersionsPattern, versionMetaPattern, versionOfKey } from './keys.ts';
@@ -15,7 +15,7 @@ export type Collected = Readonly<{ versions: number[]; keys: number }>;
  * the rest by SCAN in bounded UNLINKs. The caller holds `lock`; a lock lost meanwhile stops it.
  */
 export const collectStaleVersions = async (
-  redis: Redis,
+  redis: RedisClient,
   prefix: string,
   lock: Pick<RebuildLock, 'lost'>,
 ): Promise<Collected> => {

@@ -2,7 +2,7 @@
 // prefix while the active one keeps serving, the `active` pointer flips once it has caught up,
 // then the old version is deleted. Its checkpoints go first, which fences any late writer.
 // These writes are not part of any partition's commit: they create, flip and drop partitions.
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redisClient.ts';
 import { START, formatCheckpoint } from '../../eventLog/readAfter.ts';
 import { formatActive, parseActive, type ActiveVersion } from './codec.ts';
 import { withScripts } from '../redis/scripts.ts';
@@ -17,11 +17,11 @@ import {
 } from './keys.ts';
 import type { RebuildLock } from './rebuildLock.ts';
 
-export const readActive = async (redis: Redis, prefix: string): Promise<ActiveVersion | null> =>
+export const readActive = async (redis: RedisClient, prefix: string): Promise<ActiveVersion | null> =>
   parseActive(await redis.get(activeKey(prefix)));
 
 export const createVersion = async (
-  redis: Redis,
+  redis: RedisClient,
   prefix: string,
   partitions: number,
   now: Date,
@@ -47,7 +47,7 @@ export class RebuildLockLost extends Error {
  * @throws RebuildLockLost when the lock expired or another rebuild holds it now
  */
 export const activate = async (
-  redis: Redis,
+  redis: RedisClient,
   prefix: string,
   next: ActiveVersion,
   now: Date,
@@ -73,7 +73,7 @@ export const activate = async (
 
 /** Deletes every key of a version, checkpoints first (which fences any late writer). */
 export const deleteVersion = async (
-  redis: Redis,
+  redis: RedisClient,
   prefix: string,
   version: ActiveVersion,
 ): Promise<number> => {

@@ -2,7 +2,7 @@
 // from every partition's claims in one round trip and reloaded when the projector announces a
 // change, so a request looks its host up in memory and costs Redis nothing. A periodic reload
 // (and one after the subscriber reconnects) covers an announcement that never arrived.
-import type { Redis } from 'ioredis';
+import { subscriberOf, type RedisClient } from '../redis/redisClient.ts';
 import type { Logger } from '../../shared/logger.ts';
 import type { ActiveVersionReader } from '../control/activeVersionReader.ts';
 import { partitionTag } from '../control/keys.ts';
@@ -14,7 +14,7 @@ import { domainClaimsRead } from './reads.ts';
 export const DOMAIN_REFRESH_MS = 30_000;
 
 export type DomainDirectoryDeps = Readonly<{
-  redis: Redis;
+  redis: RedisClient;
   prefix: string;
   log: Logger;
   readActive: ActiveVersionReader;
@@ -28,7 +28,7 @@ export const createDomainDirectory = (deps: DomainDirectoryDeps) => {
   let loading: Promise<void> | null = null;
   let requested = 0; // reloads asked for; one that arrives during a load causes another
   let subscribed: Promise<unknown> | null = null;
-  let subscriber: Redis | null = null;
+  let subscriber: RedisClient | null = null;
   let timer: NodeJS.Timeout | null = null;
   const warn = (error: unknown) => {
     deps.log.warn({ err: error }, 'custom domains: reload failed');
@@ -68,10 +68,7 @@ export const createDomainDirectory = (deps: DomainDirectoryDeps) => {
   // Subscribed before the first load, so no change can fall between the two.
   const subscribe = (): Promise<unknown> => {
     if (subscribed !== null) return subscribed;
-    const connection = deps.redis.duplicate({
-      maxRetriesPerRequest: null,
-      connectionName: `${deps.prefix}:domains`,
-    });
+    const connection = subscriberOf(deps.redis, `${deps.prefix}:domains`);
     subscriber = connection;
     connection.on('error', (error: unknown) => deps.log.warn({ err: error }, 'custom domains: subscriber'));
     connection.on('message', () => void refresh().catch(warn));

@@ -47,7 +47,9 @@ const StoredCore: z.ZodType<
   PageCore & {
     incidents?: PageState['incidents'] | undefined;
     maintenances?: PageState['maintenances'] | undefined;
-  }
+  },
+  z.ZodTypeDef,
+  unknown
 > = z.object({
   settings: z.object({
     slug: z.string(),
@@ -56,6 +58,10 @@ const StoredCore: z.ZodType<
     customDomain: z.string().nullable(),
     tokenHash: z.string().nullable(),
     blocked: z.boolean(),
+    configuredAt: z
+      .number()
+      .nullish()
+      .transform((at) => at ?? null),
   }),
   deleted: z.boolean(),
   monitors: z.record(Monitor),

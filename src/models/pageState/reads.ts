@@ -46,6 +46,3 @@ export const pageForBatchRead = (page: PageRef, touched: TouchedDocs): Read<Deco
     ([core, updated, incidents, maintenances]) => decodePage({ core, updated, incidents, maintenances }),
   );
 };
-
-/** Keys a deleted page keeps: its document records the deletion (and is evolved if configured again). */
-export const keptOnDeletion = (page: PageRef): string[] => Object.values(pageStateKeys(page));

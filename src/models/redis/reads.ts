@@ -1,7 +1,8 @@
 // Typed pipeline reads: each read knows the commands it queues and how to decode their replies,
 // so a list of reads goes out in one round trip and comes back as a typed tuple, with no
 // positions to count by hand.
-import type { ChainableCommander, Redis } from 'ioredis';
+import type { ChainableCommander, Cluster } from 'ioredis';
+import { isCluster, type RedisClient } from './redisClient.ts';
 import { withScripts } from './scripts.ts';
 
 export type Read<T> = Readonly<{
@@ -35,6 +36,8 @@ export const hashGetAll = (key: string): Read<Record<string, string>> =>
     (p) => p.hgetall(key),
     (reply) => (reply ?? {}) as Record<string, string>,
   );
+
+export const hashFields = (key: string): Read<string[]> => one((p) => p.hkeys(key), asStrings);
 
 export const hashGetMany = (key: string, fields: readonly string[]): Read<(string | null)[]> =>
   one(
@@ -87,10 +90,33 @@ export const tupleRead = <const R extends readonly Read<unknown>[]>(reads: R): R
 /** A list of reads of one type as one read of a list. */
 export const listRead = <T>(reads: readonly Read<T>[]): Read<T[]> => tupleRead(reads);
 
+/**
+ * A cluster pipeline must stay on one node, and a list of reads may span partitions (slots on
+ * several masters): each command goes out on its own, all at once, so it is still one round trip
+ * (commands to a node are written back to back on its connection), and each command follows its
+ * own redirection while a slot moves (runtime/clients.ts says why not a pipeline).
+ */
+const repliesOnCluster = (cluster: Cluster, read: Read<unknown>): Promise<unknown[]> => {
+  const replies: Promise<unknown>[] = [];
+  const commander: ChainableCommander = new Proxy({} as ChainableCommander, {
+    get:
+      (_, name) =>
+      (...args: unknown[]) => {
+        const command = Reflect.get(cluster, name) as (...a: unknown[]) => Promise<unknown>;
+        replies.push(Reflect.apply(command, cluster, args));
+        return commander;
+      },
+  });
+  read.queue(commander);
+  return Promise.all(replies);
+};
+
 /** Runs `read` in one pipeline. @throws the first error a command replied */
-export const runRead = async <T>(redis: Redis, read: Read<T>): Promise<T> => {
+export const runRead = async <T>(redis: RedisClient, read: Read<T>): Promise<T> => {
   if (read.size === 0) return read.decode([], 0);
-  const pipeline = withScripts(redis).pipeline(); // reads may call a script (pageList.lua)
+  withScripts(redis); // reads may call a script (pageList.lua)
+  if (isCluster(redis)) return read.decode(await repliesOnCluster(redis, read), 0);
+  const pipeline = redis.pipeline();
   read.queue(pipeline);
   const replies = ((await pipeline.exec()) ?? []).map(([err, reply]) => {
     if (err) throw err;
@@ -101,6 +127,6 @@ export const runRead = async <T>(redis: Redis, read: Read<T>): Promise<T> => {
 
 /** Runs `reads` in one pipeline and answers their results as a typed tuple. */
 export const readAll = <const R extends readonly Read<unknown>[]>(
-  redis: Redis,
+  redis: RedisClient,
   reads: R,
 ): Promise<ReadResults<R>> => runRead(redis, tupleRead(reads));

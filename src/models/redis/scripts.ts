@@ -2,7 +2,8 @@
 // defined on a client with defineCommand (EVALSHA, falling back to EVAL). Scripts take every key
 // they touch in KEYS.
 import { readFileSync } from 'node:fs';
-import type { Redis, Result } from 'ioredis';
+import type { Result } from 'ioredis';
+import type { RedisClient } from './redisClient.ts';
 
 const scripts = {
   /** KEYS: checkpoint, then every written key; numberOfKeys is passed by the caller. */
@@ -45,10 +46,10 @@ const source = (name: ScriptName): string => {
   return lua;
 };
 
-const defined = new WeakSet<Redis>();
+const defined = new WeakSet<RedisClient>();
 
 /** Defines every script on `redis` (once per client) and returns it. */
-export const withScripts = (redis: Redis): Redis => {
+export const withScripts = <C extends RedisClient>(redis: C): C => {
   if (defined.has(redis)) return redis;
   for (const [name, script] of Object.entries(scripts) as [ScriptName, (typeof scripts)[ScriptName]][])
     redis.defineCommand(name, {

@@ -11,6 +11,7 @@ const page = (settings: Partial<PageState['settings']>, deleted = false): PageSt
     customDomain: null,
     tokenHash: null,
     blocked: false,
+    configuredAt: null,
     ...settings,
   },
   deleted,

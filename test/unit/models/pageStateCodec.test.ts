@@ -16,6 +16,7 @@ const state: PageState = {
     customDomain: null,
     tokenHash: 'ab',
     blocked: false,
+    configuredAt: null,
   },
   deleted: false,
   updatedAt: 1_700_000_000_000,

@@ -19,7 +19,15 @@ export const aCheck = (at: string, status: 'up' | 'down' | 'degraded', monitorId
 
 /** A configured page with monitor 1 (and any others given). */
 export const aPage = (monitorIds: number[] = [1], slug = 'acme'): PageState => ({
-  settings: { slug, title: 'Acme', plan: 'growth', customDomain: null, tokenHash: null, blocked: false },
+  settings: {
+    slug,
+    title: 'Acme',
+    plan: 'growth',
+    customDomain: null,
+    tokenHash: null,
+    blocked: false,
+    configuredAt: null,
+  },
   deleted: false,
   updatedAt: ms('2026-11-22T00:00:00Z'),
   monitors: Object.fromEntries(

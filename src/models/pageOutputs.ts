@@ -1,0 +1,39 @@
+// Every key a page's renders write, listed from the models' own key builders and from what the
+// page's last render recorded (the months of its lists), so deleting a page needs no SCAN of the
+// keyspace: a SCAN walks every key of the server (of every master on a cluster) to find a few.
+import { chartKeys } from './charts/keys.ts';
+import { embedKeys } from './embed/keys.ts';
+import { feedsKey } from './feeds/keys.ts';
+import { MAINTENANCE_STATUSES } from './lists/codec.ts';
+import { incidentKeys, maintenanceKeys } from './lists/keys.ts';
+import type { PageRef } from './page.ts';
+import { hashFields, mapRead, type Read } from './redis/reads.ts';
+import { statuspageKey } from './statuspage/keys.ts';
+
+/**
+ * The rendered outputs of a page: `maintenanceMonths` are the months its last render recorded
+ * (`mnt:months`), and the incident months are the fields of its daily counts (an incident is
+ * listed under exactly the months it is counted in). Not here: the page document, its updated
+ * time and its access, which a deleted page keeps; and the availability of each monitor, which
+ * the batch that removes the monitor (or deletes the page) deletes with the monitor's models.
+ */
+export const renderedKeysRead = (page: PageRef, maintenanceMonths: readonly string[]): Read<string[]> => {
+  const incidents = incidentKeys(page);
+  const maintenances = maintenanceKeys(page);
+  return mapRead(hashFields(incidents.counts), (incidentMonths) => [
+    ...Object.values(chartKeys(page)),
+    ...Object.values(embedKeys(page)),
+    feedsKey(page),
+    statuspageKey(page),
+    incidents.list,
+    incidents.docs,
+    incidents.counts,
+    ...incidentMonths.map(incidents.month),
+    maintenances.list,
+    maintenances.docs,
+    maintenances.counts,
+    maintenances.months,
+    ...MAINTENANCE_STATUSES.map(maintenances.status),
+    ...maintenanceMonths.map(maintenances.month),
+  ]);
+};

@@ -1,0 +1,21 @@
+// The Redis a process talks to: one server (ioredis Redis) or a Redis Cluster (ioredis Cluster).
+// Both answer the same commands; what differs — pipelines across slots, SCAN, duplicating a
+// connection for pub/sub — is handled here and in reads.ts and scanKeys.ts, nowhere else.
+import { Cluster, type Redis } from 'ioredis';
+
+export type RedisClient = Redis | Cluster;
+
+export const isCluster = (client: RedisClient): client is Cluster => client instanceof Cluster;
+
+/**
+ * A connection of its own for SUBSCRIBE/PSUBSCRIBE, with the client's settings, never giving up
+ * on a command (a subscriber waits out an outage), and named so an operator sees it in CLIENT LIST.
+ * On a cluster it subscribes on one node: PUBLISH reaches every node of a Redis Cluster.
+ */
+export const subscriberOf = (client: RedisClient, name: string): RedisClient =>
+  isCluster(client)
+    ? client.duplicate(undefined, {
+        enableOfflineQueue: true,
+        redisOptions: { ...client.options.redisOptions, maxRetriesPerRequest: null, connectionName: name },
+      })
+    : client.duplicate({ maxRetriesPerRequest: null, connectionName: name });
