@@ -22,6 +22,14 @@ const stop = (child: ChildProcess): Promise<void> =>
     child.kill('SIGTERM');
   });
 
+/** BENCH_CPU_PROF_DIR=<dir>: the API server under test writes a CPU profile there when stopped. */
+const profiling = (args: readonly string[]): string[] => {
+  const dir = process.env['BENCH_CPU_PROF_DIR'];
+  return dir && args[0] === 'bench/server.ts' && args[1] === 'app'
+    ? ['--cpu-prof', `--cpu-prof-dir=${dir}`]
+    : [];
+};
+
 /** Starts `script` with tsx; resolves once a stdout line satisfies `ready` (returning a value). */
 const startChild = <T>(
   args: string[],
@@ -31,7 +39,7 @@ const startChild = <T>(
 ) =>
   new Promise<{ value: T; pid: number; stop: () => Promise<void>; output: () => string }>(
     (resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+      const child = spawn(process.execPath, [...profiling(args), '--import', 'tsx', ...args], {
         cwd: root,
         env: { ...process.env, ...env },
         stdio: ['ignore', 'pipe', 'pipe'],

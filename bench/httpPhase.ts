@@ -1,13 +1,17 @@
-// Requests per second and latency of every endpoint for the demo page, against an Express 5
-// hello-world and a raw node:http + one Redis GET, each in its own child process. Baselines are
-// measured before and after the endpoints and averaged, so drift shows up in neither.
+// Requests per second and latency of every endpoint for the demo page, on its 200 path and its
+// 304 path (If-None-Match with the current ETag), at 10 and at 256 connections, against an
+// Express 5 hello-world and a raw node:http + one Redis GET, each in its own child process. Each
+// endpoint run is compared with the hello-world runs (same connection count) just before and after
+// it, so a neighbour's burst on a shared machine skews few ratios.
 import type { Figure } from './report.ts';
 import { httpLoad, warmUp, type LoadResult } from './httpLoad.ts';
 
 export type HttpTargets = Readonly<{ app: string; hello: string; raw: string }>;
 
-const CONNECTIONS = 10;
+export const CONNECTIONS = [10, 256] as const;
 const TARGET = 0.8;
+
+export const EMBED_FULL = '/api/embed/status?slug=demo&inc=1&rtm=240&upd=30';
 
 export const demoEndpoints = (month: string): string[] => [
   '/api/status-pages/demo/incidents',
@@ -20,128 +24,114 @@ export const demoEndpoints = (month: string): string[] => [
   '/api/status-page/demo/minute-data',
   '/api/status-pages/demo/monitors/1/availability?period=30d',
   '/api/embed/status?slug=demo&inc=1&rtm=60&upd=7',
+  EMBED_FULL,
   '/api/embed/markdown?slug=demo',
   '/badge/demo.svg',
   '/s/demo',
 ];
 
-const NOT_MODIFIED = [
-  '/api/status/demo/charts',
-  '/api/status-pages/demo/incidents',
-  '/api/embed/status?slug=demo&inc=1&rtm=60&upd=7',
-];
-
-const mean = (a: LoadResult, b: LoadResult): LoadResult => ({
-  ...a,
-  rps: (a.rps + b.rps) / 2,
-  p50: (a.p50 + b.p50) / 2,
-  p99: (a.p99 + b.p99) / 2,
-  requests: a.requests + b.requests,
-});
-
 const latency = (r: LoadResult) => ({ p50_ms: r.p50, p99_ms: r.p99 });
+
+type Run = Readonly<{ path: string; notModified: boolean; result: LoadResult; bytes: number }>;
 
 export const httpPhase = async (
   targets: HttpTargets,
   options: {
     duration: number;
     baselineDuration: number;
-    /** A hello-world run after every this many endpoints (and one before the first). */
+    /** A hello-world run after every this many endpoint runs (and one before the first). */
     helloEvery: number;
     month: string;
     log: (line: string) => void;
   },
 ) => {
-  const load = (url: string, duration: number, headers?: Record<string, string>) =>
-    httpLoad(url, { connections: CONNECTIONS, duration, ...(headers ? { headers } : {}) });
   const endpoints = demoEndpoints(options.month);
   for (const url of [`${targets.hello}/`, `${targets.raw}/`, ...endpoints.map((p) => targets.app + p)])
     await warmUp(url);
-
-  // Hello-world runs between the endpoints: each endpoint is compared with the mean of the runs
-  // just before and after it, so a neighbour's burst on a shared machine skews few ratios.
-  const hello = () => load(`${targets.hello}/`, options.baselineDuration);
-  const raw1 = await load(`${targets.raw}/`, options.baselineDuration);
-  const hellos: LoadResult[] = [await hello()];
-  const helloAfter: number[] = [-1]; // index of the endpoint each hello-world run follows
-  const measured: [string, LoadResult, number][] = [];
+  const etags = new Map<string, string>();
+  const sizes = new Map<string, number>();
   for (const path of endpoints) {
     const response = await fetch(targets.app + path);
-    const bytes = (await response.arrayBuffer()).byteLength;
-    const result = await load(targets.app + path, options.duration);
-    if (result.ok !== result.requests || result.errors > 0)
-      throw new Error(
-        `GET ${path}: ${result.requests - result.ok} responses were not 200, ${result.errors} errors`,
-      );
-    if ((measured.length + 1) % options.helloEvery === 0 || measured.length + 1 === endpoints.length) {
-      hellos.push(await hello());
-      helloAfter.push(measured.length);
-    }
-    options.log(`  GET ${path}: ${Math.round(result.rps)} req/s`);
-    measured.push([path, result, bytes]);
-  }
-  const notModified: [string, LoadResult][] = [];
-  for (const path of NOT_MODIFIED) {
-    const etag = (await fetch(targets.app + path)).headers.get('etag');
+    sizes.set(path, (await response.arrayBuffer()).byteLength);
+    const etag = response.headers.get('etag');
     if (!etag) throw new Error(`GET ${path} sent no ETag`);
-    const result = await load(targets.app + path, options.duration, { 'if-none-match': etag });
-    if (result.notModified !== result.requests)
-      throw new Error(`GET ${path} with If-None-Match: not every answer was 304`);
-    notModified.push([path, result]);
+    etags.set(path, etag);
   }
-  const raw = mean(raw1, await load(`${targets.raw}/`, options.baselineDuration));
-  const helloRps = hellos.map((h) => h.rps);
-  const helloMean = helloRps.reduce((a, b) => a + b, 0) / helloRps.length;
 
-  const figures: Figure[] = [
-    {
-      section: 'http',
-      name: 'baseline: Express 5 hello-world',
-      unit: 'req/s',
-      value: helloMean,
-      baseline: null,
-      ratio: null,
-      detail: {
-        ...latency(hellos[0]!),
-        runs: hellos.length,
-        min_rps: Math.min(...helloRps),
-        max_rps: Math.max(...helloRps),
+  const figures: Figure[] = [];
+  for (const connections of CONNECTIONS) {
+    const load = (url: string, duration: number, headers?: Record<string, string>) =>
+      httpLoad(url, { connections, duration, ...(headers ? { headers } : {}) });
+    const hello = () => load(`${targets.hello}/`, options.baselineDuration);
+    const raw = await load(`${targets.raw}/`, options.baselineDuration);
+    const hellos: LoadResult[] = [await hello()];
+    const helloAfter: number[] = [-1]; // index of the run each hello-world run follows
+    const runs: Run[] = [];
+    const plan = endpoints.flatMap((path) => [
+      { path, notModified: false },
+      { path, notModified: true },
+    ]);
+    for (const { path, notModified } of plan) {
+      const result = await load(
+        targets.app + path,
+        options.duration,
+        notModified ? { 'if-none-match': etags.get(path)! } : undefined,
+      );
+      const answered = notModified ? result.notModified : result.ok;
+      if (answered !== result.requests || result.errors > 0)
+        throw new Error(
+          `GET ${path}${notModified ? ' (If-None-Match)' : ''} at ${connections} connections: ` +
+            `${result.requests - answered} answers were not ${notModified ? 304 : 200}, ${result.errors} errors`,
+        );
+      runs.push({ path, notModified, result, bytes: notModified ? 0 : sizes.get(path)! });
+      if (runs.length % options.helloEvery === 0 || runs.length === plan.length) {
+        hellos.push(await hello());
+        helloAfter.push(runs.length - 1);
+      }
+      options.log(
+        `  ${connections} conn GET ${path}${notModified ? ' → 304' : ''}: ${Math.round(result.rps)} req/s`,
+      );
+    }
+    const helloRps = hellos.map((h) => h.rps);
+    const suffix = connections === 10 ? '' : String(connections);
+    figures.push(
+      {
+        section: `http${suffix}`,
+        name: 'baseline: Express 5 hello-world',
+        unit: 'req/s',
+        value: helloRps.reduce((a, b) => a + b, 0) / helloRps.length,
+        baseline: null,
+        ratio: null,
+        detail: {
+          ...latency(hellos[0]!),
+          runs: hellos.length,
+          min_rps: Math.min(...helloRps),
+          max_rps: Math.max(...helloRps),
+        },
       },
-    },
-    {
-      section: 'http',
-      name: 'baseline: node:http + 1 Redis GET (the demo charts bytes)',
-      unit: 'req/s',
-      value: raw.rps,
-      baseline: null,
-      ratio: null,
-      detail: latency(raw),
-    },
-  ];
-  measured.forEach(([path, r, bytes], i) => {
-    const after = helloAfter.findIndex((position) => position >= i);
-    const around = (helloRps[after - 1]! + helloRps[after]!) / 2;
-    figures.push({
-      section: 'http',
-      name: `GET ${path}`,
-      unit: 'req/s',
-      value: r.rps,
-      baseline: { name: 'hello-world', value: around },
-      ratio: r.rps / around,
-      target: { text: `≥ ${TARGET} × hello-world`, met: r.rps >= TARGET * around },
-      detail: { ...latency(r), body_bytes: bytes, ratio_to_raw_node_redis: r.rps / raw.rps },
-    });
-  });
-  for (const [path, r] of notModified) {
-    const full = measured.find(([p]) => p === path)?.[1];
-    figures.push({
-      section: 'notModified',
-      name: `GET ${path} → 304`,
-      unit: 'req/s',
-      value: r.rps,
-      baseline: { name: 'hello-world (mean)', value: helloMean },
-      ratio: r.rps / helloMean,
-      detail: { ...latency(r), rps_200_same_endpoint: full?.rps ?? 0 },
+      {
+        section: `http${suffix}`,
+        name: 'baseline: node:http + 1 Redis GET (the demo charts bytes)',
+        unit: 'req/s',
+        value: raw.rps,
+        baseline: null,
+        ratio: null,
+        detail: latency(raw),
+      },
+    );
+    runs.forEach(({ path, notModified, result, bytes }, i) => {
+      const after = helloAfter.findIndex((position) => position >= i);
+      const around = (helloRps[after - 1]! + helloRps[after]!) / 2;
+      figures.push({
+        section: `${notModified ? 'notModified' : 'http'}${suffix}`,
+        name: `GET ${path}${notModified ? ' → 304' : ''}`,
+        unit: 'req/s',
+        value: result.rps,
+        baseline: { name: 'hello-world', value: around },
+        ratio: result.rps / around,
+        target: { text: `≥ ${TARGET} × hello-world`, met: result.rps >= TARGET * around },
+        detail: { ...latency(result), body_bytes: bytes, ratio_to_raw_node_redis: result.rps / raw.rps },
+      });
     });
   }
   return figures;

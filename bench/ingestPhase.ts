@@ -34,7 +34,7 @@ const LANES = 2;
 const PAGES = 8;
 const MONITORS_PER_PAGE = 25;
 
-const percentile = (values: readonly number[], p: number): number => {
+export const percentile = (values: readonly number[], p: number): number => {
   if (values.length === 0) return 0;
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;

@@ -19,6 +19,9 @@ export type Figure = {
 const SECTIONS: Record<string, string> = {
   http: 'HTTP: the demo page, 10 connections',
   notModified: 'HTTP: 304 path (If-None-Match with the current ETag)',
+  http256: 'HTTP: the demo page, 256 connections',
+  notModified256: 'HTTP: 304 path, 256 connections',
+  readLoad: 'HTTP while the projector ingests (p99 ÷ projector idle) and freshness under that load',
   charts: 'Charts: served from the projection vs computed from PostgreSQL per request',
   ingest: 'Ingest + projection (real BullMQ worker process)',
   lag: 'Projection lag at a fixed offered rate',

@@ -23,6 +23,7 @@ import { startBenchEnv } from './benchEnv.ts';
 import { appendAll, benchMonitors, DOMAIN_PAGE, domainPageEvents, historyPage } from './fixtures.ts';
 import { domainPhase } from './domainPhase.ts';
 import { httpPhase } from './httpPhase.ts';
+import { httpUnderLoad } from './httpUnderLoad.ts';
 import { ingestPhase } from './ingestPhase.ts';
 import { procsPhase } from './procsPhase.ts';
 import { memoryPhase, rebuildPhase } from './rebuildPhase.ts';
@@ -59,7 +60,7 @@ const settings = quick
   : {
       httpSeconds: 5,
       baselineSeconds: 3,
-      helloEvery: 1,
+      helloEvery: 2,
       chartMonitors: 50,
       longDays: 365,
       ingestEvents: 400_000,
@@ -188,6 +189,14 @@ try {
     );
     figures.push(await domainPhase(app.url, DOMAIN_PAGE, { duration: settings.httpSeconds, log }));
     await Promise.all([hello.stop(), raw.stop()]);
+    log(`[${elapsed()}] HTTP while the projector ingests…`);
+    figures.push(
+      ...(await httpUnderLoad(
+        { db: env.db, queue, partitions: PARTITIONS, workerEnv: serverEnv, log },
+        app.url,
+        { rate: settings.lagRate, duration: settings.httpSeconds },
+      )),
+    );
     if (httpOnly) {
       await app.stop();
     } else {

@@ -1,7 +1,8 @@
 // A server under test, run as a child process (`node --import tsx bench/server.ts <mode>`) so the
 // load generator never shares its event loop. Prints {"port": n} once listening.
-//   app    the real API (buildApp), logging at info to /dev/null and counting request metrics,
-//          as `npm run serve` does
+//   app    the real API (buildApp with the request path of `npm run serve`: shared subscriber,
+//          response cache, request-log policy from the environment), logging to /dev/null and
+//          counting request metrics
 //   hello  baseline: an Express 5 hello-world route
 //   raw    baseline: node:http answering every request with one Redis GET (BENCH_KEY)
 //   sql    the comparison: the charts response computed from PostgreSQL per request
@@ -13,10 +14,13 @@ import { destination, pino } from 'pino';
 import { Registry } from 'prom-client';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
+import { createReadPath } from '../src/http/readPath.ts';
 import { createDb } from '../src/eventLog/createDb.ts';
 import { sqlCharts } from './sqlCharts.ts';
 
 const mode = process.argv[2];
+// Exit normally on SIGTERM, so a profile asked for with NODE_OPTIONS=--cpu-prof is written.
+process.once('SIGTERM', () => process.exit(0));
 const env = (name: string): string => {
   const value = process.env[name];
   if (!value) throw new Error(`bench/server.ts needs ${name}`);
@@ -31,9 +35,20 @@ const listening = (server: ReturnType<typeof createServer>) =>
 if (mode === 'app') {
   const config = loadConfig();
   const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2 });
-  // Production logs a line per request at info: keep the cost, drop the output.
+  // Whatever lines production writes (LOG_REQUESTS): keep the cost, drop the output.
   const log = pino({ level: 'info' }, destination({ dest: '/dev/null', sync: false }));
-  const app = buildApp({ redis, prefix: config.redisPrefix, config, log, registry: new Registry() });
+  const readPath = createReadPath({ redis, prefix: config.redisPrefix, log });
+  await readPath.subscriber.ready();
+  const app = buildApp({
+    redis,
+    prefix: config.redisPrefix,
+    config,
+    log,
+    registry: new Registry(),
+    subscriber: readPath.subscriber,
+    requestLog: readPath.requestLog,
+    ...(readPath.cache ? { cache: readPath.cache } : {}),
+  });
   listening(createServer(app).listen(0, '127.0.0.1'));
 } else if (mode === 'hello') {
   const app = express();

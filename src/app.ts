@@ -10,10 +10,12 @@ import { createHttpMetrics, type HttpMetrics } from './http/httpMetrics.ts';
 import { buildOpenApiDocument } from './http/openapi.ts';
 import { createPageLocator, type RouteDeps } from './http/pageGate.ts';
 import { hostRouting } from './http/hostRouting.ts';
-import { requestLog } from './http/requestLog.ts';
+import { uncached, type ReadCache } from './http/readCache.ts';
+import { requestLog, type RequestLogPolicy } from './http/requestLog.ts';
 import { createActiveVersionReader } from './models/control/activeVersionReader.ts';
 import { createDomainDirectory, type DomainDirectory } from './models/domains/domainDirectory.ts';
 import { createPageReads } from './models/pageReads.ts';
+import type { Subscriber } from './models/redis/subscriber.ts';
 import { createSubscriptionReads } from './models/subscriptionReads.ts';
 import { availabilityRoutes } from './routes/availability.ts';
 import { badgeRoutes } from './routes/badge.ts';
@@ -24,6 +26,7 @@ import { feedRoutes } from './routes/feeds.ts';
 import { incidentRoutes } from './routes/incidents.ts';
 import { maintenanceRoutes } from './routes/maintenances.ts';
 import { metaRoutes } from './routes/meta.ts';
+import { routeTable } from './routes/routeTable.ts';
 import { statusPageRoutes } from './routes/statusPage.ts';
 import { statuspageRoutes } from './routes/statuspageApi.ts';
 import { widgetRoutes } from './routes/widget.ts';
@@ -43,6 +46,16 @@ export type AppDeps = Readonly<{
   domains?: DomainDirectory;
   /** Live-stream fan-out; pass one to close it at shutdown (it opens its connection lazily). */
   streams?: ChangeHub;
+  /**
+   * The process's one subscriber to the projector's change announcements, shared with `domains`
+   * and `streams`. Only with one does the app cache responses in memory (`cache`): the cache is
+   * only as fresh as the announcements it hears.
+   */
+  subscriber?: Subscriber;
+  /** The response cache (createReadCache on `subscriber`); close it at shutdown. */
+  cache?: ReadCache;
+  /** Which requests get a log line; every request without one (see readPathSettings.ts). */
+  requestLog?: RequestLogPolicy;
 }>;
 
 export const buildApp = (deps: AppDeps): Express => {
@@ -52,7 +65,7 @@ export const buildApp = (deps: AppDeps): Express => {
   app.set('query parser', 'simple'); // flat strings; a repeated parameter becomes an array (invalid)
   app.set('trust proxy', deps.config.trustProxy); // whose X-Forwarded-Host req.hostname believes
   const metrics = deps.metrics ?? (deps.registry ? createHttpMetrics(deps.registry) : undefined);
-  app.use(requestLog(deps.log, metrics));
+  app.use(requestLog(deps.log, metrics, deps.requestLog));
   app.use(cors);
 
   const readActive = createActiveVersionReader(deps.redis, deps.prefix);
@@ -60,27 +73,32 @@ export const buildApp = (deps: AppDeps): Express => {
     reads: createPageReads(deps.redis),
     locate: createPageLocator(readActive, deps.prefix),
     config: deps.config,
+    cache: deps.cache ?? uncached,
   };
+  const shared = deps.subscriber === undefined ? {} : { subscriber: deps.subscriber };
   const domains =
     deps.domains ??
-    createDomainDirectory({ redis: deps.redis, prefix: deps.prefix, log: deps.log, readActive });
+    createDomainDirectory({ redis: deps.redis, prefix: deps.prefix, log: deps.log, readActive, ...shared });
   app.use(hostRouting(domains.pageOf));
-  const streams = deps.streams ?? createChangeHub({ redis: deps.redis, prefix: deps.prefix, log: deps.log });
+  const streams =
+    deps.streams ?? createChangeHub({ redis: deps.redis, prefix: deps.prefix, log: deps.log, ...shared });
   const subscriptionReads = createSubscriptionReads(deps.redis);
   const openApiJson = JSON.stringify(buildOpenApiDocument(deps.config.publicBaseUrl));
   app.use(
-    metaRoutes(openApiJson),
-    widgetRoutes(),
-    incidentRoutes(routeDeps),
-    maintenanceRoutes(routeDeps),
-    chartRoutes(routeDeps),
-    availabilityRoutes(routeDeps),
-    embedRoutes(routeDeps),
-    embedStreamRoutes(routeDeps, subscriptionReads, streams),
-    feedRoutes(routeDeps, subscriptionReads),
-    statuspageRoutes(routeDeps, subscriptionReads),
-    badgeRoutes(routeDeps),
-    statusPageRoutes(routeDeps),
+    routeTable([
+      ...metaRoutes(openApiJson),
+      ...widgetRoutes(),
+      ...incidentRoutes(routeDeps),
+      ...maintenanceRoutes(routeDeps),
+      ...chartRoutes(routeDeps),
+      ...availabilityRoutes(routeDeps),
+      ...embedRoutes(routeDeps),
+      ...embedStreamRoutes(routeDeps, subscriptionReads, streams),
+      ...feedRoutes(routeDeps, subscriptionReads),
+      ...statuspageRoutes(routeDeps, subscriptionReads),
+      ...badgeRoutes(routeDeps),
+      ...statusPageRoutes(routeDeps),
+    ]),
   );
   app.use(notFoundHandler);
   app.use(errorHandler(deps.log));

@@ -6,7 +6,7 @@ import type { RequestHandler } from 'express';
 const headerList = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+(?:\s*,\s*[A-Za-z0-9!#$%&'*+.^_`|~-]+)*$/;
 
 export const cors: RequestHandler = (req, res, next) => {
-  res.set('Access-Control-Allow-Origin', '*');
+  res.setHeader('Access-Control-Allow-Origin', '*'); // plain setHeader: Express's res.set costs more per request
   if (req.method !== 'OPTIONS') {
     next();
     return;

@@ -25,14 +25,19 @@ export const pageSuffixOf = (path: string): string | null => {
  */
 export const hostRouting =
   (pageOf: DomainLookup): RequestHandler =>
-  async (req, _res, next) => {
+  (req, _res, next) => {
     const suffix = req.method === 'GET' || req.method === 'HEAD' ? pageSuffixOf(req.path) : null;
-    const hostname = req.hostname as string | undefined; // undefined without a Host header
-    const host = suffix === null || hostname === undefined ? null : normalizeHost(hostname);
-    const slug = host === null ? null : await pageOf(host);
-    if (slug !== null) {
-      const query = req.url.indexOf('?');
-      req.url = `/s/${slug}${suffix ?? ''}${query === -1 ? '' : req.url.slice(query)}`;
+    const hostname = suffix === null ? undefined : (req.hostname as string | undefined); // none without a Host header
+    const host = hostname === undefined ? null : normalizeHost(hostname);
+    if (host === null) {
+      next(); // most requests: no page path at a domain's root, nothing to wait for
+      return;
     }
-    next();
+    void Promise.resolve(pageOf(host)).then((slug) => {
+      if (slug !== null) {
+        const query = req.url.indexOf('?');
+        req.url = `/s/${slug}${suffix ?? ''}${query === -1 ? '' : req.url.slice(query)}`;
+      }
+      next();
+    }, next);
   };

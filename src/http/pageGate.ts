@@ -11,11 +11,17 @@ import type { PageReads } from '../models/pageReads.ts';
 import { tokenMatches } from '../shared/hashToken.ts';
 import { partitionOf } from '../shared/pageHash.ts';
 import { ApiError, type ApiErrorCode } from './errors.ts';
+import type { CachedReads } from './readCache.ts';
 import { AuthTokenQuery, Slug } from './schemas.ts';
 
 export type PageLocator = (slug: string) => Promise<PageRef>;
 
-export type RouteDeps = Readonly<{ reads: PageReads; locate: PageLocator; config: Config }>;
+export type RouteDeps = Readonly<{
+  reads: PageReads;
+  locate: PageLocator;
+  config: Config;
+  cache: CachedReads;
+}>;
 
 /** @throws ApiError service_unavailable while no model version is active */
 export const createPageLocator =

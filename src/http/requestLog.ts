@@ -1,14 +1,21 @@
-// One log line and one metrics sample per request. Only the route pattern and the path are logged,
-// never the query string: it may carry a page's auth_token.
-import type { Request, RequestHandler } from 'express';
+// Request metrics for every request, and a log line for the requests an operator asked for: by
+// default only failures (5xx) and slow requests (LOG_REQUESTS, LOG_SLOW_MS: docs/operations.md),
+// so a thundering herd does not write a line per request. Only the route pattern and the path are
+// logged, never the query string: it may carry a page's auth_token.
+import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from '../shared/logger.ts';
 import type { HttpMetrics } from './httpMetrics.ts';
 
 const MAX_PATH = 200;
 
-export const routeLabel = (req: Request): string => {
-  const path: unknown = (req.route as { path?: unknown } | undefined)?.path;
-  if (typeof path === 'string') return path;
+/** `all`: every request at info; `errors`: 5xx and slow ones at warn; `off`: none. */
+export type RequestLogPolicy = Readonly<{ lines: 'all' | 'errors' | 'off'; slowMs: number }>;
+
+export const LOG_EVERY_REQUEST: RequestLogPolicy = { lines: 'all', slowMs: 0 };
+
+export const routeLabel = (req: Request, res: Response): string => {
+  const route: unknown = res.locals['route'];
+  if (typeof route === 'string') return route;
   return req.method === 'OPTIONS' ? 'OPTIONS *' : 'unmatched';
 };
 
@@ -16,31 +23,48 @@ export const routeLabel = (req: Request): string => {
 const pathOf = (req: Request): string =>
   (req.originalUrl.split('?', 1)[0] ?? '').replace(/auth_token.*$/is, '[redacted]').slice(0, MAX_PATH);
 
-export const requestLog =
-  (log: Logger, metrics?: HttpMetrics): RequestHandler =>
-  (req, res, next) => {
-    const started = process.hrtime.bigint();
-    let done = false;
-    const record = () => {
-      if (done) return;
-      done = true;
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const route = routeLabel(req);
+/** prom-client resolves label values on every call; the children of a (route, status) pair are kept. */
+const cheapMetrics = (metrics: HttpMetrics) => {
+  const counters = new Map<string, ReturnType<HttpMetrics['requests']['labels']>>();
+  const histograms = new Map<string, ReturnType<HttpMetrics['duration']['labels']>>();
+  return (route: string, status: number, seconds: number) => {
+    const key = `${route} ${status}`;
+    let counter = counters.get(key);
+    if (counter === undefined) counters.set(key, (counter = metrics.requests.labels(route, String(status))));
+    counter.inc();
+    let histogram = histograms.get(route);
+    if (histogram === undefined) histograms.set(route, (histogram = metrics.duration.labels(route)));
+    histogram.observe(seconds);
+  };
+};
+
+export const requestLog = (
+  log: Logger,
+  metrics?: HttpMetrics,
+  policy: RequestLogPolicy = LOG_EVERY_REQUEST,
+): RequestHandler => {
+  const record = metrics === undefined ? null : cheapMetrics(metrics);
+  return (req, res, next) => {
+    const started = performance.now();
+    // 'close' comes after 'finish' too, so one listener sees both endings.
+    res.once('close', () => {
+      const ms = performance.now() - started;
+      const route = routeLabel(req, res);
       const status = res.headersSent ? res.statusCode : 499; // 499: the client went away first
-      metrics?.requests.inc({ route, status: String(status) });
-      metrics?.duration.observe({ route }, seconds);
-      log.info(
-        {
-          method: req.method,
-          route,
-          path: pathOf(req),
-          status,
-          duration_ms: Math.round(seconds * 1e6) / 1e3,
-        },
-        'request',
-      );
-    };
-    res.once('finish', record);
-    res.once('close', record);
+      record?.(route, status, ms / 1000);
+      if (policy.lines === 'off') return;
+      const notable = status >= 500 || ms >= policy.slowMs;
+      if (policy.lines === 'errors' && !notable) return;
+      const line = {
+        method: req.method,
+        route,
+        path: pathOf(req),
+        status,
+        duration_ms: Math.round(ms * 1e3) / 1e3,
+      };
+      if (policy.lines === 'all') log.info(line, 'request');
+      else log.warn(line, status >= 500 ? 'request failed' : 'slow request');
+    });
     next();
   };
+};

@@ -1,6 +1,7 @@
 // Sends ready bytes with their strong ETag, answering 304 to a matching If-None-Match. Bodies read
 // from Redis go out exactly as stored: never parsed and re-serialised on the request path.
 import type { Request, Response } from 'express';
+import { etagOf } from '../models/bytes.ts';
 
 export const cacheControl = {
   noStore: 'no-store',
@@ -37,13 +38,23 @@ export type Sendable = Readonly<{
   status?: number;
 }>;
 
+/** Plain `setHeader`: every value here is final, so Express's header rewriting is not needed. */
 export const sendBody = (req: Request, res: Response, out: Sendable): void => {
-  res.set({ ETag: out.etag, 'Cache-Control': out.cacheControl });
+  res.setHeader('ETag', out.etag);
+  res.setHeader('Cache-Control', out.cacheControl);
   const status = out.status ?? 200;
   if (status === 200 && etagMatches(req.headers['if-none-match'], out.etag)) {
-    res.status(304).end();
+    res.statusCode = 304;
+    res.end();
     return;
   }
-  res.status(status).set('Content-Type', out.contentType ?? JSON_TYPE);
+  res.statusCode = status;
+  res.setHeader('Content-Type', out.contentType ?? JSON_TYPE);
   res.end(out.body);
 };
+
+/** A body made on the request path (lists, embed variants) with its ETag, as bytes. */
+export const readyBody = (body: string): Readonly<{ body: Buffer; etag: string }> => ({
+  body: Buffer.from(body, 'utf8'),
+  etag: etagOf(body),
+});

@@ -15,3 +15,15 @@ export const fromBytes = (stored: string | null | undefined): StoredBody | null 
   if (newline < 0) return null;
   return { etag: stored.slice(0, newline), body: stored.slice(newline + 1) };
 };
+
+/** A stored body as read for sending: its ETag, and the bytes after the newline, never decoded. */
+export type StoredBytes = Readonly<{ etag: string; body: Buffer }>;
+
+const NEWLINE = 0x0a;
+
+export const fromBuffer = (stored: Buffer | null | undefined): StoredBytes | null => {
+  if (!stored || stored.length === 0) return null;
+  const newline = stored.indexOf(NEWLINE);
+  if (newline < 0) return null;
+  return { etag: stored.toString('latin1', 0, newline), body: stored.subarray(newline + 1) };
+};

@@ -4,7 +4,7 @@ import type { RedisClient } from './redis/redisClient.ts';
 import { accessRead } from './access/reads.ts';
 import type { PageAccess } from './access/codec.ts';
 import { availabilityExistsRead, availabilityRead } from './availability/reads.ts';
-import type { StoredBody } from './bytes.ts';
+import type { StoredBytes } from './bytes.ts';
 import type { ChartModel } from './charts/keys.ts';
 import { chartRead } from './charts/reads.ts';
 import type { EmbedParts } from './embed/codec.ts';
@@ -14,7 +14,7 @@ import { dailyCountsRead, listPageRead, type ListPage, type ListSlice } from './
 import type { PageRef } from './page.ts';
 import { known, readAll, runRead } from './redis/reads.ts';
 
-export type StoredRead = Readonly<{ access: PageAccess | null; stored: StoredBody | null }>;
+export type StoredRead = Readonly<{ access: PageAccess | null; stored: StoredBytes | null }>;
 export type AvailabilityRead = StoredRead & Readonly<{ monitorExists: boolean }>;
 export type EmbedRead = Readonly<{ access: PageAccess | null; parts: Partial<EmbedParts> }>;
 

@@ -5,7 +5,7 @@ import type { RedisClient } from './redis/redisClient.ts';
 import type { StatuspageDocument } from '../../projections/render/statuspage/documents.ts';
 import { accessRead } from './access/reads.ts';
 import type { PageAccess } from './access/codec.ts';
-import type { StoredBody } from './bytes.ts';
+import type { StoredBytes } from './bytes.ts';
 import { embedStreamRead, type EmbedRevisions } from './embed/reads.ts';
 import type { EmbedParts } from './embed/codec.ts';
 import { feedRead, type FeedFormat, type StoredFeed } from './feeds/reads.ts';
@@ -27,7 +27,7 @@ export const createSubscriptionReads = (redis: RedisClient) => ({
 
   statuspage: async (page: PageRef, document: StatuspageDocument) => {
     const [access, stored] = await readAll(redis, [accessRead(page), statuspageRead(page, document)]);
-    return { access, stored: stored satisfies StoredBody | null };
+    return { access, stored: stored satisfies StoredBytes | null };
   },
 
   embedStream: async (page: PageRef): Promise<EmbedStreamRead> => {

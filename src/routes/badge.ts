@@ -1,22 +1,23 @@
 // GET /badge/{slug}.svg: the README badge always answers an image, so failures are grey "Unknown"
 // badges with the error's status (and no-store, so a fixed page shows at once) instead of JSON.
-import { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
+import type { ErrorRequestHandler, Request, Response } from 'express';
 import { badgeSvg } from '../embed/badgeSvg.ts';
 import { overallStatuses, type OverallStatus } from '../shared/overallStatus.ts';
 import { ApiError, apiErrorTable, errorCodeOf, RETRY_AFTER_SECONDS } from '../http/errors.ts';
 import { admit, pageRules, parseSlug, type RouteDeps } from '../http/pageGate.ts';
 import { cacheControl, cacheFor, sendBody } from '../http/send.ts';
 import { etagOf } from '../models/bytes.ts';
+import type { Route } from './routeTable.ts';
 
 const SVG_TYPE = 'image/svg+xml; charset=utf-8';
 
 // Six possible images: render each once.
-const rendered = new Map<OverallStatus | 'unknown', { body: string; etag: string }>();
+const rendered = new Map<OverallStatus | 'unknown', { body: Buffer; etag: string }>();
 const badge = (status: OverallStatus | 'unknown') => {
   let image = rendered.get(status);
   if (image === undefined) {
     const body = badgeSvg(status);
-    image = { body, etag: etagOf(body) };
+    image = { body: Buffer.from(body, 'utf8'), etag: etagOf(body) };
     rendered.set(status, image);
   }
   return image;
@@ -42,12 +43,19 @@ const greyOnError: ErrorRequestHandler = (err, req, res, next) => {
   else sendUnknown(req, res, apiErrorTable[code].status);
 };
 
-export const badgeRoutes = ({ reads, locate }: RouteDeps): Router =>
-  Router()
-    .get('/badge/:file', async (req, res) => {
-      const file = /^(.*)\.svg$/.exec(req.params.file);
+export const badgeRoutes = ({ reads, locate, cache }: RouteDeps): Route[] => [
+  {
+    path: '/badge/:file',
+    handle: async (req, res) => {
+      const file = /^(.*)\.svg$/.exec(String(req.params['file']));
       const slug = parseSlug(file?.[1], 'not_found');
-      const read = await reads.overall(await locate(slug));
+      const page = await locate(slug);
+      const read = await cache.get(
+        page,
+        'overall',
+        () => reads.overall(page),
+        () => 0,
+      );
       const { isPrivate, plan } = admit(read.access, req.query, pageRules);
       if (plan === 'free') throw new ApiError('embeds_not_in_plan');
       if (!isOverall(read.overall)) throw new ApiError('service_unavailable');
@@ -57,5 +65,7 @@ export const badgeRoutes = ({ reads, locate }: RouteDeps): Router =>
         contentType: SVG_TYPE,
         cacheControl: cacheFor(isPrivate, cacheControl.static),
       });
-    })
-    .use(greyOnError);
+    },
+    onError: greyOnError,
+  },
+];

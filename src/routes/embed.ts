@@ -1,13 +1,16 @@
 // GET /api/embed/status and GET /api/embed/markdown. The status body is joined from the stored
 // fragments of the embed hash (field order of read-api.md), taking incidents, rtm and upd only
-// when asked for; the snippets are stored whole.
-import { Router, type Request } from 'express';
+// when asked for; each variant is joined (and its ETag hashed) once per change of the page, then
+// served from the process's cache. The snippets are stored whole.
+import type { Request } from 'express';
 import { ApiError } from '../http/errors.ts';
 import { admit, pageRules, parseSlug, type RouteDeps } from '../http/pageGate.ts';
 import { embedBody } from '../http/embedBody.ts';
 import { EmbedStatusQuery } from '../http/schemas.ts';
-import { cacheControl, cacheFor, sendBody } from '../http/send.ts';
-import { etagOf } from '../models/bytes.ts';
+import { cacheControl, cacheFor, readyBody, sendBody } from '../http/send.ts';
+import type { PageAccess } from '../models/access/codec.ts';
+import { storedSize } from './charts.ts';
+import type { Route } from './routeTable.ts';
 
 /** Missing slug before everything else; a repeated one cannot name a page. */
 export const embedSlug = (req: Request): string => {
@@ -18,26 +21,58 @@ export const embedSlug = (req: Request): string => {
 };
 
 export const asksForExtras = (req: Request): boolean =>
-  ['inc', 'rtm', 'upd'].some((name) => req.query[name] !== undefined);
+  req.query['inc'] !== undefined || req.query['rtm'] !== undefined || req.query['upd'] !== undefined;
 
-export const embedRoutes = ({ reads, locate }: RouteDeps): Router =>
-  Router()
-    .get('/api/embed/status', async (req, res) => {
+type EmbedVariant = Readonly<{
+  access: PageAccess | null;
+  /** null: the query is invalid, or a part it needs is not rendered (`missing`). */
+  ready: Readonly<{ body: Buffer; etag: string }> | null;
+  missing: boolean;
+}>;
+
+export const embedRoutes = ({ reads, locate, cache }: RouteDeps): Route[] => [
+  {
+    path: '/api/embed/status',
+    handle: async (req, res) => {
       const slug = embedSlug(req);
-      const read = await reads.embed(await locate(slug));
+      const query = EmbedStatusQuery.safeParse(req.query);
+      const page = await locate(slug);
+      const variant = query.success
+        ? `embed|${query.data.inc}|${query.data.rtm}|${query.data.upd}`
+        : 'embed|-';
+      const read = await cache.get(
+        page,
+        variant,
+        async (): Promise<EmbedVariant> => {
+          const { access, parts } = await reads.embed(page);
+          if (!query.success) return { access, ready: null, missing: false };
+          try {
+            return { access, ready: readyBody(embedBody(parts, query.data)), missing: false };
+          } catch (error) {
+            if (error instanceof ApiError) return { access, ready: null, missing: true };
+            throw error;
+          }
+        },
+        (value) => value.ready?.body.length ?? 0,
+      );
       const { isPrivate, plan } = admit(read.access, req.query, pageRules);
       if (plan === 'free') throw new ApiError('embeds_not_in_plan');
       if (plan === 'pro' && asksForExtras(req)) throw new ApiError('plan_inc_rtm_upd');
-      const query = EmbedStatusQuery.safeParse(req.query);
       if (!query.success) throw new ApiError('invalid_parameters');
-      const body = embedBody(read.parts, query.data);
-      sendBody(req, res, { body, etag: etagOf(body), cacheControl: cacheFor(isPrivate, cacheControl.embed) });
-    })
-    .get('/api/embed/markdown', async (req, res) => {
+      if (read.ready === null) throw new ApiError('service_unavailable');
+      sendBody(req, res, { ...read.ready, cacheControl: cacheFor(isPrivate, cacheControl.embed) });
+    },
+  },
+  {
+    path: '/api/embed/markdown',
+    handle: async (req, res) => {
       const slug = embedSlug(req);
-      const read = await reads.bytes(await locate(slug), 'snippets');
+      const page = await locate(slug);
+      const read = await cache.get(page, 'snippets', () => reads.bytes(page, 'snippets'), storedSize);
       const { isPrivate, plan } = admit(read.access, req.query, pageRules);
       if (plan === 'free' || plan === 'pro') throw new ApiError('markdown_not_in_plan');
       if (read.stored === null) throw new ApiError('service_unavailable');
       sendBody(req, res, { ...read.stored, cacheControl: cacheFor(isPrivate, cacheControl.snippets) });
-    });
+    },
+  },
+];

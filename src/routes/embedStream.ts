@@ -2,7 +2,7 @@
 // plan rules and error answers as GET /api/embed/status (answered before the stream starts); then
 // the body at once and again on every change (event `status`, `id` = the body's revision, so a
 // reconnection with Last-Event-ID gets nothing it already has), and a comment every 25 s.
-import { Router, type Request } from 'express';
+import type { Request } from 'express';
 import { ApiError } from '../http/errors.ts';
 import { admit, pageRules, type RouteDeps } from '../http/pageGate.ts';
 import { EmbedStatusQuery } from '../http/schemas.ts';
@@ -11,41 +11,50 @@ import type { ChangeHub } from '../stream/changeHub.ts';
 import { eventId, statusEvent, writeEvent, type StreamClient } from '../stream/streamClient.ts';
 import { embedBody } from '../http/embedBody.ts';
 import { asksForExtras, embedSlug } from './embed.ts';
+import type { Route } from './routeTable.ts';
 
 const lastEventId = (req: Request): number => {
   const header = req.headers['last-event-id'];
   return typeof header === 'string' && /^\d{1,16}$/.test(header.trim()) ? Number(header.trim()) : 0;
 };
 
-export const embedStreamRoutes = ({ locate }: RouteDeps, reads: SubscriptionReads, hub: ChangeHub): Router =>
-  Router().get('/api/embed/stream', async (req, res) => {
-    const slug = embedSlug(req);
-    await hub.ready(); // subscribed before the read: a change after it is never lost
-    const changesBefore = hub.seen(slug);
-    const read = await reads.embedStream(await locate(slug));
-    const { plan } = admit(read.access, req.query, pageRules);
-    if (plan === 'free') throw new ApiError('embeds_not_in_plan');
-    if (plan === 'pro' && asksForExtras(req)) throw new ApiError('plan_inc_rtm_upd');
-    const query = EmbedStatusQuery.safeParse(req.query);
-    if (!query.success) throw new ApiError('invalid_parameters');
-    const body = embedBody(read.parts, query.data);
-    const token: unknown = req.query['auth_token'];
-    res.writeHead(200, {
-      'Content-Type': 'text/event-stream',
-      'Cache-Control': 'no-store',
-      'X-Accel-Buffering': 'no', // proxies must not hold events back
-    });
-    res.flushHeaders();
-    req.socket.setNoDelay(true);
-    const client: StreamClient = {
-      slug,
-      query: query.data,
-      token: typeof token === 'string' ? token : undefined,
-      res,
-      lastId: lastEventId(req),
-    };
-    hub.add(client);
-    const id = eventId(read.revisions, query.data);
-    if (id > client.lastId) writeEvent(client, id, statusEvent(id, body));
-    if (hub.seen(slug) !== changesBefore) void hub.refresh(slug); // changed while we read
-  });
+export const embedStreamRoutes = (
+  { locate }: RouteDeps,
+  reads: SubscriptionReads,
+  hub: ChangeHub,
+): Route[] => [
+  {
+    path: '/api/embed/stream',
+    handle: async (req, res) => {
+      const slug = embedSlug(req);
+      await hub.ready(); // subscribed before the read: a change after it is never lost
+      const changesBefore = hub.seen(slug);
+      const read = await reads.embedStream(await locate(slug));
+      const { plan } = admit(read.access, req.query, pageRules);
+      if (plan === 'free') throw new ApiError('embeds_not_in_plan');
+      if (plan === 'pro' && asksForExtras(req)) throw new ApiError('plan_inc_rtm_upd');
+      const query = EmbedStatusQuery.safeParse(req.query);
+      if (!query.success) throw new ApiError('invalid_parameters');
+      const body = embedBody(read.parts, query.data);
+      const token: unknown = req.query['auth_token'];
+      res.writeHead(200, {
+        'Content-Type': 'text/event-stream',
+        'Cache-Control': 'no-store',
+        'X-Accel-Buffering': 'no', // proxies must not hold events back
+      });
+      res.flushHeaders();
+      req.socket.setNoDelay(true);
+      const client: StreamClient = {
+        slug,
+        query: query.data,
+        token: typeof token === 'string' ? token : undefined,
+        res,
+        lastId: lastEventId(req),
+      };
+      hub.add(client);
+      const id = eventId(read.revisions, query.data);
+      if (id > client.lastId) writeEvent(client, id, statusEvent(id, body));
+      if (hub.seen(slug) !== changesBefore) void hub.refresh(slug); // changed while we read
+    },
+  },
+];

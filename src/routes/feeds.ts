@@ -1,12 +1,13 @@
 // GET /s/{slug}/feed.atom and /s/{slug}/feed.rss: the stored feeds, with Last-Modified and
 // If-Modified-Since beside the strong ETag (feed readers use either). A private page's feed needs
 // its auth_token in the query; without it the page does not exist (404), as for a blocked one.
-import { Router, type Request, type Response } from 'express';
-import { ApiError, undecodablePathAs } from '../http/errors.ts';
+import type { Request, Response } from 'express';
+import { ApiError } from '../http/errors.ts';
 import { admit, parseSlug, type AccessRules, type RouteDeps } from '../http/pageGate.ts';
 import { cacheFor, sendBody } from '../http/send.ts';
 import type { FeedFormat } from '../models/feeds/reads.ts';
 import type { SubscriptionReads } from '../models/subscriptionReads.ts';
+import type { Route } from './routeTable.ts';
 
 export const FEED_CACHE = 'public, max-age=60';
 const feedRules: AccessRules = { missing: 'not_found', blocked: 'not_found', locked: 'not_found' };
@@ -24,23 +25,31 @@ const notModifiedSince = (req: Request, modifiedMs: number): boolean => {
 };
 
 const feedRoute =
-  ({ locate }: RouteDeps, reads: SubscriptionReads, format: FeedFormat) =>
+  ({ locate, cache }: RouteDeps, reads: SubscriptionReads, format: FeedFormat) =>
   async (req: Request, res: Response) => {
     const slug = parseSlug(req.params['slug'], 'not_found');
-    const read = await reads.feed(await locate(slug), format);
+    const page = await locate(slug);
+    const read = await cache.get(
+      page,
+      `feed|${format}`,
+      () => reads.feed(page, format),
+      (value) => value.stored?.body.length ?? 0,
+    );
     const { isPrivate } = admit(read.access, req.query, feedRules);
     if (read.stored === null) throw new ApiError('service_unavailable');
     const cacheControl = cacheFor(isPrivate, FEED_CACHE);
-    res.set('Last-Modified', new Date(read.modified).toUTCString());
+    res.setHeader('Last-Modified', new Date(read.modified).toUTCString());
     if (notModifiedSince(req, read.modified)) {
-      res.set({ ETag: read.stored.etag, 'Cache-Control': cacheControl }).status(304).end();
+      res.setHeader('ETag', read.stored.etag);
+      res.setHeader('Cache-Control', cacheControl);
+      res.statusCode = 304;
+      res.end();
       return;
     }
     sendBody(req, res, { ...read.stored, contentType: contentTypes[format], cacheControl });
   };
 
-export const feedRoutes = (deps: RouteDeps, reads: SubscriptionReads): Router =>
-  Router()
-    .get('/s/:slug/feed.atom', feedRoute(deps, reads, 'atom'))
-    .get('/s/:slug/feed.rss', feedRoute(deps, reads, 'rss'))
-    .use(undecodablePathAs('not_found'));
+export const feedRoutes = (deps: RouteDeps, reads: SubscriptionReads): Route[] => [
+  { path: '/s/:slug/feed.atom', handle: feedRoute(deps, reads, 'atom') },
+  { path: '/s/:slug/feed.rss', handle: feedRoute(deps, reads, 'rss') },
+];

@@ -1,19 +1,22 @@
 // GET /healthz (liveness, also on the public port: operations.md) and GET /openapi.json.
-import { Router } from 'express';
 import { cacheControl, sendBody } from '../http/send.ts';
 import { etagOf } from '../models/bytes.ts';
+import type { Route } from './routeTable.ts';
 
 const HEALTH = '{"status":"ok"}';
 
 /** `openApiJson` is the serialised document, built once at startup. */
-export const metaRoutes = (openApiJson: string): Router => {
-  const openApi = { body: openApiJson, etag: etagOf(openApiJson) };
-  const health = { body: HEALTH, etag: etagOf(HEALTH) };
-  return Router()
-    .get('/healthz', (req, res) => {
-      sendBody(req, res, { ...health, cacheControl: cacheControl.noStore });
-    })
-    .get('/openapi.json', (req, res) => {
-      sendBody(req, res, { ...openApi, cacheControl: cacheControl.static });
-    });
+export const metaRoutes = (openApiJson: string): Route[] => {
+  const openApi = { body: Buffer.from(openApiJson, 'utf8'), etag: etagOf(openApiJson) };
+  const health = { body: Buffer.from(HEALTH, 'utf8'), etag: etagOf(HEALTH) };
+  return [
+    {
+      path: '/healthz',
+      handle: (req, res) => sendBody(req, res, { ...health, cacheControl: cacheControl.noStore }),
+    },
+    {
+      path: '/openapi.json',
+      handle: (req, res) => sendBody(req, res, { ...openApi, cacheControl: cacheControl.static }),
+    },
+  ];
 };

@@ -1,7 +1,7 @@
 // GET /s/{slug}: the public status page of any page in the log, and its one script and one
 // stylesheet. The document is a shell; the script reads everything else from the public API.
 // No page to show is an HTML page too (404, or 503 while the read models are rebuilt).
-import { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
+import type { ErrorRequestHandler, Request, Response } from 'express';
 import { ApiError, isStoreOutage, isUndecodablePath, RETRY_AFTER_SECONDS } from '../http/errors.ts';
 import type { RouteDeps } from '../http/pageGate.ts';
 import { Slug } from '../http/schemas.ts';
@@ -9,6 +9,7 @@ import { cacheFor, sendBody } from '../http/send.ts';
 import { etagOf } from '../models/bytes.ts';
 import { pageAssets, type Asset } from '../statusPage/assets.ts';
 import { errorDocument, type ErrorStatus } from '../statusPage/errorDocument.ts';
+import type { Route } from './routeTable.ts';
 import { pageDocument, SCRIPT_PATH, STYLE_PATH } from '../statusPage/pageDocument.ts';
 
 export const STATUS_PAGE_CACHE = 'public, max-age=60';
@@ -47,23 +48,25 @@ const errorPages: ErrorRequestHandler = (err, _req, res, next) => {
   else next(err);
 };
 
-export const statusPageRoutes = ({ reads, locate }: RouteDeps): Router =>
-  Router()
-    .get(
-      SCRIPT_PATH,
-      sendAsset((assets) => assets.script, 'text/javascript; charset=utf-8'),
-    )
-    .get(
-      STYLE_PATH,
-      sendAsset((assets) => assets.style, 'text/css; charset=utf-8'),
-    )
-    .get('/s/:slug', async (req, res) => {
-      const slug = Slug.safeParse(req.params.slug);
+export const statusPageRoutes = ({ reads, locate, cache }: RouteDeps): Route[] => [
+  { path: SCRIPT_PATH, handle: sendAsset((assets) => assets.script, 'text/javascript; charset=utf-8') },
+  { path: STYLE_PATH, handle: sendAsset((assets) => assets.style, 'text/css; charset=utf-8') },
+  {
+    path: '/s/:slug',
+    onError: errorPages,
+    handle: async (req, res) => {
+      const slug = Slug.safeParse(req.params['slug']);
       if (!slug.success) {
         sendErrorPage(res, 404);
         return;
       }
-      const access = await reads.access(await locate(slug.data));
+      const page = await locate(slug.data);
+      const access = await cache.get(
+        page,
+        'access',
+        () => reads.access(page),
+        () => 0,
+      );
       // Blocked pages are not found here, as on every page endpoint but charts (decisions.md).
       if (access === null || access.state !== 'active') {
         sendErrorPage(res, 404);
@@ -78,5 +81,6 @@ export const statusPageRoutes = ({ reads, locate }: RouteDeps): Router =>
         contentType: HTML,
         cacheControl: cacheFor(isPrivate, STATUS_PAGE_CACHE),
       });
-    })
-    .use(errorPages);
+    },
+  },
+];

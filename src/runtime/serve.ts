@@ -5,6 +5,7 @@ import type { RedisClient } from '../models/redis/redisClient.ts';
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import { buildApp } from '../app.ts';
 import type { Config } from '../config.ts';
+import { createReadPath } from '../http/readPath.ts';
 import { buildOperatorApp } from '../operatorApp.ts';
 import { registerProjectorGauges } from '../projector/projectorMetrics.ts';
 import { createProjectorQueue, createWake } from '../projector/queue.ts';
@@ -29,14 +30,35 @@ export const servePublic = async (
   registry: Registry,
 ) => {
   const active = createActiveVersionReader(redis, config.redisPrefix);
-  const domains = createDomainDirectory({ redis, prefix: config.redisPrefix, log, readActive: active });
-  const streams = createChangeHub({ redis, prefix: config.redisPrefix, log });
+  // One subscriber per process: custom domains, live streams and the response cache share it.
+  const readPath = createReadPath({ redis, prefix: config.redisPrefix, log });
+  const { subscriber } = readPath;
+  const domains = createDomainDirectory({
+    redis,
+    prefix: config.redisPrefix,
+    log,
+    readActive: active,
+    subscriber,
+  });
+  const streams = createChangeHub({ redis, prefix: config.redisPrefix, log, subscriber });
   const api = await listen(
-    buildApp({ redis, prefix: config.redisPrefix, config, log, registry, streams, domains }),
+    buildApp({
+      redis,
+      prefix: config.redisPrefix,
+      config,
+      log,
+      registry,
+      streams,
+      domains,
+      subscriber,
+      requestLog: readPath.requestLog,
+      ...(readPath.cache ? { cache: readPath.cache } : {}),
+    }),
     config.port,
     config.host,
   );
   onShutdown(() => api.close());
+  onShutdown(() => readPath.close());
   onShutdown(() => domains.close());
   onShutdown(() => streams.close()); // before api.close (closers run in reverse): open streams end
 };

@@ -1,15 +1,18 @@
-// Fan-out of embed changes to the live streams of this process. ONE Redis connection subscribes
-// (PSUBSCRIBE to every partition's change channel) for the whole process; a change to a page with
+// Fan-out of embed changes to the live streams of this process. The process's one subscriber
+// (PSUBSCRIBE to every partition's change channel, shared with the response cache and the custom
+// domains: src/models/redis/subscriber.ts) tells it of changes; a change to a page with
 // open streams costs one read of its embed, whatever the number of streams, and each distinct
 // variant (inc/rtm/upd) is joined once. Heartbeats are one timer for all streams.
-import { subscriberOf, type RedisClient } from '../models/redis/redisClient.ts';
+import type { RedisClient } from '../models/redis/redisClient.ts';
 import type { Logger } from '../shared/logger.ts';
 import { createPageLocator } from '../http/pageGate.ts';
 import type { EmbedStatusQuery } from '../http/schemas.ts';
 import { embedBody } from '../http/embedBody.ts';
 import { createActiveVersionReader } from '../models/control/activeVersionReader.ts';
 import { changesPattern } from '../models/control/keys.ts';
+import { parsePageChange } from '../models/embed/changes.ts';
 import type { EmbedParts, EmbedRevisions } from '../models/embed/codec.ts';
+import { createSubscriber, type Subscriber } from '../models/redis/subscriber.ts';
 import { createSubscriptionReads, type EmbedStreamRead } from '../models/subscriptionReads.ts';
 import { streamRefusal } from './streamAccess.ts';
 import { eventId, statusEvent, variantOf, writeEvent, type StreamClient } from './streamClient.ts';
@@ -21,6 +24,8 @@ export type ChangeHubDeps = Readonly<{
   prefix: string;
   log: Logger;
   heartbeatMs?: number;
+  /** The process's shared subscriber; without one the hub opens (and closes) its own. */
+  subscriber?: Subscriber;
 }>;
 
 /** The event a stream of this variant would get now; null while the embed is not rendered. */
@@ -39,8 +44,6 @@ export const createChangeHub = (deps: ChangeHubDeps) => {
   const clients = new Map<string, Set<StreamClient>>();
   const refreshing = new Map<string, boolean>(); // slug → another change came in meanwhile
   const seen = new Map<string, number>();
-  let subscriber: RedisClient | null = null;
-  let ready: Promise<unknown> | null = null;
   let heartbeat: NodeJS.Timeout | null = null;
   let size = 0;
 
@@ -84,24 +87,18 @@ export const createChangeHub = (deps: ChangeHubDeps) => {
     }
   };
 
-  const subscribe = (): Promise<unknown> => {
-    if (ready !== null) return ready;
-    // Named, so an operator sees the one subscriber of each API process in CLIENT LIST.
-    const connection = subscriberOf(deps.redis, `${deps.prefix}:live-streams`);
-    subscriber = connection;
-    connection.on('error', (error: unknown) => deps.log.warn({ err: error }, 'live stream subscriber error'));
-    connection.on('pmessage', (_pattern: string, _channel: string, slug: string) => {
-      seen.set(slug, (seen.get(slug) ?? 0) + 1);
-      if (clients.has(slug)) void refresh(slug);
-    });
-    ready = connection.psubscribe(changesPattern(deps.prefix)).catch((error: unknown) => {
-      ready = null; // the next stream tries again
-      subscriber = null;
-      connection.disconnect();
-      throw error;
-    });
-    return ready;
-  };
+  const ownSubscriber = deps.subscriber === undefined;
+  const subscriber = deps.subscriber ?? createSubscriber(deps.redis, `${deps.prefix}:live-streams`, deps.log);
+  subscriber.psubscribe(changesPattern(deps.prefix), (_channel, message) => {
+    const { slug, embedChanged } = parsePageChange(message);
+    if (!embedChanged) return; // another body of the page: nothing a stream shows
+    seen.set(slug, (seen.get(slug) ?? 0) + 1);
+    if (clients.has(slug)) void refresh(slug);
+  });
+  // Changes announced while the subscriber was away are lost: look at every streamed page again.
+  subscriber.onLive(() => {
+    for (const slug of clients.keys()) void refresh(slug);
+  });
 
   const beat = () => {
     for (const set of clients.values()) for (const client of set) client.res.write(': heartbeat\n\n');
@@ -109,7 +106,7 @@ export const createChangeHub = (deps: ChangeHubDeps) => {
 
   return {
     /** Resolves once this process receives changes (call before reading the initial body). */
-    ready: subscribe,
+    ready: (): Promise<void> => subscriber.ready(),
     /** How many changes of `slug` this process has seen: compare before and after a read. */
     seen: (slug: string): number => seen.get(slug) ?? 0,
     refresh,
@@ -135,10 +132,7 @@ export const createChangeHub = (deps: ChangeHubDeps) => {
       for (const set of [...clients.values()]) for (const client of [...set]) client.res.end();
       if (heartbeat !== null) clearInterval(heartbeat);
       heartbeat = null;
-      const connection = subscriber;
-      subscriber = null;
-      ready = null;
-      if (connection !== null) await connection.quit().catch(() => connection.disconnect());
+      if (ownSubscriber) await subscriber.close();
     },
   };
 };

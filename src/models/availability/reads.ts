@@ -1,12 +1,15 @@
 // Typed reads of the availability model.
-import { fromBytes, type StoredBody } from '../bytes.ts';
+import { fromBuffer, type StoredBytes } from '../bytes.ts';
 import type { PageRef } from '../page.ts';
-import { hashGet, keyExists, mapRead, type Read } from '../redis/reads.ts';
+import { hashGetBuffer, keyExists, mapRead, type Read } from '../redis/reads.ts';
 import { availabilityKey } from './keys.ts';
 
 /** Whether the monitor has availability stored at all (an unknown monitor has none). */
 export const availabilityExistsRead = (page: PageRef, monitorId: number): Read<boolean> =>
   keyExists(availabilityKey(page, monitorId));
 
-export const availabilityRead = (page: PageRef, monitorId: number, period: string): Read<StoredBody | null> =>
-  mapRead(hashGet(availabilityKey(page, monitorId), period), fromBytes);
+export const availabilityRead = (
+  page: PageRef,
+  monitorId: number,
+  period: string,
+): Read<StoredBytes | null> => mapRead(hashGetBuffer(availabilityKey(page, monitorId), period), fromBuffer);

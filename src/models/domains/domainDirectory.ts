@@ -1,12 +1,14 @@
 // The API's in-process view of the custom domains: domain → slug under the active version, loaded
 // from every partition's claims in one round trip and reloaded when the projector announces a
 // change, so a request looks its host up in memory and costs Redis nothing. A periodic reload
-// (and one after the subscriber reconnects) covers an announcement that never arrived.
-import { subscriberOf, type RedisClient } from '../redis/redisClient.ts';
+// (and one after the subscriber reconnects) covers an announcement that never arrived. The
+// announcements come through the process's shared subscriber (redis/subscriber.ts).
+import type { RedisClient } from '../redis/redisClient.ts';
 import type { Logger } from '../../shared/logger.ts';
 import type { ActiveVersionReader } from '../control/activeVersionReader.ts';
 import { partitionTag } from '../control/keys.ts';
 import { listRead, runRead } from '../redis/reads.ts';
+import { createSubscriber, type Subscriber } from '../redis/subscriber.ts';
 import { resolveDomains } from './codec.ts';
 import { domainChangesChannel } from './keys.ts';
 import { domainClaimsRead } from './reads.ts';
@@ -19,6 +21,8 @@ export type DomainDirectoryDeps = Readonly<{
   log: Logger;
   readActive: ActiveVersionReader;
   refreshMs?: number;
+  /** The process's shared subscriber; without one the directory opens (and closes) its own. */
+  subscriber?: Subscriber;
 }>;
 
 type Loaded = Readonly<{ version: number; domains: ReadonlyMap<string, string> }>;
@@ -27,8 +31,7 @@ export const createDomainDirectory = (deps: DomainDirectoryDeps) => {
   let loaded: Loaded | null = null;
   let loading: Promise<void> | null = null;
   let requested = 0; // reloads asked for; one that arrives during a load causes another
-  let subscribed: Promise<unknown> | null = null;
-  let subscriber: RedisClient | null = null;
+  let subscribed: Promise<void> | null = null;
   let timer: NodeJS.Timeout | null = null;
   const warn = (error: unknown) => {
     deps.log.warn({ err: error }, 'custom domains: reload failed');
@@ -65,24 +68,20 @@ export const createDomainDirectory = (deps: DomainDirectoryDeps) => {
     return loading;
   };
 
+  const ownSubscriber = deps.subscriber === undefined;
+  const subscriber = deps.subscriber ?? createSubscriber(deps.redis, `${deps.prefix}:domains`, deps.log);
+  subscriber.subscribe(domainChangesChannel(deps.prefix), () => void refresh().catch(warn));
+  subscriber.onLive(() => {
+    if (loaded !== null) void refresh().catch(warn); // messages sent while it was away are lost
+  });
+
   // Subscribed before the first load, so no change can fall between the two.
-  const subscribe = (): Promise<unknown> => {
+  // Only the first subscription is waited for: after a reconnection, onLive reloads.
+  const subscribe = (): Promise<void> => {
     if (subscribed !== null) return subscribed;
-    const connection = subscriberOf(deps.redis, `${deps.prefix}:domains`);
-    subscriber = connection;
-    connection.on('error', (error: unknown) => deps.log.warn({ err: error }, 'custom domains: subscriber'));
-    connection.on('message', () => void refresh().catch(warn));
-    connection.on('ready', () => {
-      if (loaded !== null) void refresh().catch(warn); // messages sent while it was away are lost
-    });
-    subscribed = connection.subscribe(domainChangesChannel(deps.prefix)).catch((error: unknown) => {
-      subscribed = null; // the next request tries again
-      subscriber = null;
-      connection.disconnect();
-      throw error;
-    });
     timer ??= setInterval(() => void refresh().catch(warn), deps.refreshMs ?? DOMAIN_REFRESH_MS);
     timer.unref();
+    subscribed = subscriber.ready();
     return subscribed;
   };
 
@@ -101,10 +100,8 @@ export const createDomainDirectory = (deps: DomainDirectoryDeps) => {
     close: async (): Promise<void> => {
       if (timer !== null) clearInterval(timer);
       timer = null;
-      const connection = subscriber;
-      subscriber = null;
       subscribed = null;
-      if (connection !== null) await connection.quit().catch(() => connection.disconnect());
+      if (ownSubscriber) await subscriber.close();
     },
   };
 };

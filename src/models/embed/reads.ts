@@ -1,7 +1,7 @@
 // Typed reads of the embed model.
-import { fromBytes, type StoredBody } from '../bytes.ts';
+import { fromBuffer, type StoredBytes } from '../bytes.ts';
 import type { PageRef } from '../page.ts';
-import { getString, hashGetAll, mapRead, type Read } from '../redis/reads.ts';
+import { getBuffer, getString, hashGetAll, mapRead, type Read } from '../redis/reads.ts';
 import { decodeEmbed, decodeRevisions, type EmbedParts, type EmbedRevisions } from './codec.ts';
 
 export type { EmbedRevisions };
@@ -19,8 +19,8 @@ export const embedStreamRead = (
     revisions: decodeRevisions(hash),
   }));
 
-export const snippetsRead = (page: PageRef): Read<StoredBody | null> =>
-  mapRead(getString(embedKeys(page).snippets), fromBytes);
+export const snippetsRead = (page: PageRef): Read<StoredBytes | null> =>
+  mapRead(getBuffer(embedKeys(page).snippets), fromBuffer);
 
 /** The badge's overall status as stored (the route checks it is one it can draw). */
 export const overallRead = (page: PageRef): Read<string | null> => getString(embedKeys(page).overall);

@@ -3,13 +3,16 @@ import type { OverallStatus } from '../../shared/overallStatus.ts';
 import { toBytes } from '../bytes.ts';
 import type { PageRef } from '../page.ts';
 import { setOp, type WriteOp } from '../redis/writeOps.ts';
+import { embedChangedMessage, renderedMessage } from './changes.ts';
 import { encodeEmbed, type EmbedParts } from './codec.ts';
 import { embedKeys } from './keys.ts';
 
 /**
  * The parts, versioned: only changed fields are written, each stamped with a new revision, and the
  * page's slug is published on `channel` when anything changed (live streams). The access document
- * rides along so that a change of access also reaches the streams.
+ * rides along so that a change of access also reaches the streams. Every page render writes this,
+ * so when nothing in it changed the render is announced all the same (`renderedMessage`): the API
+ * processes' response caches drop the page's other bodies (changes.ts).
  */
 export const putEmbed = (
   page: PageRef,
@@ -21,7 +24,8 @@ export const putEmbed = (
   fields: [['access', stamp.access], ...encodeEmbed(parts)],
   atLeast: stamp.now,
   channel: stamp.channel,
-  message: page.slug,
+  message: embedChangedMessage(page.slug),
+  unchangedMessage: renderedMessage(page.slug),
 });
 
 export const putSnippets = (page: PageRef, body: string): WriteOp =>

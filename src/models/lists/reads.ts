@@ -2,9 +2,9 @@
 // access document, so a route decides 404/401/403 and answers from one round trip.
 import { decodeAccess, type PageAccess } from '../access/codec.ts';
 import { accessKey } from '../access/keys.ts';
-import { fromBytes, type StoredBody } from '../bytes.ts';
+import { fromBuffer, type StoredBytes } from '../bytes.ts';
 import type { PageRef } from '../page.ts';
-import { hashGet, mapRead, setMembers, type Read } from '../redis/reads.ts';
+import { hashGetBuffer, mapRead, setMembers, type Read } from '../redis/reads.ts';
 import { maintenanceKeys, type ListKeys } from './keys.ts';
 
 /** A slice of a sorted list, as ZRANGE indices (stop −1: to the end). */
@@ -37,8 +37,8 @@ export const listPageRead = (page: PageRef, keys: ListKeys, slice: ListSlice | n
 };
 
 /** One month's stored daily counts; null when none is stored (a month without items). */
-export const dailyCountsRead = (keys: ListKeys, month: string): Read<StoredBody | null> =>
-  mapRead(hashGet(keys.counts, month), fromBytes);
+export const dailyCountsRead = (keys: ListKeys, month: string): Read<StoredBytes | null> =>
+  mapRead(hashGetBuffer(keys.counts, month), fromBuffer);
 
 /** The months the last maintenance render wrote. */
 export const maintenanceMonthsRead = (page: PageRef): Read<string[]> =>

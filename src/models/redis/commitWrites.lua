@@ -30,14 +30,14 @@ for i = 1, #writes do
     for j = 2, #w do keys[#keys + 1] = KEYS[w[j]] end
     redis.call('DEL', unpack(keys))
   elseif verb == 'HSETVERSIONED' then
-    -- [verb, key, channel, message, at least, field, value, ...]: see writeOps.ts
+    -- [verb, key, channel, message, unchanged message, at least, field, value, ...]: see writeOps.ts
     local key = KEYS[w[2]]
     local rev = nil
-    for j = 6, #w, 2 do
+    for j = 7, #w, 2 do
       if redis.call('HGET', key, w[j]) ~= w[j + 1] then
         if rev == nil then
           local last = tonumber(redis.call('HGET', key, 'rev') or '0')
-          rev = string.format('%.0f', math.max(last + 1, tonumber(w[5])))
+          rev = string.format('%.0f', math.max(last + 1, tonumber(w[6])))
         end
         redis.call('HSET', key, w[j], w[j + 1], w[j] .. ':rev', rev)
       end
@@ -45,6 +45,8 @@ for i = 1, #writes do
     if rev ~= nil then
       redis.call('HSET', key, 'rev', rev)
       redis.call('PUBLISH', w[3], w[4])
+    elseif w[5] ~= '' then
+      redis.call('PUBLISH', w[3], w[5])
     end
   elseif verb == 'PUBLISH' then
     redis.call('PUBLISH', w[2], w[3])

@@ -75,6 +75,7 @@ export const encodeWrites = (firstKeys: readonly string[], ops: readonly WriteOp
           k(w.key),
           w.channel,
           w.message,
+          w.unchangedMessage ?? '',
           String(w.atLeast),
           ...w.fields.flatMap(([field, value]) => [field, value]),
         ];

@@ -28,6 +28,20 @@ const asStrings = (reply: unknown): string[] => (Array.isArray(reply) ? (reply a
 
 export const getString = (key: string): Read<string | null> => one((p) => p.get(key), asString);
 
+const asBuffer = (reply: unknown): Buffer | null => (Buffer.isBuffer(reply) ? reply : null);
+
+/** The value as bytes (stored bodies: sent as they are, never decoded). */
+export const getBuffer = (key: string): Read<Buffer | null> => one((p) => p.getBuffer(key), asBuffer);
+
+export const hashGetBuffer = (key: string, field: string): Read<Buffer | null> =>
+  one((p) => p.hgetBuffer(key, field), asBuffer);
+
+export const hashGetManyBuffers = (key: string, fields: readonly string[]): Read<(Buffer | null)[]> =>
+  one(
+    (p) => p.hmgetBuffer(key, ...fields),
+    (reply) => (Array.isArray(reply) ? reply.map(asBuffer) : []),
+  );
+
 export const hashGet = (key: string, field: string): Read<string | null> =>
   one((p) => p.hget(key, field), asString);
 

@@ -10,12 +10,23 @@ export const isCluster = (client: RedisClient): client is Cluster => client inst
 /**
  * A connection of its own for SUBSCRIBE/PSUBSCRIBE, with the client's settings, never giving up
  * on a command (a subscriber waits out an outage), and named so an operator sees it in CLIENT LIST.
- * On a cluster it subscribes on one node: PUBLISH reaches every node of a Redis Cluster.
+ * On a cluster it subscribes on one node: PUBLISH reaches every node of a Redis Cluster. It
+ * connects at once even when the client it copies connects lazily.
  */
-export const subscriberOf = (client: RedisClient, name: string): RedisClient =>
+export const subscriberOf = (
+  client: RedisClient,
+  name: string,
+  options: Readonly<{ autoResubscribe?: boolean }> = {},
+): RedisClient =>
   isCluster(client)
     ? client.duplicate(undefined, {
         enableOfflineQueue: true,
-        redisOptions: { ...client.options.redisOptions, maxRetriesPerRequest: null, connectionName: name },
+        lazyConnect: false,
+        redisOptions: {
+          ...client.options.redisOptions,
+          ...options,
+          maxRetriesPerRequest: null,
+          connectionName: name,
+        },
       })
-    : client.duplicate({ maxRetriesPerRequest: null, connectionName: name });
+    : client.duplicate({ ...options, lazyConnect: false, maxRetriesPerRequest: null, connectionName: name });

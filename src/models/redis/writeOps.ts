@@ -26,7 +26,7 @@ export type WriteOp =
   /**
    * HSET of only the fields whose value changed, each stamped `<field>:rev` with a new revision
    * (the hash's previous `rev` + 1, at least `atLeast`); when any changed, `rev` moves and
-   * `message` is published on `channel`.
+   * `message` is published on `channel`; otherwise `unchangedMessage`, when given, is.
    */
   | Readonly<{
       op: 'hsetVersioned';
@@ -35,6 +35,7 @@ export type WriteOp =
       atLeast: number;
       channel: string;
       message: string;
+      unchangedMessage?: string;
     }>
   | Readonly<{ op: 'publish'; channel: string; message: string }>;
 

@@ -1,9 +1,9 @@
 // Typed read of the Statuspage model.
 import type { StatuspageDocument } from '../../../projections/render/statuspage/documents.ts';
-import { fromBytes, type StoredBody } from '../bytes.ts';
+import { fromBuffer, type StoredBytes } from '../bytes.ts';
 import type { PageRef } from '../page.ts';
-import { hashGet, mapRead, type Read } from '../redis/reads.ts';
+import { hashGetBuffer, mapRead, type Read } from '../redis/reads.ts';
 import { statuspageKey } from './keys.ts';
 
-export const statuspageRead = (page: PageRef, document: StatuspageDocument): Read<StoredBody | null> =>
-  mapRead(hashGet(statuspageKey(page), document), fromBytes);
+export const statuspageRead = (page: PageRef, document: StatuspageDocument): Read<StoredBytes | null> =>
+  mapRead(hashGetBuffer(statuspageKey(page), document), fromBuffer);

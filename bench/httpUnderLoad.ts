@@ -1,0 +1,207 @@
+// The read path while the projector is busy: p99 of embed status and charts of a page being
+// ingested, with the real worker process projecting `rate` events/s, ÷ the same p99 with the
+// projector idle; and freshness: the time from the append commit of a check that changes a page's
+// overall status to the first changed answer of embed status, the badge and the charts, sampled
+// repeatedly while that load runs.
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { DatabasePool } from 'slonik';
+import { appendEvents } from '../src/eventLog/appendEvents.ts';
+import type { ProjectorQueue } from '../src/projector/queue.ts';
+import { formatTimestamp } from '../src/shared/time.ts';
+import { startWorker } from './children.ts';
+import { appendAll, benchMonitors, checkEvent, setupEvents, type RawEvent } from './fixtures.ts';
+import { httpLoad } from './httpLoad.ts';
+import { percentile } from './ingestPhase.ts';
+import type { Figure } from './report.ts';
+
+export type UnderLoadContext = Readonly<{
+  db: DatabasePool;
+  queue: ProjectorQueue;
+  partitions: number;
+  /** Environment of the worker process (REDIS_URL, REDIS_PREFIX, DATABASE_URL). */
+  workerEnv: Record<string, string>;
+  log: (line: string) => void;
+}>;
+
+const PAGES = 4;
+const MONITORS_PER_PAGE = 25;
+const FRESH = 'bench-fresh';
+const FRESH_MONITOR = 9001;
+const CONNECTIONS = 10;
+
+const freshCheck = (status: 'up' | 'down'): RawEvent => ({
+  type: 'check.recorded',
+  page: FRESH,
+  at: formatTimestamp(Date.now()),
+  data: { monitor_id: FRESH_MONITOR, status, response_time_ms: 100 },
+});
+
+/** Polls `path` until `changed(text)`; the milliseconds from `since`, or null after 10 s. */
+const firstChange = async (url: string, since: number, changed: (text: string) => boolean) => {
+  while (performance.now() - since < 10_000) {
+    if (changed(await (await fetch(url)).text())) return performance.now() - since;
+    await sleep(2);
+  }
+  return null;
+};
+
+export const httpUnderLoad = async (
+  ctx: UnderLoadContext,
+  app: string,
+  options: { rate: number; duration: number },
+): Promise<Figure[]> => {
+  const wake = (pages: string[]) => ctx.queue.wakePages(pages, ctx.partitions);
+  const monitors = Array.from({ length: PAGES }, (_, p) =>
+    benchMonitors(`bench-load-${p + 1}`, 5001 + p * MONITORS_PER_PAGE, MONITORS_PER_PAGE),
+  );
+  const start = Date.now() - 86_400_000;
+  const setup = [
+    ...monitors.flatMap((list) => setupEvents(list[0]!.page, list, start)),
+    {
+      type: 'page.configured',
+      page: FRESH,
+      at: formatTimestamp(start),
+      data: { title: 'Bench freshness', plan: 'growth' },
+    },
+    {
+      type: 'monitor.configured',
+      page: FRESH,
+      at: formatTimestamp(start),
+      data: { monitor_id: FRESH_MONITOR, name: 'API', impact: 'major' },
+    },
+    freshCheck('up'),
+  ];
+  const worker = await startWorker({ ...ctx.workerEnv, PROJECTOR_PARTITIONS: String(ctx.partitions) });
+  try {
+    await appendAll(ctx.db, setup, { batchSize: 1_000, onCommitted: (r) => wake(r.pages) });
+    await appendAll(
+      ctx.db,
+      monitors.flat().map((m) => checkEvent(m, Date.now())),
+      {
+        batchSize: 1_000,
+        onCommitted: (r) => wake(r.pages),
+      },
+    );
+    const page = monitors[0]![0]!.page;
+    const paths = {
+      embed: `/api/embed/status?slug=${page}&inc=1&rtm=240&upd=30`,
+      charts: `/api/status/${page}/charts`,
+    };
+    for (let tries = 0; (await fetch(app + paths.charts)).status !== 200; tries += 1) {
+      if (tries > 300) throw new Error(`${paths.charts} never answered 200`);
+      await sleep(100);
+    }
+    const measure = (path: string) =>
+      httpLoad(app + path, { connections: CONNECTIONS, duration: options.duration });
+    ctx.log('  projector idle…');
+    const idle = { embed: await measure(paths.embed), charts: await measure(paths.charts) };
+
+    // The load: every 100 ms, this tick's share of `rate` checks over the load pages.
+    let offering = true;
+    let sent = 0;
+    const all = monitors.flat();
+    const offered = (async () => {
+      const began = performance.now();
+      for (let tick = 1; offering; tick += 1) {
+        await sleep(Math.max(0, began + tick * 100 - performance.now()));
+        const owed = Math.round((options.rate * tick) / 10) - sent;
+        const nowMs = Date.now();
+        const batch = Array.from({ length: owed }, (_, i) =>
+          checkEvent(all[(sent + i) % all.length]!, nowMs),
+        );
+        sent += owed;
+        if (batch.length > 0)
+          await appendEvents(ctx.db, batch, { now: new Date(), onCommitted: (r) => wake(r.pages) });
+      }
+      return sent / ((performance.now() - began) / 1000);
+    })();
+    await sleep(1_000);
+    ctx.log(`  projector ingesting ${options.rate} events/s…`);
+    const busy = { embed: await measure(paths.embed), charts: await measure(paths.charts) };
+
+    // Freshness under the same load, plus readers of the page (so its bodies are cached).
+    ctx.log('  freshness…');
+    const readers = httpLoad(`${app}/api/embed/status?slug=${FRESH}`, {
+      connections: CONNECTIONS,
+      duration: options.duration * 2,
+    });
+    const fresh: Record<'embed' | 'badge' | 'charts', number[]> = { embed: [], badge: [], charts: [] };
+    let missed = 0;
+    const samples = Math.max(10, options.duration * 4);
+    for (let i = 0; i < samples; i += 1) {
+      const down = i % 2 === 0;
+      const overall = down ? '"overall":"major_outage"' : '"overall":"operational"';
+      const label = down ? 'Major Outage' : 'Operational';
+      await appendEvents(ctx.db, [freshCheck(down ? 'down' : 'up')], {
+        now: new Date(),
+        onCommitted: (r) => wake(r.pages),
+      });
+      const committed = performance.now();
+      const [embed, badge, charts] = await Promise.all([
+        firstChange(`${app}/api/embed/status?slug=${FRESH}`, committed, (t) => t.includes(overall)),
+        firstChange(`${app}/badge/${FRESH}.svg`, committed, (t) => t.includes(label)),
+        firstChange(`${app}/api/status/${FRESH}/charts`, committed, (t) => t.includes(overall)),
+      ]);
+      for (const [name, ms] of [
+        ['embed', embed],
+        ['badge', badge],
+        ['charts', charts],
+      ] as const) {
+        if (ms === null) missed += 1;
+        else fresh[name].push(ms);
+      }
+      await sleep(100);
+    }
+    offering = false;
+    const achieved = await offered;
+    await readers;
+
+    const p99Figure = (name: 'embed' | 'charts', path: string): Figure => {
+      const ratio = busy[name].p99 / Math.max(idle[name].p99, 1);
+      return {
+        section: 'readLoad',
+        name: `GET ${path} p99, projector at ${Math.round(achieved).toLocaleString('en-US')} events/s`,
+        unit: 'ms',
+        value: busy[name].p99,
+        baseline: { name: 'projector idle', value: idle[name].p99 },
+        ratio,
+        ratioNote: idle[name].p99 < 1 ? '(idle p99 < 1 ms: ÷ 1 ms)' : '',
+        target: { text: '≤ 3 × idle', met: ratio <= 3 },
+        detail: {
+          p50_ms: busy[name].p50,
+          p99_ms: busy[name].p99,
+          rps: busy[name].rps,
+          idle_rps: idle[name].rps,
+          idle_p50_ms: idle[name].p50,
+        },
+      };
+    };
+    const freshFigure = (name: 'embed' | 'badge' | 'charts'): Figure => {
+      const p99 = percentile(fresh[name], 99);
+      return {
+        section: 'readLoad',
+        name: `freshness: append commit → changed ${name}, p99 of ${fresh[name].length}`,
+        unit: 'ms',
+        value: p99,
+        baseline: null,
+        ratio: null,
+        target: { text: '≤ 1,000 ms', met: p99 <= 1_000 && missed === 0 },
+        detail: {
+          p50_ms: percentile(fresh[name], 50),
+          p99_ms: p99,
+          max_ms: Math.max(0, ...fresh[name]),
+          missed,
+        },
+      };
+    };
+    return [
+      p99Figure('embed', paths.embed),
+      p99Figure('charts', paths.charts),
+      freshFigure('embed'),
+      freshFigure('badge'),
+      freshFigure('charts'),
+    ];
+  } finally {
+    await worker.stop();
+  }
+};

@@ -1,0 +1,145 @@
+// The API process's cache of what the routes read from Redis, per page and variant (a model, a
+// list page, an embed variant): the access document with the ready body, its ETag and headers,
+// so most requests never leave the process. Freshness:
+// - every render of a page announces itself on its partition's `changes` channel inside the fenced
+//   commit (src/models/embed/changes.ts); the message drops every entry of the page at once;
+// - a read that was in flight when its page's message came is not kept (it may predate the commit);
+// - while the subscriber is down (or not yet subscribed) the cache is emptied and bypassed: a
+//   missed message can never keep an entry alive;
+// - every entry expires after `ttlMs` anyway (1 s by default): the backstop for a subscriber whose
+//   connection hangs without closing.
+// Concurrent misses of one entry share one Redis read. Size is bounded by bytes (LRU).
+import { LRUCache } from 'lru-cache';
+import { changesPattern } from '../models/control/keys.ts';
+import { parsePageChange } from '../models/embed/changes.ts';
+import type { PageRef } from '../models/page.ts';
+import type { Subscriber } from '../models/redis/subscriber.ts';
+
+export type ReadCacheOptions = Readonly<{ ttlMs: number; maxBytes: number }>;
+
+type Entry = Readonly<{ value: unknown; bytes: number }>;
+type Fill = Readonly<{ page: string; promise: Promise<unknown> }>;
+
+// What an entry costs beyond its body: key, access document, headers (a rough, fixed estimate).
+const ENTRY_OVERHEAD = 512;
+const CHANNEL_SUFFIX = ':changes';
+
+const pageKeyOf = (tag: string, slug: string): string => `${tag}\n${slug}`;
+
+export const createReadCache = (subscriber: Subscriber, prefix: string, options: ReadCacheOptions) => {
+  const entries = new LRUCache<string, Entry>({
+    maxSize: options.maxBytes,
+    sizeCalculation: (entry) => entry.bytes,
+    ttl: options.ttlMs,
+    dispose: (_entry, key) => {
+      const page = key.slice(0, key.lastIndexOf('\n'));
+      const keys = byPage.get(page);
+      keys?.delete(key);
+      if (keys?.size === 0) byPage.delete(page);
+    },
+  });
+  const byPage = new Map<string, Set<string>>();
+  const fills = new Map<string, Fill>();
+  // Invalidation sequence numbers per page since the last sweep; a sweep starts a new epoch, so a
+  // fill that began before it is not kept (its page's record may have been swept).
+  let invalidated = new Map<string, number>();
+  let seq = 0;
+  let epoch = 0;
+  const stats = { hits: 0, misses: 0, bypassed: 0, invalidations: 0 };
+
+  const dropAll = () => {
+    epoch += 1;
+    entries.clear();
+    byPage.clear();
+    fills.clear();
+    invalidated = new Map();
+  };
+
+  const invalidate = (page: string) => {
+    stats.invalidations += 1;
+    seq += 1;
+    invalidated.set(page, seq);
+    for (const key of [...(byPage.get(page) ?? [])]) entries.delete(key);
+    for (const [key, fill] of fills) if (fill.page === page) fills.delete(key);
+  };
+
+  subscriber.psubscribe(changesPattern(prefix), (channel, message) => {
+    if (!channel.endsWith(CHANNEL_SUFFIX)) return;
+    invalidate(pageKeyOf(channel.slice(0, -CHANNEL_SUFFIX.length), parsePageChange(message).slug));
+  });
+  subscriber.onDown(dropAll);
+  subscriber.onLive(dropAll);
+  const sweep = setInterval(() => {
+    epoch += 1;
+    invalidated = new Map();
+  }, options.ttlMs);
+  sweep.unref();
+
+  const store = (page: string, key: string, value: unknown, bytes: number) => {
+    entries.set(key, { value, bytes: bytes + ENTRY_OVERHEAD });
+    let keys = byPage.get(page);
+    if (keys === undefined) byPage.set(page, (keys = new Set()));
+    keys.add(key);
+  };
+
+  return {
+    /**
+     * The cached value of `variant` of `page`, or `load()`'s (kept when still fresh). `bytes` sizes
+     * a value for the LRU bound. A rejected load is never kept.
+     */
+    get: <T>(
+      page: PageRef,
+      variant: string,
+      load: () => Promise<T>,
+      bytes: (value: T) => number,
+    ): Promise<T> => {
+      if (!subscriber.live()) {
+        stats.bypassed += 1;
+        return load();
+      }
+      const pageKey = pageKeyOf(page.tag, page.slug);
+      const key = `${pageKey}\n${variant}`;
+      const hit = entries.get(key);
+      if (hit !== undefined) {
+        stats.hits += 1;
+        return Promise.resolve(hit.value as T);
+      }
+      const pending = fills.get(key);
+      if (pending !== undefined) {
+        stats.hits += 1;
+        return pending.promise as Promise<T>;
+      }
+      stats.misses += 1;
+      const startSeq = seq;
+      const startEpoch = epoch;
+      const promise = load().then(
+        (value) => {
+          if (fills.get(key)?.promise === promise) fills.delete(key);
+          const fresh =
+            subscriber.live() && epoch === startEpoch && (invalidated.get(pageKey) ?? -1) <= startSeq;
+          if (fresh) store(pageKey, key, value, bytes(value));
+          return value;
+        },
+        (error: unknown) => {
+          if (fills.get(key)?.promise === promise) fills.delete(key);
+          throw error;
+        },
+      );
+      fills.set(key, { page: pageKey, promise });
+      return promise;
+    },
+    /** Hits, misses, reads that bypassed the cache (subscriber down) and page invalidations so far. */
+    stats: () => ({ ...stats, entries: entries.size, bytes: entries.calculatedSize }),
+    close: (): void => {
+      clearInterval(sweep);
+      dropAll();
+    },
+  };
+};
+
+export type ReadCache = ReturnType<typeof createReadCache>;
+
+/** What the routes use: the cache, or `uncached` (an app built without a shared subscriber). */
+export type CachedReads = Pick<ReadCache, 'get'>;
+
+export const uncached: CachedReads = { get: (_page, _variant, load) => load() };

@@ -1,0 +1,41 @@
+// The request path of one API process as `npm run serve` wires it: the one shared subscriber, the
+// response cache on it (unless READ_CACHE_TTL_MS=0) and the request-log policy, from the
+// environment (readPathSettings.ts). Pass all three to buildApp; close at shutdown.
+import type { RedisClient } from '../models/redis/redisClient.ts';
+import { createSubscriber, type Subscriber } from '../models/redis/subscriber.ts';
+import type { Logger } from '../shared/logger.ts';
+import { createReadCache, type ReadCache } from './readCache.ts';
+import { loadReadPathSettings } from './readPathSettings.ts';
+import type { RequestLogPolicy } from './requestLog.ts';
+
+export type ReadPath = Readonly<{
+  subscriber: Subscriber;
+  cache?: ReadCache;
+  requestLog: RequestLogPolicy;
+  close: () => Promise<void>;
+}>;
+
+export const createReadPath = (
+  deps: Readonly<{ redis: RedisClient; prefix: string; log: Logger }>,
+  env: NodeJS.ProcessEnv = process.env,
+): ReadPath => {
+  const settings = loadReadPathSettings(env);
+  const subscriber = createSubscriber(deps.redis, `${deps.prefix}:api`, deps.log);
+  const cache =
+    settings.cacheTtlMs > 0
+      ? createReadCache(subscriber, deps.prefix, {
+          ttlMs: settings.cacheTtlMs,
+          maxBytes: settings.cacheMaxBytes,
+        })
+      : undefined;
+  void subscriber.ready(); // connect now: the cache serves once subscribed
+  return {
+    subscriber,
+    ...(cache ? { cache } : {}),
+    requestLog: settings.requestLog,
+    close: async () => {
+      cache?.close();
+      await subscriber.close();
+    },
+  };
+};
