@@ -5,6 +5,7 @@ import cluster from 'node:cluster';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { LogRestored, verifyLogOrigin } from './eventLog/logOrigin.ts';
 import { migrate } from './eventLog/migrate.ts';
+import { RedisEvicts } from './models/redis/evictionPolicy.ts';
 import { createClients, type Clients } from './runtime/clients.ts';
 import { createShutdown } from './runtime/onShutdown.ts';
 import { webConcurrency } from './runtime/webConcurrency.ts';
@@ -75,6 +76,10 @@ const main = async () => {
     if (error instanceof ConfigError) {
       console.error(error.message);
       return 78; // EX_CONFIG
+    }
+    if (error instanceof RedisEvicts) {
+      console.error(error.message);
+      return 78; // EX_CONFIG: the Redis server's configuration
     }
     if (error instanceof LogRestored) {
       console.error(error.message);

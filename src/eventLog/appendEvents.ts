@@ -77,7 +77,11 @@ export const appendParsed = async (
         SELECT set_config('idle_in_transaction_session_timeout', ${String(options.idleTimeoutMs)}, true)`);
     if (options.lockTimeoutMs !== undefined)
       await tx.query(sql.unsafe`SELECT set_config('lock_timeout', ${String(options.lockTimeoutMs)}, true)`);
-    const writer = createBatchWriter(tx, options.ownHost ?? null);
+    const writer = createBatchWriter(tx, {
+      ownHost: options.ownHost ?? null,
+      // A stream of chunks (the CLI) is an import: it runs alone among imports (lockOrder.ts).
+      multiChunk: !Array.isArray(chunks) || chunks.length > 1,
+    });
     for await (const chunk of all) {
       months.push(...(await ensureCheckPartitions(db, tx, checkMonths(validOf(chunk)))));
       await writer.write(chunk);

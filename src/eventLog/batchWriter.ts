@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { isEventError, type EventError, type ParsedEvent } from '../events/parseEvent.ts';
 import { pageHash } from '../shared/pageHash.ts';
 import { domainLockKeys } from './domainClaims.ts';
+import { createLockOrder, DOMAIN_LOCKS, IMPORT_LOCK, PAGE_LOCKS } from './lockOrder.ts';
 import { applyToRegistry, emptyRegistry, loadRegistry, persistRegistry } from './registry.ts';
 
 export type AppendResult = {
@@ -17,12 +18,17 @@ export type AppendResult = {
 
 const lockedPageKey = (page: string) => pageHash(page) | 0; // advisory locks take int4 pairs
 
-/** `ownHost`: the service's own public host, which no page may claim as its custom domain. */
-export const createBatchWriter = (tx: DatabaseTransactionConnection, ownHost: string | null = null) => {
-  const registry = emptyRegistry(ownHost);
-  const lockedDomains = new Set<number>();
+export type BatchWriterOptions = Readonly<{
+  /** The service's own public host, which no page may claim as its custom domain. */
+  ownHost?: string | null;
+  /** The transaction writes more than one chunk (an import): imports run one at a time. */
+  multiChunk?: boolean;
+}>;
+
+export const createBatchWriter = (tx: DatabaseTransactionConnection, options: BatchWriterOptions = {}) => {
+  const registry = emptyRegistry(options.ownHost ?? null);
+  const locks = createLockOrder(tx);
   const seenIds = new Set<string>();
-  const lockedPages = new Set<string>();
   const pages = new Set<string>();
   const errors: EventError[] = [];
   let accepted = 0;
@@ -30,20 +36,14 @@ export const createBatchWriter = (tx: DatabaseTransactionConnection, ownHost: st
   let lastPosition: string | null = null;
 
   // One writer per page at a time: the reference rules read what another batch may be changing.
-  // Likewise per claimed custom domain, after the pages (always in that order: no deadlock).
+  // Likewise per claimed custom domain. All in one order (lockOrder.ts): no deadlock.
   const lockPages = async (events: readonly ParsedEvent[]) => {
-    const fresh = [...new Set(events.map((e) => e.page))].filter((p) => !lockedPages.has(p)).sort();
-    if (fresh.length > 0) {
-      await tx.query(sql.unsafe`
-        SELECT pg_advisory_xact_lock(7421002, k) FROM unnest(${sql.array(fresh.map(lockedPageKey), 'int4')}) AS k ORDER BY k`);
-      for (const page of fresh) lockedPages.add(page);
-    }
-    const domains = domainLockKeys(events).filter((k) => !lockedDomains.has(k));
-    if (domains.length > 0) {
-      await tx.query(sql.unsafe`
-        SELECT pg_advisory_xact_lock(7421003, k) FROM unnest(${sql.array(domains, 'int4')}) AS k ORDER BY k`);
-      for (const key of domains) lockedDomains.add(key);
-    }
+    if (options.multiChunk === true) await locks.lock(IMPORT_LOCK, [0]);
+    await locks.lock(
+      PAGE_LOCKS,
+      events.map((e) => lockedPageKey(e.page)),
+    );
+    await locks.lock(DOMAIN_LOCKS, domainLockKeys(events));
   };
 
   const knownIds = async (ids: readonly string[]): Promise<Set<string>> => {
@@ -94,7 +94,7 @@ export const createBatchWriter = (tx: DatabaseTransactionConnection, ownHost: st
     await lockPages(parsed);
     const ids = parsed.flatMap((e) => (e.id !== null && !seenIds.has(e.id) ? [e.id] : []));
     const inLog = await knownIds([...new Set(ids)]);
-    const fresh: ParsedEvent[] = [];
+    let fresh: ParsedEvent[] = [];
     for (const event of parsed) {
       if (event.id !== null && (inLog.has(event.id) || seenIds.has(event.id))) {
         duplicates += 1;
@@ -103,24 +103,30 @@ export const createBatchWriter = (tx: DatabaseTransactionConnection, ownHost: st
       if (event.id !== null) seenIds.add(event.id);
       fresh.push(event);
     }
+    // Ids are claimed before the reference rules see the events: a concurrent batch may have
+    // committed the same id since knownIds (it wins, ours is a duplicate), and a duplicate must
+    // change nothing in the write model. A batch already known to be invalid claims nothing.
+    let numbered: (readonly [ParsedEvent, string])[] = [];
+    if (errors.length === 0) {
+      const positions = await drawPositions(fresh.length);
+      const all = fresh.map((e, i) => [e, positions[i] ?? ''] as const);
+      const claimed = await claimIds(
+        all.flatMap(([e, position]) => (e.id === null ? [] : [[e.id, position] as const])),
+      );
+      numbered = all.filter(([e]) => e.id === null || claimed.has(e.id));
+      duplicates += fresh.length - numbered.length;
+      fresh = numbered.map(([e]) => e);
+    }
     await loadRegistry(tx, registry, fresh);
     for (const event of fresh) {
       const broken = applyToRegistry(registry, event);
       if (broken) errors.push({ index: event.index, message: broken });
     }
     if (errors.length > 0) return; // the batch will be rolled back: skip the writes
-    // A concurrent batch may have committed the same id since knownIds: it wins, ours is a duplicate.
-    const positions = await drawPositions(fresh.length);
-    const numbered = fresh.map((e, i) => [e, positions[i] ?? ''] as const);
-    const claimed = await claimIds(
-      numbered.flatMap(([e, position]) => (e.id === null ? [] : [[e.id, position] as const])),
-    );
-    const toInsert = numbered.filter(([e]) => e.id === null || claimed.has(e.id));
-    duplicates += fresh.length - toInsert.length;
-    if (toInsert.length > 0) {
-      lastPosition = await insert(toInsert);
-      accepted += toInsert.length;
-      for (const [event] of toInsert) pages.add(event.page);
+    if (numbered.length > 0) {
+      lastPosition = await insert(numbered);
+      accepted += numbered.length;
+      for (const [event] of numbered) pages.add(event.page);
     }
     await persistRegistry(tx, registry);
   };

@@ -25,16 +25,24 @@ export const quarantineWrites = (tag: string, poisoned: readonly PoisonedPage[],
     quarantinePage(tag, page, { kind: 'event', position, error, since: new Date(now).toISOString() }),
   );
 
-/** Records the dead letters (table dead_letters) and logs each poisoned page once. */
+/**
+ * Records the dead letters (table dead_letters) and logs each poisoned page once. Called before
+ * the batch's Redis commit, so a crash between the two cannot lose a record; the batch projected
+ * again after such a crash records the same letters, which the unique (projection, position)
+ * index absorbs.
+ */
 export const recordDeadLetters = async (
   deps: Readonly<{ db: DatabasePool; log: Logger }>,
   projection: string,
   letters: readonly DeadLetter[],
   poisoned: readonly PoisonedPage[],
 ): Promise<void> => {
-  for (const letter of letters)
-    await deps.db.query(sql.unsafe`
-      INSERT INTO dead_letters (projection, position, error) VALUES (${projection}, ${letter.position}, ${letter.error})`);
+  if (letters.length === 0) return;
+  const rows = letters.map((letter) => [projection, letter.position, letter.error]);
+  await deps.db.query(sql.unsafe`
+    INSERT INTO dead_letters (projection, position, error)
+    SELECT * FROM ${sql.unnest(rows, ['text', 'int8', 'text'])}
+    ON CONFLICT (projection, position) DO NOTHING`);
   for (const p of poisoned)
     deps.log.error(
       { page: p.page, position: p.position, error: p.error },

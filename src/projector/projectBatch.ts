@@ -2,6 +2,7 @@
 // The caller commits the writes with the checkpoint (commitWrites).
 import type { RedisClient } from '../models/redis/redisClient.ts';
 import type { LogRow } from '../eventLog/readAfter.ts';
+import { lostPages, ModelsLost } from './detectLoss.ts';
 import { loadBatchInputs } from './loadBatchInputs.ts';
 import type { ProjectedLog } from './loadBackfill.ts';
 import { parseRows } from './parseRows.ts';
@@ -14,9 +15,15 @@ export const projectBatch = async (
   now: number,
   /** The log as projected before this batch: backfilled checks are replayed from it. */
   log?: ProjectedLog,
+  /** Stop with ModelsLost when a page's document is missing (not for a fresh version's replay). */
+  { expectDocuments = false }: { expectDocuments?: boolean } = {},
 ): Promise<BatchPlan> => {
   const parsed = parseRows(rows);
   const { inputs, evolved } = await loadBatchInputs(redis, tag, parsed.events, now, log);
+  if (expectDocuments) {
+    const lost = await lostPages(redis, tag, parsed.events, inputs.states);
+    if (lost.length > 0) throw new ModelsLost('page_state', tag, lost);
+  }
   const plan = planEvolvedBatch(tag, parsed.events, evolved, inputs, now);
   return { ...plan, deadLetters: [...parsed.deadLetters, ...plan.deadLetters] };
 };

@@ -1,9 +1,11 @@
 // What one projector job does: catch its partition up on the active version. When the models
-// are missing altogether (fresh or wiped Redis) it rebuilds them first, one process at a time.
+// are missing altogether (fresh or wiped Redis) it rebuilds them first, one process at a time;
+// when part of the active version was lost (detectLoss.ts) it rebuilds the whole version.
 import type { ActiveVersion } from '../models/control/codec.ts';
-import { rebuild, RebuildRunning } from './rebuild.ts';
-import { runPartition, type ProjectorDeps, type RunResult } from './runPartition.ts';
 import { readActive } from '../models/control/versions.ts';
+import { checkpointLost, ModelsLost, type LossKind } from './detectLoss.ts';
+import { rebuild, RebuildRunning } from './rebuild.ts';
+import { runPartition, type PartitionRef, type ProjectorDeps, type RunResult } from './runPartition.ts';
 
 export type JobContext = ProjectorDeps &
   Readonly<{
@@ -11,20 +13,19 @@ export type JobContext = ProjectorDeps &
     partitions: number;
     /** Queue the partition again when the budget ran out before catching up. */
     requeue: (partition: number) => Promise<void>;
+    /** Counts each time lost models were detected (projector_models_lost_total). */
+    onLoss?: (kind: LossKind) => void;
   }>;
 
 const JOB_BUDGET_MS = 10_000;
 
-/** Rebuilds when nothing is active; returns the active version, or null while another process builds. */
-export const ensureModels = async (ctx: JobContext): Promise<ActiveVersion | null> => {
-  const active = await readActive(ctx.redis, ctx.prefix);
-  if (active) return active;
+/** Builds when nothing is active, or repairs `damaged`; null while another process builds. */
+const buildModels = async (ctx: JobContext, damaged?: number): Promise<ActiveVersion | null> => {
   try {
     const built = await rebuild(ctx, {
       prefix: ctx.prefix,
       partitions: ctx.partitions,
-      graceMs: 0,
-      onlyIfMissing: true,
+      ...(damaged === undefined ? { graceMs: 0, onlyIfMissing: true } : { onlyIfActive: damaged }),
     });
     ctx.log.info({ version: built.version }, 'read models active');
     return built;
@@ -34,11 +35,34 @@ export const ensureModels = async (ctx: JobContext): Promise<ActiveVersion | nul
   }
 };
 
+/** Rebuilds when nothing is active; returns the active version, or null while another process builds. */
+export const ensureModels = async (ctx: JobContext): Promise<ActiveVersion | null> =>
+  (await readActive(ctx.redis, ctx.prefix)) ?? buildModels(ctx);
+
+/** Logs and counts the loss, then rebuilds the damaged version while it keeps serving what is left. */
+const repair = async (ctx: JobContext, ref: PartitionRef, loss: ModelsLost): Promise<null> => {
+  ctx.log.error(
+    { kind: loss.kind, partition: ref.partition, version: ref.version, pages: loss.pages, err: loss.message },
+    'read models lost in Redis: rebuilding the version',
+  );
+  ctx.onLoss?.(loss.kind);
+  await buildModels(ctx, ref.version);
+  return null;
+};
+
 export const projectPartition = async (ctx: JobContext, partition: number): Promise<RunResult | null> => {
   const active = await ensureModels(ctx);
   if (!active || partition >= active.partitions) return null;
   const ref = { prefix: ctx.prefix, version: active.version, partition, partitions: active.partitions };
-  const result = await runPartition(ctx, ref, { mode: 'continuous', budgetMs: JOB_BUDGET_MS });
+  let result: RunResult;
+  try {
+    result = await runPartition(ctx, ref, { mode: 'continuous', budgetMs: JOB_BUDGET_MS });
+  } catch (error) {
+    if (error instanceof ModelsLost) return repair(ctx, ref, error);
+    throw error;
+  }
+  if (result.fenced && (await checkpointLost(ctx.redis, ref)))
+    return repair(ctx, ref, new ModelsLost('checkpoint', `v${ref.version}.p${partition}`));
   if (!result.caughtUp && !result.fenced) await ctx.requeue(partition);
   return result;
 };

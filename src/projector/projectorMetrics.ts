@@ -12,6 +12,7 @@ import { projectionStatus } from './projectionStatus.ts';
 
 export type ProjectorMetrics = Readonly<{
   onBatch: (info: { partition: number; events: number; seconds: number }) => void;
+  onLoss: (kind: 'checkpoint' | 'page_state') => void;
 }>;
 
 export type MetricSources = Readonly<{
@@ -77,8 +78,15 @@ export const createProjectorMetrics = (registry: Registry, sources: MetricSource
     buckets: [0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   });
+  const lost = new Counter({
+    name: 'projector_models_lost_total',
+    help: 'Times part of the active read models was found missing in Redis (then rebuilt)',
+    labelNames: ['kind'],
+    registers: [registry],
+  });
   registerProjectorGauges(registry, sources);
   return {
+    onLoss: (kind) => lost.inc({ kind }),
     onBatch: ({ partition, events, seconds }) => {
       projected.inc({ partition: String(partition) }, events);
       batches.observe(seconds);

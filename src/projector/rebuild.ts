@@ -1,11 +1,19 @@
 // Rebuilds every read model from position zero into a new version while the current one keeps
 // serving, flips the active pointer once every partition has caught up, then deletes the old
-// version. One rebuild at a time (a Redis lock); safe beside running workers.
+// version. One rebuild at a time (a fenced Redis lock); safe beside running workers. Versions a
+// killed rebuild left behind are collected first.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ActiveVersion } from '../models/control/codec.ts';
 import { ensurePartitionIndex } from '../eventLog/partitionIndex.ts';
 import { takeRebuildLock } from '../models/control/rebuildLock.ts';
-import { activate, createVersion, deleteVersion, readActive } from '../models/control/versions.ts';
+import { collectStaleVersions, type Collected } from '../models/control/staleVersions.ts';
+import {
+  activate,
+  createVersion,
+  deleteVersion,
+  readActive,
+  RebuildLockLost,
+} from '../models/control/versions.ts';
 import { replayLog } from './replayLog.ts';
 import { runPartition, type ProjectorDeps } from './runPartition.ts';
 
@@ -16,6 +24,8 @@ export type RebuildOptions = Readonly<{
   partitions: number;
   /** Only build when no version is active (checked again once the lock is held). */
   onlyIfMissing?: boolean;
+  /** Only build while the active version is still this one (a repair: another may have repaired it). */
+  onlyIfActive?: number;
   /** How long readers may still hold the old pointer (the API caches it for ~1 s). */
   graceMs?: number;
   onProgress?: (progress: RebuildProgress) => void;
@@ -24,31 +34,42 @@ export type RebuildOptions = Readonly<{
 export class RebuildRunning extends Error {
   override readonly name = 'RebuildRunning';
 }
+export { RebuildLockLost };
 
-/** Builds a new version from the log and activates it. Throws RebuildRunning. A page that cannot be projected is quarantined, not fatal. */
+const logCollected = (deps: Pick<ProjectorDeps, 'log'>, collected: Collected): Collected => {
+  if (collected.versions.length > 0)
+    deps.log.info({ ...collected }, 'stale read-model versions deleted (left by an interrupted rebuild)');
+  return collected;
+};
+
+/**
+ * Builds a new version from the log and activates it. A page that cannot be projected is
+ * quarantined, not fatal.
+ * @throws RebuildRunning when another process holds the lock
+ * @throws RebuildLockLost when the lock was lost before the flip (the new version is deleted)
+ */
 export const rebuild = async (deps: ProjectorDeps, options: RebuildOptions): Promise<ActiveVersion> => {
-  const release = await takeRebuildLock(deps.redis, options.prefix);
-  if (release === null) throw new RebuildRunning('another rebuild is running');
+  const lock = await takeRebuildLock(deps.redis, options.prefix);
+  if (lock === null) throw new RebuildRunning('another rebuild is running');
   try {
     // Another process may have finished building between our look and our lock.
-    const existing = options.onlyIfMissing ? await readActive(deps.redis, options.prefix) : null;
-    if (existing) return existing;
+    const existing = await readActive(deps.redis, options.prefix);
+    if (existing && options.onlyIfMissing) return existing;
+    if (existing && options.onlyIfActive !== undefined && existing.version !== options.onlyIfActive)
+      return existing;
+    logCollected(deps, await collectStaleVersions(deps.redis, options.prefix, lock));
     // The new version's partitions read the log through the index for their count.
     await ensurePartitionIndex(deps.db, options.partitions);
     const version = await createVersion(deps.redis, options.prefix, options.partitions, deps.clock());
-    const partitions = Array.from({ length: options.partitions }, (_, partition) => partition);
-    const abandon = async (error: unknown) => {
-      await deleteVersion(deps.redis, options.prefix, { version, partitions: options.partitions });
-      throw error;
-    };
-    const replay = async () => {
+    const next = { version, partitions: options.partitions };
+    const build = async () => {
       const replayed = await replayLog(
         deps,
         { prefix: options.prefix, version, partitions: options.partitions },
         (events) => options.onProgress?.({ partition: -1, events, done: false }),
       );
       // Catch up what was appended meanwhile and render every page, partition by partition.
-      for (const partition of partitions) {
+      for (let partition = 0; partition < options.partitions; partition += 1) {
         const ref = { prefix: options.prefix, version, partition, partitions: options.partitions };
         for (;;) {
           const result = await runPartition(deps, ref, { mode: 'rebuild', budgetMs: 2_000 });
@@ -57,16 +78,42 @@ export const rebuild = async (deps: ProjectorDeps, options: RebuildOptions): Pro
         }
       }
       options.onProgress?.({ partition: -1, events: replayed, done: true });
+      return activate(deps.redis, options.prefix, next, deps.clock(), lock);
     };
-    await replay().catch(abandon);
-    const next = { version, partitions: options.partitions };
-    const previous = await activate(deps.redis, options.prefix, next, deps.clock());
+    const previous = await build().catch(async (error: unknown) => {
+      await deleteVersion(deps.redis, options.prefix, next);
+      throw error;
+    });
     if (previous) {
       await sleep(options.graceMs ?? 2_000);
       await deleteVersion(deps.redis, options.prefix, previous);
     }
     return next;
   } finally {
-    await release();
+    await lock.release();
+  }
+};
+
+/**
+ * At worker start: deletes the versions an interrupted rebuild left. While the rebuild lock is
+ * held — by a running rebuild, or by a killed one until its lock expires — it tries again every
+ * `retryEveryMs` for up to `retryForMs`. Returns null when it never got the lock.
+ */
+export const collectStaleAtStart = async (
+  deps: Pick<ProjectorDeps, 'redis' | 'log'>,
+  prefix: string,
+  { retryForMs = 0, retryEveryMs = 5_000 }: { retryForMs?: number; retryEveryMs?: number } = {},
+): Promise<Collected | null> => {
+  for (const started = Date.now(); ;) {
+    const lock = await takeRebuildLock(deps.redis, prefix);
+    if (lock !== null) {
+      try {
+        return logCollected(deps, await collectStaleVersions(deps.redis, prefix, lock));
+      } finally {
+        await lock.release();
+      }
+    }
+    if (Date.now() - started >= retryForMs) return null;
+    await sleep(retryEveryMs, undefined, { ref: false }); // never keeps a stopping process alive
   }
 };

@@ -78,6 +78,8 @@ export const replayLog = async (
         const plan = batch.plan[p];
         if (!plan) return;
         const { effects, poisoned, writes, next } = plan;
+        if (effects.deadLetters.length > 0)
+          await recordDeadLetters(deps, `v${target.version}`, effects.deadLetters, poisoned); // before the commit
         await commitPartition(
           deps.redis,
           tag,
@@ -86,8 +88,6 @@ export const replayLog = async (
           writes,
         );
         checkpoints[p] = next;
-        if (effects.deadLetters.length > 0)
-          await recordDeadLetters(deps, `v${target.version}`, effects.deadLetters, poisoned);
       }),
     );
     from = batch.to;

@@ -15,6 +15,7 @@ import type { Clock } from '../shared/clock.ts';
 import type { Logger } from '../shared/logger.ts';
 import { MINUTE_MS } from '../shared/time.ts';
 import { collectRenders } from './collectRenders.ts';
+import { ModelsLost } from './detectLoss.ts';
 import { poisonedPages, quarantineWrites, recordDeadLetters } from './poisonedPages.ts';
 import { planWithinCommit } from './planWithinCommit.ts';
 import { projectBatch } from './projectBatch.ts';
@@ -84,10 +85,14 @@ export const runPartition = async (
     }
     const now = clock().getTime();
     const planRows = async (part: readonly LogRow[]) => {
-      const effects = await projectBatch(redis, tag, part, now, {
-        db,
-        projectedTo: parseCheckpoint(current),
-      });
+      const effects = await projectBatch(
+        redis,
+        tag,
+        part,
+        now,
+        { db, projectedTo: parseCheckpoint(current) },
+        { expectDocuments: true },
+      );
       const poisoned = poisonedPages(part, effects.deadLetters);
       const writes = [
         ...effects.writes,
@@ -96,12 +101,20 @@ export const runPartition = async (
       ];
       return { effects, poisoned, writes };
     };
-    const batch = await planWithinCommit(rows, scannedTo, planRows, (p) => commitLoad(tag, p.writes));
+    const batch = await planWithinCommit(rows, scannedTo, planRows, (p) => commitLoad(tag, p.writes)).catch(
+      async (error: unknown) => {
+        // Documents gone because the partition moved on (a rebuild, a flush) are a fence, not a loss.
+        if (error instanceof ModelsLost && (await runRead(redis, checkpointRead(tag))) !== current)
+          return null;
+        throw error;
+      },
+    );
+    if (batch === null) return fenced();
     const { effects, poisoned, writes } = batch.plan;
+    if (effects.deadLetters.length > 0)
+      await recordDeadLetters(deps, `v${ref.version}`, effects.deadLetters, poisoned); // before the commit
     const fence = { tag, expected: current, next: formatCheckpoint(batch.to) };
     if (!(await commitWrites(redis, fence, writes))) return fenced();
-    if (effects.deadLetters.length > 0)
-      await recordDeadLetters(deps, `v${ref.version}`, effects.deadLetters, poisoned);
     result.events += batch.rows.length;
     deps.onBatch?.({
       partition: ref.partition,

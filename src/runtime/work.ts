@@ -4,6 +4,9 @@ import type { Config } from '../config.ts';
 import { buildOperatorApp } from '../operatorApp.ts';
 import { createProjectorMetrics } from '../projector/projectorMetrics.ts';
 import { createProjectorQueue } from '../projector/queue.ts';
+import { collectStaleAtStart } from '../projector/rebuild.ts';
+import { requireNoEviction } from '../models/redis/evictionPolicy.ts';
+import { LOCK_TTL_MS } from '../models/control/rebuildLock.ts';
 import { readActive } from '../models/control/versions.ts';
 import { createActiveVersionReader } from '../models/control/activeVersionReader.ts';
 import { ensurePartitionIndex } from '../eventLog/partitionIndex.ts';
@@ -22,6 +25,7 @@ export const work = async (
   options: { probes: true } | { probes: false; registry: Registry } = { probes: true },
 ) => {
   const { db, redis, queueRedis, log } = clients;
+  await requireNoEviction(redis); // refuses to start: evicted models would be lost silently
   const registry = options.probes ? new Registry() : options.registry;
   const queue = createProjectorQueue(queueRedis, config.redisPrefix);
   const metrics = createProjectorMetrics(registry, {
@@ -40,6 +44,7 @@ export const work = async (
       batchSize: config.batchSize,
       log,
       onBatch: metrics.onBatch,
+      onLoss: metrics.onLoss,
       prefix: config.redisPrefix,
       partitions: config.partitions,
       requeue: (partition) => queue.wakePartitions([partition]),
@@ -62,6 +67,12 @@ export const work = async (
       { active: active.partitions, configured: config.partitions },
       'PROJECTOR_PARTITIONS differs from the active read models: run `npm run rebuild` to apply it',
     );
+  // In the background: a SCAN of the prefix's keys must not delay the workers.
+  // A killed rebuild's lock outlives it by up to LOCK_TTL_MS: keep trying a while longer.
+  void collectStaleAtStart({ redis, log }, config.redisPrefix, { retryForMs: 2 * LOCK_TTL_MS }).catch(
+    (error: unknown) =>
+      log.warn({ err: (error as Error).message }, 'stale read-model versions not collected'),
+  );
   await queue.wakePartitions(Array.from({ length: config.partitions }, (_, p) => p));
   onShutdown(() => queue.close());
   onShutdown(() => worker.close()); // waits for running jobs (BullMQ going-to-production)

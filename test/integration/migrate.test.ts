@@ -24,6 +24,7 @@ describe('npm run migrate', () => {
       '0005_log_origin.sql',
       '0006_page_custom_domains.sql',
       '0007_check_retention.sql',
+      '0008_dead_letters_once.sql',
     ]);
     expect(await migrate(url)).toEqual([]);
     const client = new pg.Client({ connectionString: url });
@@ -62,6 +63,7 @@ describe('npm run migrate', () => {
       '0005_log_origin.sql',
       '0006_page_custom_domains.sql',
       '0007_check_retention.sql',
+      '0008_dead_letters_once.sql',
     ]);
     const admin = new pg.Client({ connectionString: withDatabase(inject('pgServerUrl'), 'postgres') });
     await admin.connect();
@@ -120,6 +122,7 @@ describe('npm run migrate', () => {
         '0005_log_origin.sql',
         '0006_page_custom_domains.sql',
         '0007_check_retention.sql',
+        '0008_dead_letters_once.sql',
       ]);
       const pages = await client.query<{ slug: string; custom_domain: string | null }>(
         'SELECT slug, custom_domain FROM pages ORDER BY slug',

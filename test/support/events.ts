@@ -28,3 +28,13 @@ export const check = (page: string, monitorId: number, at: string, status = 'up'
   at,
   data: { monitor_id: monitorId, status, response_time_ms: responseTimeMs },
 });
+
+/** Two pages (alpha, beta) with one monitor each and one check each at 11:00 (alpha's `status`). */
+export const twoPagesWithChecks = (alphaStatus = 'up') => [
+  pageConfigured('alpha'),
+  monitorConfigured('alpha', 1),
+  pageConfigured('beta'),
+  monitorConfigured('beta', 2),
+  check('alpha', 1, '2026-11-22T11:00:00Z', alphaStatus, 80),
+  check('beta', 2, '2026-11-22T11:00:00Z', 'up', 30),
+];

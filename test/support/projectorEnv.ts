@@ -8,6 +8,7 @@ import { appendEvents, type AppendResult } from '../../src/eventLog/appendEvents
 import { partitionTag } from '../../src/models/control/keys.ts';
 import { projectionStatus } from '../../src/projector/projectionStatus.ts';
 import { runPartition, type ProjectorDeps } from '../../src/projector/runPartition.ts';
+import { takeRebuildLock } from '../../src/models/control/rebuildLock.ts';
 import { activate, createVersion, readActive } from '../../src/models/control/versions.ts';
 import { waitForLogHorizon } from './logHorizon.ts';
 import { dropRedisPrefix, freshDatabase, freshRedisPrefix, testRedis, type TestDatabase } from './testEnv.ts';
@@ -46,7 +47,9 @@ export const startProjectorEnv = async (
     log: pino({ level: 'silent' }),
   };
   const version = await createVersion(redis, prefix, partitions, clock());
-  await activate(redis, prefix, { version, partitions }, clock());
+  const lock = (await takeRebuildLock(redis, prefix))!;
+  await activate(redis, prefix, { version, partitions }, clock(), lock);
+  await lock.release();
 
   const projectOnce = async () => {
     const active = await readActive(redis, prefix);

@@ -3,11 +3,26 @@
 export const activeKey = (prefix: string): string => `${prefix}:active`;
 export const versionMetaKey = (prefix: string, version: number): string => `${prefix}:v${version}:meta`;
 export const versionSeqKey = (prefix: string): string => `${prefix}:version-seq`;
-export const rebuildLockKey = (prefix: string): string => `${prefix}:rebuild-lock`;
+/**
+ * The rebuild lock's hash tag is the active pointer's whole name, so both sit in one Redis Cluster
+ * slot and the flip can compare the lock's token in the same script (activate.lua).
+ */
+export const rebuildLockKey = (prefix: string): string => `{${activeKey(prefix)}}:rebuild-lock`;
 
 /** The hash-tagged prefix of one partition of one version. */
 export const partitionTag = (prefix: string, version: number, partition: number): string =>
   `${prefix}:{v${version}.p${partition}}`;
+
+/** Every key of every partition of a version matches this pattern (`{v1.p*` never matches v10). */
+export const versionPattern = (prefix: string, version: number): string => `${prefix}:{v${version}.p*`;
+
+/** Every partition key of every version, and how to tell which version a key belongs to. */
+export const allVersionsPattern = (prefix: string): string => `${prefix}:{v*`;
+export const versionMetaPattern = (prefix: string): string => `${prefix}:v*:meta`;
+export const versionOfKey = (prefix: string, key: string): number | null => {
+  const match = /^(?::\{v(\d+)\.p\d+\}:|:v(\d+):meta$)/.exec(key.slice(prefix.length));
+  return match ? Number(match[1] ?? match[2]) : null;
+};
 
 /** Every key of a partition of a version matches this pattern. */
 export const partitionPattern = (tag: string): string => `${tag}:*`;

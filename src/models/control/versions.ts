@@ -3,17 +3,19 @@
 // then the old version is deleted. Its checkpoints go first, which fences any late writer.
 // These writes are not part of any partition's commit: they create, flip and drop partitions.
 import type { RedisClient } from '../redis/redisClient.ts';
-import { scanKeys } from '../redis/scanKeys.ts';
 import { START, formatCheckpoint } from '../../eventLog/readAfter.ts';
 import { formatActive, parseActive, type ActiveVersion } from './codec.ts';
+import { withScripts } from '../redis/scripts.ts';
+import { unlinkInChunks, unlinkMatching } from '../redis/unlinkKeys.ts';
 import {
   activeKey,
   partitionKeys,
-  partitionPattern,
   partitionTag,
   versionMetaKey,
+  versionPattern,
   versionSeqKey,
 } from './keys.ts';
+import type { RebuildLock } from './rebuildLock.ts';
 
 export const readActive = async (redis: RedisClient, prefix: string): Promise<ActiveVersion | null> =>
   parseActive(await redis.get(activeKey(prefix)));
@@ -35,14 +37,31 @@ export const createVersion = async (
   return version;
 };
 
-/** Points the API at `version`; returns the version it replaced. */
+export class RebuildLockLost extends Error {
+  override readonly name = 'RebuildLockLost';
+}
+
+/**
+ * Points the API at `version`, only while `lock` is still ours (checked in the same script as the
+ * flip); returns the version it replaced.
+ * @throws RebuildLockLost when the lock expired or another rebuild holds it now
+ */
 export const activate = async (
   redis: RedisClient,
   prefix: string,
   next: ActiveVersion,
   now: Date,
+  lock: Pick<RebuildLock, 'key' | 'token'>,
 ): Promise<ActiveVersion | null> => {
-  const previous = parseActive(await redis.getset(activeKey(prefix), formatActive(next)));
+  const replaced = await withScripts(redis).activateVersion(
+    lock.key,
+    activeKey(prefix),
+    lock.token,
+    formatActive(next),
+  );
+  if (replaced === null)
+    throw new RebuildLockLost(`version ${next.version} not activated: the rebuild lock is no longer ours`);
+  const previous = parseActive(replaced);
   await redis.hset(versionMetaKey(prefix, next.version), {
     state: 'active',
     caught_up_at: now.toISOString(),
@@ -52,24 +71,18 @@ export const activate = async (
   return previous && previous.version !== next.version ? previous : null;
 };
 
-const UNLINK_CHUNK = 500;
-
-/** Deletes every key of a version, checkpoints first. */
+/** Deletes every key of a version, checkpoints first (which fences any late writer). */
 export const deleteVersion = async (
   redis: RedisClient,
   prefix: string,
   version: ActiveVersion,
 ): Promise<number> => {
-  let deleted = 0;
-  for (let p = 0; p < version.partitions; p += 1) {
-    const tag = partitionTag(prefix, version.version, p);
-    await redis.del(partitionKeys(tag).checkpoint);
-    // The one SCAN outside tests: a retired version's keys are not listed anywhere. Its keys
-    // share the partition's hash tag, so each UNLINK stays in one slot.
-    const keys = await scanKeys(redis, partitionPattern(tag));
-    for (let i = 0; i < keys.length; i += UNLINK_CHUNK)
-      deleted += await redis.unlink(...keys.slice(i, i + UNLINK_CHUNK));
-  }
+  const checkpoints = Array.from(
+    { length: version.partitions },
+    (_, p) => partitionKeys(partitionTag(prefix, version.version, p)).checkpoint,
+  );
+  let deleted = await unlinkInChunks(redis, checkpoints);
+  deleted += await unlinkMatching(redis, versionPattern(prefix, version.version));
   await redis.del(versionMetaKey(prefix, version.version));
   return deleted;
 };

@@ -10,6 +10,8 @@ const scripts = {
   commitWrites: { file: 'commitWrites.lua' },
   pageList: { file: 'pageList.lua', numberOfKeys: 3 },
   releaseLock: { file: 'releaseLock.lua', numberOfKeys: 1 },
+  renewLock: { file: 'renewLock.lua', numberOfKeys: 1 },
+  activateVersion: { file: 'activate.lua', numberOfKeys: 2 },
 } as const;
 
 type ScriptName = keyof typeof scripts;
@@ -24,6 +26,13 @@ declare module 'ioredis' {
       ...range: string[]
     ): Result<(string | number | null)[], Context>;
     releaseLock(lockKey: string, token: string): Result<number, Context>;
+    renewLock(lockKey: string, token: string, ttlMs: number): Result<number, Context>;
+    activateVersion(
+      lockKey: string,
+      activeKey: string,
+      token: string,
+      value: string,
+    ): Result<string | null, Context>;
   }
 }
 

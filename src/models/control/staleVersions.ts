@@ -1,0 +1,42 @@
+// Versions nobody serves or builds: what a rebuild killed mid-way (or a crash during the grace
+// period before the old version's deletion) leaves behind. Collected by the next rebuild and at
+// worker start, always by the holder of the rebuild lock, so no version being built is touched.
+import type { RedisClient } from '../redis/redisClient.ts';
+import { scanKeys } from '../redis/scanKeys.ts';
+import { unlinkInChunks, unlinkMatching } from '../redis/unlinkKeys.ts';
+import { allVersionsPattern, versionMetaPattern, versionOfKey } from './keys.ts';
+import type { RebuildLock } from './rebuildLock.ts';
+import { readActive } from './versions.ts';
+
+export type Collected = Readonly<{ versions: number[]; keys: number }>;
+
+/**
+ * Deletes every version but the active one, checkpoints first (fencing any late writer), then
+ * the rest by SCAN in bounded UNLINKs. The caller holds `lock`; a lock lost meanwhile stops it.
+ */
+export const collectStaleVersions = async (
+  redis: RedisClient,
+  prefix: string,
+  lock: Pick<RebuildLock, 'lost'>,
+): Promise<Collected> => {
+  const active = (await readActive(redis, prefix))?.version ?? null;
+  const stale = (key: string) => {
+    const version = versionOfKey(prefix, key);
+    return version !== null && version !== active;
+  };
+  // The partitions of stale versions, found by their checkpoints' names.
+  const checkpoints = (await scanKeys(redis, `${prefix}:{v*}:ckpt`)).filter(stale);
+  const versions = new Set(checkpoints.map((key) => versionOfKey(prefix, key)!));
+  let keys = await unlinkInChunks(redis, checkpoints);
+  if (lock.lost()) return { versions: [...versions], keys };
+  keys += await unlinkMatching(redis, allVersionsPattern(prefix), (key) => {
+    if (!stale(key)) return true;
+    versions.add(versionOfKey(prefix, key)!);
+    return false;
+  });
+  for (const meta of (await scanKeys(redis, versionMetaPattern(prefix))).filter(stale)) {
+    versions.add(versionOfKey(prefix, meta)!);
+    keys += await redis.unlink(meta);
+  }
+  return { versions: [...versions].sort((a, b) => a - b), keys };
+};

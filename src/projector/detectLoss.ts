@@ -1,0 +1,64 @@
+// Redis losing part of a version (keys deleted by hand, a failed-over shard, a server that was not
+// `noeviction` for a while) must not be read as anything else. A partition whose checkpoint is
+// gone while its version is still the active one is not "fenced" (that is a retired version): it
+// lost its data. A page whose document is gone while the log says it exists (its next event is
+// not `page.configured`, and it is not quarantined) would be rendered as deleted. Both stop the
+// batch; the job rebuilds the version (projectPartition).
+import type { RedisClient } from '../models/redis/redisClient.ts';
+import type { PageState } from '../../projections/types.ts';
+import type { StoredEvent } from '../events/storedEvent.ts';
+import { checkpointRead } from '../models/control/reads.ts';
+import { partitionTag } from '../models/control/keys.ts';
+import { readActive } from '../models/control/versions.ts';
+import { quarantineRead } from '../models/quarantine/reads.ts';
+import { runRead } from '../models/redis/reads.ts';
+
+export type LossKind = 'checkpoint' | 'page_state';
+
+export class ModelsLost extends Error {
+  override readonly name = 'ModelsLost';
+  readonly kind: LossKind;
+  readonly tag: string;
+  readonly pages: readonly string[];
+  constructor(kind: LossKind, tag: string, pages: readonly string[] = []) {
+    super(
+      kind === 'checkpoint'
+        ? `the checkpoint of ${tag} is missing while its version is active: its models were lost`
+        : `page ${pages.join(', ')} of ${tag} has events but no document: its models were lost`,
+    );
+    this.kind = kind;
+    this.tag = tag;
+    this.pages = pages;
+  }
+}
+
+/**
+ * Pages of the batch whose first event needs a document that is missing (and which no quarantine
+ * explains: a page whose `page.configured` could not be applied has none, by design).
+ */
+export const lostPages = async (
+  redis: RedisClient,
+  tag: string,
+  events: readonly StoredEvent[],
+  states: ReadonlyMap<string, PageState | null>,
+): Promise<string[]> => {
+  const first = new Map<string, StoredEvent>();
+  for (const event of events) if (!first.has(event.page)) first.set(event.page, event);
+  const missing = [...first.values()]
+    .filter((event) => event.type !== 'page.configured' && (states.get(event.page) ?? null) === null)
+    .map((event) => event.page);
+  if (missing.length === 0) return [];
+  const quarantined = await runRead(redis, quarantineRead(tag));
+  return missing.filter((page) => !quarantined.has(page));
+};
+
+/** A fenced run's reason, read afresh: the active version's checkpoint is gone. */
+export const checkpointLost = async (
+  redis: RedisClient,
+  ref: Readonly<{ prefix: string; version: number; partition: number }>,
+): Promise<boolean> => {
+  const active = await readActive(redis, ref.prefix);
+  if (active?.version !== ref.version) return false; // retired by a rebuild: a true fence
+  const tag = partitionTag(ref.prefix, ref.version, ref.partition);
+  return (await runRead(redis, checkpointRead(tag))) === null;
+};
