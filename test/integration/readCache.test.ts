@@ -112,9 +112,17 @@ describe('the response cache', () => {
     await checkAndProject('up');
     const before = await overall(t.get);
     expect([before.embed, before.charts]).toEqual(['operational', 'operational']);
-    const hitsBefore = t.cache.stats().hits;
-    expect(await overall(t.get)).toEqual(before);
-    expect(t.cache.stats().hits - hitsBefore).toBe(3);
+    // The commit's announcement travels on another connection than its reply: arriving after the
+    // first read, it drops what that read kept. Once it has passed, repeated reads are all hits.
+    let hits = 0;
+    for (let tries = 0; tries < 50 && hits !== 3; tries += 1) {
+      if (tries > 0) await sleep(20);
+      await overall(t.get);
+      const hitsBefore = t.cache.stats().hits;
+      expect(await overall(t.get)).toEqual(before);
+      hits = t.cache.stats().hits - hitsBefore;
+    }
+    expect(hits).toBe(3);
 
     await checkAndProject('down'); // the only monitor, impact major: the page is in a major outage
     let after = await overall(t.get);
