@@ -27,6 +27,16 @@ const lists = `${cacheControl.lists}${privateNote}`;
 const pageErrors = ['not_found', 'auth_required', 'invalid_parameters'] as const;
 const withToken = (query: z.AnyZodObject = z.object({})) => query.merge(req.AuthTokenQuery);
 
+/** What embed status answers besides 200; its live stream answers the same. */
+export const EMBED_STATUS_ERRORS = [
+  'missing_slug',
+  'invalid_parameters',
+  'not_found',
+  'auth_required',
+  'embeds_not_in_plan',
+  'plan_inc_rtm_upd',
+] as const;
+
 export const endpoints: readonly Endpoint[] = [
   {
     path: '/api/status-pages/{slug}/incidents',
@@ -115,14 +125,7 @@ export const endpoints: readonly Endpoint[] = [
     query: withToken(req.EmbedStatusQuery),
     body: res.EmbedStatus,
     cache: `${cacheControl.embed}${privateNote}`,
-    errors: [
-      'missing_slug',
-      'invalid_parameters',
-      'not_found',
-      'auth_required',
-      'embeds_not_in_plan',
-      'plan_inc_rtm_upd',
-    ],
+    errors: EMBED_STATUS_ERRORS,
   },
   {
     path: '/api/embed/markdown',

@@ -1,6 +1,6 @@
 // The feeds, the Statuspage-compatible documents and the live stream in the OpenAPI document.
 import { statuspageDocuments } from '../../projections/render/statuspage/documents.ts';
-import type { Endpoint } from './openapiEndpoints.ts';
+import { EMBED_STATUS_ERRORS, type Endpoint } from './openapiEndpoints.ts';
 import { EmbedStatusQuery, SlugPath, AuthTokenQuery } from './schemas.ts';
 import { cacheControl } from './send.ts';
 import { z } from '../contract/zod.ts';
@@ -128,13 +128,6 @@ export const subscriptionEndpoints: readonly Endpoint[] = [
     contentType: 'text/event-stream',
     cache: cacheControl.noStore,
     conditional: false,
-    errors: [
-      'missing_slug',
-      'invalid_parameters',
-      'not_found',
-      'auth_required',
-      'embeds_not_in_plan',
-      'plan_inc_rtm_upd',
-    ],
+    errors: EMBED_STATUS_ERRORS,
   },
 ];
