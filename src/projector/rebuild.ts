@@ -5,7 +5,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ActiveVersion } from '../models/control/codec.ts';
 import { ensurePartitionIndex } from '../eventLog/partitionIndex.ts';
-import { takeRebuildLock } from '../models/control/rebuildLock.ts';
+import { lockHolderPurpose, takeRebuildLock, type RebuildLock } from '../models/control/rebuildLock.ts';
 import { collectStaleVersions, type Collected } from '../models/control/staleVersions.ts';
 import {
   activate,
@@ -42,14 +42,31 @@ const logCollected = (deps: Pick<ProjectorDeps, 'log'>, collected: Collected): C
   return collected;
 };
 
+// A start-up collection is a SCAN and bounded UNLINKs: seconds at most, even for millions of keys.
+const COLLECTION_WAIT_MS = 60_000;
+
+/** The lock for a rebuild: waits while a worker's start-up collection holds it, null if a rebuild does. */
+const takeLockForRebuild = async (
+  deps: Pick<ProjectorDeps, 'redis'>,
+  prefix: string,
+): Promise<RebuildLock | null> => {
+  for (const started = Date.now(); ;) {
+    const lock = await takeRebuildLock(deps.redis, prefix);
+    if (lock !== null) return lock;
+    const holder = await lockHolderPurpose(deps.redis, prefix);
+    if (holder === 'rebuild' || Date.now() - started >= COLLECTION_WAIT_MS) return null;
+    await sleep(100); // the holder is a collection (or just released the lock): try again soon
+  }
+};
+
 /**
  * Builds a new version from the log and activates it. A page that cannot be projected is
  * quarantined, not fatal.
- * @throws RebuildRunning when another process holds the lock
+ * @throws RebuildRunning when another rebuild holds the lock
  * @throws RebuildLockLost when the lock was lost before the flip (the new version is deleted)
  */
 export const rebuild = async (deps: ProjectorDeps, options: RebuildOptions): Promise<ActiveVersion> => {
-  const lock = await takeRebuildLock(deps.redis, options.prefix);
+  const lock = await takeLockForRebuild(deps, options.prefix);
   if (lock === null) throw new RebuildRunning('another rebuild is running');
   try {
     // Another process may have finished building between our look and our lock.
@@ -105,7 +122,7 @@ export const collectStaleAtStart = async (
   { retryForMs = 0, retryEveryMs = 5_000 }: { retryForMs?: number; retryEveryMs?: number } = {},
 ): Promise<Collected | null> => {
   for (const started = Date.now(); ;) {
-    const lock = await takeRebuildLock(deps.redis, prefix);
+    const lock = await takeRebuildLock(deps.redis, prefix, { purpose: 'collect' });
     if (lock !== null) {
       try {
         return logCollected(deps, await collectStaleVersions(deps.redis, prefix, lock));

@@ -7,7 +7,7 @@ import { rebuildLockKey } from '../../src/models/control/keys.ts';
 import { takeRebuildLock } from '../../src/models/control/rebuildLock.ts';
 import { activate, createVersion, readActive, RebuildLockLost } from '../../src/models/control/versions.ts';
 import { replayLog } from '../../src/projector/replayLog.ts';
-import { collectStaleAtStart, rebuild } from '../../src/projector/rebuild.ts';
+import { collectStaleAtStart, rebuild, RebuildRunning } from '../../src/projector/rebuild.ts';
 import { twoPagesWithChecks } from '../support/events.ts';
 import { dumpVersion } from '../support/readModels.ts';
 import { startProjectorEnv, type ProjectorEnv } from '../support/projectorEnv.ts';
@@ -97,5 +97,26 @@ describe('rebuild lock and stale versions', () => {
     expect(collected?.versions).toEqual([killed]);
     expect(await versionKeys(killed)).toEqual([]);
     expect((await versionKeys(active.version)).length).toBeGreaterThan(10);
+  });
+
+  it('waits for a start-up collection, and refuses while another rebuild runs', async () => {
+    const before = (await readActive(env.redis, env.prefix))!;
+    const running = (await takeRebuildLock(env.redis, env.prefix))!;
+    await expect(rebuild(env.deps, { prefix: env.prefix, partitions: 2, graceMs: 0 })).rejects.toThrow(
+      RebuildRunning,
+    );
+    await running.release();
+
+    const collecting = (await takeRebuildLock(env.redis, env.prefix, { purpose: 'collect' }))!;
+    let settled = false;
+    const waiting = rebuild(env.deps, { prefix: env.prefix, partitions: 2, graceMs: 0 }).finally(() => {
+      settled = true;
+    });
+    await sleep(300);
+    expect(settled).toBe(false); // still waiting for the collection, not refused
+    await collecting.release();
+    const built = await waiting;
+    expect(built.version).toBeGreaterThan(before.version); // version numbers come from a counter
+    expect(await readActive(env.redis, env.prefix)).toEqual(built);
   });
 });

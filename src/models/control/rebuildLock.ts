@@ -2,12 +2,17 @@
 // still holds our token (compare in a script), and the pointer flips only for its holder
 // (activate.lua), so a rebuild that paused past the lock's expiry can neither extend a newer
 // rebuild's lock nor activate its own, older build.
+// The token names what the holder does: a worker's start-up collection of stale versions holds
+// the lock for a bounded SCAN only, so a rebuild waits for it instead of being refused.
 import { randomUUID } from 'node:crypto';
 import type { RedisClient } from '../redis/redisClient.ts';
 import { withScripts } from '../redis/scripts.ts';
 import { rebuildLockKey } from './keys.ts';
 
 export const LOCK_TTL_MS = 30_000;
+
+/** `rebuild` builds a version; `collect` only deletes stale ones (short, bounded). */
+export type LockPurpose = 'rebuild' | 'collect';
 
 export type RebuildLock = Readonly<{
   key: string;
@@ -17,14 +22,21 @@ export type RebuildLock = Readonly<{
   release: () => Promise<void>;
 }>;
 
+/** What the current holder of the lock does; null when nobody holds it. */
+export const lockHolderPurpose = async (redis: RedisClient, prefix: string): Promise<LockPurpose | null> => {
+  const token = await redis.get(rebuildLockKey(prefix));
+  if (token === null) return null;
+  return token.startsWith('collect:') ? 'collect' : 'rebuild';
+};
+
 /** Takes the lock; null when another process holds it. */
 export const takeRebuildLock = async (
   redis: RedisClient,
   prefix: string,
-  { ttlMs = LOCK_TTL_MS }: { ttlMs?: number } = {},
+  { ttlMs = LOCK_TTL_MS, purpose = 'rebuild' }: { ttlMs?: number; purpose?: LockPurpose } = {},
 ): Promise<RebuildLock | null> => {
   const key = rebuildLockKey(prefix);
-  const token = randomUUID();
+  const token = `${purpose}:${randomUUID()}`;
   if ((await redis.set(key, token, 'PX', ttlMs, 'NX')) !== 'OK') return null;
   let lost = false;
   const renew = async () => {
