@@ -12,7 +12,7 @@ import express from 'express';
 import { Redis } from 'ioredis';
 import { destination, pino } from 'pino';
 import { Registry } from 'prom-client';
-import { buildApp } from '../src/app.ts';
+import { buildPublicHandler } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { createReadPath } from '../src/http/readPath.ts';
 import { createDb } from '../src/eventLog/createDb.ts';
@@ -39,7 +39,7 @@ if (mode === 'app') {
   const log = pino({ level: 'info' }, destination({ dest: '/dev/null', sync: false }));
   const readPath = createReadPath({ redis, prefix: config.redisPrefix, log });
   await readPath.subscriber.ready();
-  const app = buildApp({
+  const app = buildPublicHandler({
     redis,
     prefix: config.redisPrefix,
     config,
@@ -48,6 +48,7 @@ if (mode === 'app') {
     subscriber: readPath.subscriber,
     requestLog: readPath.requestLog,
     ...(readPath.cache ? { cache: readPath.cache } : {}),
+    ...(readPath.memo ? { memo: readPath.memo } : {}),
   });
   listening(createServer(app).listen(0, '127.0.0.1'));
 } else if (mode === 'hello') {

@@ -1,5 +1,6 @@
 // The public API: validate, look up, send bytes. Read models are precomputed by the projector;
 // nothing is aggregated on the request path. No listen here: server code and tests call buildApp.
+import type { RequestListener } from 'node:http';
 import express, { type Express } from 'express';
 import type { RedisClient } from './models/redis/redisClient.ts';
 import type { Registry } from 'prom-client';
@@ -11,7 +12,13 @@ import { buildOpenApiDocument } from './http/openapi.ts';
 import { createPageLocator, type RouteDeps } from './http/pageGate.ts';
 import { hostRouting } from './http/hostRouting.ts';
 import { uncached, type ReadCache } from './http/readCache.ts';
-import { requestLog, type RequestLogPolicy } from './http/requestLog.ts';
+import {
+  requestLog,
+  requestObserver,
+  type RequestLogPolicy,
+  type RequestObserver,
+} from './http/requestLog.ts';
+import { memoFront, type ResponseMemo } from './http/responseMemo.ts';
 import { createActiveVersionReader } from './models/control/activeVersionReader.ts';
 import { createDomainDirectory, type DomainDirectory } from './models/domains/domainDirectory.ts';
 import { createPageReads } from './models/pageReads.ts';
@@ -58,14 +65,20 @@ export type AppDeps = Readonly<{
   requestLog?: RequestLogPolicy;
 }>;
 
-export const buildApp = (deps: AppDeps): Express => {
+const observerOf = (deps: AppDeps): RequestObserver =>
+  requestObserver(
+    deps.log,
+    deps.metrics ?? (deps.registry ? createHttpMetrics(deps.registry) : undefined),
+    deps.requestLog,
+  );
+
+export const buildApp = (deps: AppDeps, observe: RequestObserver = observerOf(deps)): Express => {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false); // strong ETags come from the stored bodies
   app.set('query parser', 'simple'); // flat strings; a repeated parameter becomes an array (invalid)
   app.set('trust proxy', deps.config.trustProxy); // whose X-Forwarded-Host req.hostname believes
-  const metrics = deps.metrics ?? (deps.registry ? createHttpMetrics(deps.registry) : undefined);
-  app.use(requestLog(deps.log, metrics, deps.requestLog));
+  app.use(requestLog(observe));
   app.use(cors);
 
   const readActive = createActiveVersionReader(deps.redis, deps.prefix);
@@ -103,4 +116,14 @@ export const buildApp = (deps: AppDeps): Express => {
   app.use(notFoundHandler);
   app.use(errorHandler(deps.log));
   return app;
+};
+
+/**
+ * The public listener's request handler: with a response memo (the read path of `npm run serve`),
+ * answers it can give again never enter Express; everything else goes to the app.
+ */
+export const buildPublicHandler = (deps: AppDeps & Readonly<{ memo?: ResponseMemo }>): RequestListener => {
+  const observe = observerOf(deps);
+  const app = buildApp(deps, observe);
+  return deps.memo ? memoFront(deps.memo, app, observe) : app;
 };

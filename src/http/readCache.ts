@@ -39,6 +39,8 @@ export const createReadCache = (subscriber: Subscriber, prefix: string, options:
     },
   });
   const byPage = new Map<string, Set<string>>();
+  // The entry key of every value kept, so a whole answer made from it can ask whether it is current.
+  const keyOfValue = new WeakMap<object, string>();
   const fills = new Map<string, Fill>();
   // Invalidation sequence numbers per page since the last sweep; a sweep starts a new epoch, so a
   // fill that began before it is not kept (its page's record may have been swept).
@@ -77,6 +79,7 @@ export const createReadCache = (subscriber: Subscriber, prefix: string, options:
 
   const store = (page: string, key: string, value: unknown, bytes: number) => {
     entries.set(key, { value, bytes: bytes + ENTRY_OVERHEAD });
+    if (typeof value === 'object' && value !== null) keyOfValue.set(value, key);
     let keys = byPage.get(page);
     if (keys === undefined) byPage.set(page, (keys = new Set()));
     keys.add(key);
@@ -127,6 +130,15 @@ export const createReadCache = (subscriber: Subscriber, prefix: string, options:
       );
       fills.set(key, { page: pageKey, promise });
       return promise;
+    },
+    /**
+     * Whether `value` is what the cache holds now for its entry: false once the entry was dropped
+     * (an announcement, the TTL, eviction) or the subscriber is away, and for values never kept.
+     */
+    isCurrent: (value: object): boolean => {
+      if (!subscriber.live()) return false;
+      const key = keyOfValue.get(value);
+      return key !== undefined && entries.get(key)?.value === value;
     },
     /** Hits, misses, reads that bypassed the cache (subscriber down) and page invalidations so far. */
     stats: () => ({ ...stats, entries: entries.size, bytes: entries.calculatedSize }),

@@ -1,16 +1,20 @@
 // The request path of one API process as `npm run serve` wires it: the one shared subscriber, the
-// response cache on it (unless READ_CACHE_TTL_MS=0) and the request-log policy, from the
-// environment (readPathSettings.ts). Pass all three to buildApp; close at shutdown.
+// response cache on it and the memo of whole answers (unless READ_CACHE_TTL_MS=0), and the
+// request-log policy, from the environment (readPathSettings.ts). Pass them to buildPublicHandler;
+// close at shutdown.
 import type { RedisClient } from '../models/redis/redisClient.ts';
 import { createSubscriber, type Subscriber } from '../models/redis/subscriber.ts';
 import type { Logger } from '../shared/logger.ts';
 import { createReadCache, type ReadCache } from './readCache.ts';
 import { loadReadPathSettings } from './readPathSettings.ts';
+import { createResponseMemo, type ResponseMemo } from './responseMemo.ts';
 import type { RequestLogPolicy } from './requestLog.ts';
 
 export type ReadPath = Readonly<{
   subscriber: Subscriber;
   cache?: ReadCache;
+  /** Whole answers made from `cache`, given again without entering the app (with the cache only). */
+  memo?: ResponseMemo;
   requestLog: RequestLogPolicy;
   close: () => Promise<void>;
 }>;
@@ -31,7 +35,7 @@ export const createReadPath = (
   void subscriber.ready(); // connect now: the cache serves once subscribed
   return {
     subscriber,
-    ...(cache ? { cache } : {}),
+    ...(cache ? { cache, memo: createResponseMemo(cache, { maxBytes: settings.cacheMaxBytes }) } : {}),
     requestLog: settings.requestLog,
     close: async () => {
       cache?.close();

@@ -2,6 +2,7 @@
 // default only failures (5xx) and slow requests (LOG_REQUESTS, LOG_SLOW_MS: docs/operations.md),
 // so a thundering herd does not write a line per request. Only the route pattern and the path are
 // logged, never the query string: it may carry a page's auth_token.
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from '../shared/logger.ts';
 import type { HttpMetrics } from './httpMetrics.ts';
@@ -19,9 +20,12 @@ export const routeLabel = (req: Request, res: Response): string => {
   return req.method === 'OPTIONS' ? 'OPTIONS *' : 'unmatched';
 };
 
-// A token pasted into the path itself (e.g. an encoded "?") is cut off as well.
-const pathOf = (req: Request): string =>
-  (req.originalUrl.split('?', 1)[0] ?? '').replace(/auth_token.*$/is, '[redacted]').slice(0, MAX_PATH);
+// A token pasted into the path itself (e.g. an encoded "?") is cut off as well. The path as the
+// client sent it: Express's originalUrl, before custom-domain routing rewrote req.url.
+const pathOf = (req: IncomingMessage): string =>
+  (((req as Partial<Request>).originalUrl ?? req.url ?? '').split('?', 1)[0] ?? '')
+    .replace(/auth_token.*$/is, '[redacted]')
+    .slice(0, MAX_PATH);
 
 /** prom-client resolves label values on every call; the children of a (route, status) pair are kept. */
 const cheapMetrics = (metrics: HttpMetrics) => {
@@ -38,18 +42,25 @@ const cheapMetrics = (metrics: HttpMetrics) => {
   };
 };
 
-export const requestLog = (
+/** Records a request's metrics and log line once it ends; `route` is read then (or given). */
+export type RequestObserver = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  route: string | (() => string),
+) => void;
+
+export const requestObserver = (
   log: Logger,
   metrics?: HttpMetrics,
   policy: RequestLogPolicy = LOG_EVERY_REQUEST,
-): RequestHandler => {
+): RequestObserver => {
   const record = metrics === undefined ? null : cheapMetrics(metrics);
-  return (req, res, next) => {
+  return (req, res, routeOf) => {
     const started = performance.now();
     // 'close' comes after 'finish' too, so one listener sees both endings.
     res.once('close', () => {
       const ms = performance.now() - started;
-      const route = routeLabel(req, res);
+      const route = typeof routeOf === 'string' ? routeOf : routeOf();
       const status = res.headersSent ? res.statusCode : 499; // 499: the client went away first
       record?.(route, status, ms / 1000);
       if (policy.lines === 'off') return;
@@ -65,6 +76,13 @@ export const requestLog = (
       if (policy.lines === 'all') log.info(line, 'request');
       else log.warn(line, status >= 500 ? 'request failed' : 'slow request');
     });
-    next();
   };
 };
+
+/** The observer as the app's first middleware: the route is the one the route table matched. */
+export const requestLog =
+  (observe: RequestObserver): RequestHandler =>
+  (req, res, next) => {
+    observe(req, res, () => routeLabel(req, res));
+    next();
+  };

@@ -2,6 +2,8 @@
 // from Redis go out exactly as stored: never parsed and re-serialised on the request path.
 import type { Request, Response } from 'express';
 import { etagOf } from '../models/bytes.ts';
+import { etagMatches } from './etagMatches.ts';
+import { rememberAnswer } from './responseMemo.ts';
 
 export const cacheControl = {
   noStore: 'no-store',
@@ -18,24 +20,14 @@ export const JSON_TYPE = 'application/json; charset=utf-8';
 export const cacheFor = (isPrivate: boolean, publicRule: string): string =>
   isPrivate ? cacheControl.private : publicRule;
 
-const opaque = (tag: string): string => (tag.startsWith('W/') ? tag.slice(2) : tag);
-
-/** If-None-Match uses the weak comparison (RFC 9110 §13.1.2): `W/"x"` matches `"x"`; `*` matches all. */
-export const etagMatches = (header: string | undefined, etag: string): boolean => {
-  if (header === undefined) return false;
-  const wanted = opaque(etag);
-  return header.split(',').some((candidate) => {
-    const tag = candidate.trim();
-    return tag === '*' || opaque(tag) === wanted;
-  });
-};
-
 export type Sendable = Readonly<{
   body: string | Buffer;
   etag: string;
   cacheControl: string;
   contentType?: string;
   status?: number;
+  /** The response-cache value the answer is made from: lets the response memo answer it again. */
+  from?: object;
 }>;
 
 /** Plain `setHeader`: every value here is final, so Express's header rewriting is not needed. */
@@ -43,13 +35,18 @@ export const sendBody = (req: Request, res: Response, out: Sendable): void => {
   res.setHeader('ETag', out.etag);
   res.setHeader('Cache-Control', out.cacheControl);
   const status = out.status ?? 200;
+  const contentType = out.contentType ?? JSON_TYPE;
+  if (status === 200 && out.from !== undefined && out.cacheControl !== cacheControl.private) {
+    const route = String(res.locals['route']);
+    rememberAnswer(req, res, { from: out.from, route, etag: out.etag, body: out.body, contentType });
+  }
   if (status === 200 && etagMatches(req.headers['if-none-match'], out.etag)) {
     res.statusCode = 304;
     res.end();
     return;
   }
   res.statusCode = status;
-  res.setHeader('Content-Type', out.contentType ?? JSON_TYPE);
+  res.setHeader('Content-Type', contentType);
   res.end(out.body);
 };
 

@@ -28,7 +28,11 @@ export const availabilityRoutes = ({ reads, locate, cache }: RouteDeps): Route[]
       if (!read.monitorExists) throw new ApiError('not_found');
       if (!query.success) throw new ApiError('invalid_period');
       if (read.stored === null) throw new ApiError('service_unavailable'); // monitor known, period not rendered
-      sendBody(req, res, { ...read.stored, cacheControl: cacheFor(isPrivate, cacheControl.lists) });
+      sendBody(req, res, {
+        ...read.stored,
+        cacheControl: cacheFor(isPrivate, cacheControl.lists),
+        from: read,
+      });
     },
   },
 ];

@@ -64,6 +64,7 @@ export const badgeRoutes = ({ reads, locate, cache }: RouteDeps): Route[] => [
         ...image,
         contentType: SVG_TYPE,
         cacheControl: cacheFor(isPrivate, cacheControl.static),
+        from: read,
       });
     },
     onError: greyOnError,

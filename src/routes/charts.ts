@@ -16,7 +16,11 @@ export const chartRoutes = ({ reads, locate, cache }: RouteDeps): Route[] => {
     const read = await cache.get(page, model, () => reads.bytes(page, model), storedSize);
     const { isPrivate } = admit(read.access, req.query, chartRules);
     if (read.stored === null) throw new ApiError('service_unavailable'); // page known, model not rendered yet
-    sendBody(req, res, { ...read.stored, cacheControl: cacheFor(isPrivate, cacheControl.noStore) });
+    sendBody(req, res, {
+      ...read.stored,
+      cacheControl: cacheFor(isPrivate, cacheControl.noStore),
+      from: read,
+    });
   };
   return [
     { path: '/api/status/:slug/charts', handle: stored('charts'), undecodable: 'status_page_not_found' },

@@ -60,7 +60,11 @@ export const embedRoutes = ({ reads, locate, cache }: RouteDeps): Route[] => [
       if (plan === 'pro' && asksForExtras(req)) throw new ApiError('plan_inc_rtm_upd');
       if (!query.success) throw new ApiError('invalid_parameters');
       if (read.ready === null) throw new ApiError('service_unavailable');
-      sendBody(req, res, { ...read.ready, cacheControl: cacheFor(isPrivate, cacheControl.embed) });
+      sendBody(req, res, {
+        ...read.ready,
+        cacheControl: cacheFor(isPrivate, cacheControl.embed),
+        from: read,
+      });
     },
   },
   {
@@ -72,7 +76,11 @@ export const embedRoutes = ({ reads, locate, cache }: RouteDeps): Route[] => [
       const { isPrivate, plan } = admit(read.access, req.query, pageRules);
       if (plan === 'free' || plan === 'pro') throw new ApiError('markdown_not_in_plan');
       if (read.stored === null) throw new ApiError('service_unavailable');
-      sendBody(req, res, { ...read.stored, cacheControl: cacheFor(isPrivate, cacheControl.snippets) });
+      sendBody(req, res, {
+        ...read.stored,
+        cacheControl: cacheFor(isPrivate, cacheControl.snippets),
+        from: read,
+      });
     },
   },
 ];

@@ -46,7 +46,7 @@ const feedRoute =
       res.end();
       return;
     }
-    sendBody(req, res, { ...read.stored, contentType: contentTypes[format], cacheControl });
+    sendBody(req, res, { ...read.stored, contentType: contentTypes[format], cacheControl, from: read });
   };
 
 export const feedRoutes = (deps: RouteDeps, reads: SubscriptionReads): Route[] => [

@@ -33,7 +33,11 @@ export const pageListHandlers = ({ reads, locate, cache }: RouteDeps, kind: List
   const send = (req: Request, res: Response, answer: ListAnswer, valid: boolean) => {
     const { isPrivate } = admit(answer.access, req.query, pageRules);
     if (!valid || answer.ready === null) throw new ApiError('invalid_parameters');
-    sendBody(req, res, { ...answer.ready, cacheControl: cacheFor(isPrivate, cacheControl.lists) });
+    sendBody(req, res, {
+      ...answer.ready,
+      cacheControl: cacheFor(isPrivate, cacheControl.lists),
+      from: answer,
+    });
   };
 
   /** A handler of `?month=YYYY-MM`; `answer` gets null for an invalid month (access only). */

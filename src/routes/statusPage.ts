@@ -80,6 +80,7 @@ export const statusPageRoutes = ({ reads, locate, cache }: RouteDeps): Route[] =
         etag: etagOf(body),
         contentType: HTML,
         cacheControl: cacheFor(isPrivate, STATUS_PAGE_CACHE),
+        from: access,
       });
     },
   },

@@ -23,6 +23,10 @@ export const statuspageRoutes = ({ locate, cache }: RouteDeps, reads: Subscripti
       );
       const { isPrivate } = admit(read.access, req.query, pageRules);
       if (read.stored === null) throw new ApiError('service_unavailable');
-      sendBody(req, res, { ...read.stored, cacheControl: cacheFor(isPrivate, cacheControl.lists) });
+      sendBody(req, res, {
+        ...read.stored,
+        cacheControl: cacheFor(isPrivate, cacheControl.lists),
+        from: read,
+      });
     },
   }));

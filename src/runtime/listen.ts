@@ -1,14 +1,14 @@
-import type { Express } from 'express';
-import type { Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 
 /** Starts listening; resolves once bound, with a closer for shutdown. */
 export const listen = (
-  app: Express,
+  handler: RequestListener,
   port: number,
   host: string,
 ): Promise<{ server: Server; close: () => Promise<void> }> =>
   new Promise((resolve, reject) => {
-    const server = app.listen(port, host);
+    const server = createServer(handler);
+    server.listen(port, host);
     server.once('error', reject);
     server.once('listening', () =>
       resolve({

@@ -3,7 +3,7 @@
 // process keeps the operator listener, so ingest, probes and metrics answer once per machine.
 import type { RedisClient } from '../models/redis/redisClient.ts';
 import { Registry, collectDefaultMetrics } from 'prom-client';
-import { buildApp } from '../app.ts';
+import { buildPublicHandler } from '../app.ts';
 import type { Config } from '../config.ts';
 import { createReadPath } from '../http/readPath.ts';
 import { buildOperatorApp } from '../operatorApp.ts';
@@ -42,7 +42,7 @@ export const servePublic = async (
   });
   const streams = createChangeHub({ redis, prefix: config.redisPrefix, log, subscriber });
   const api = await listen(
-    buildApp({
+    buildPublicHandler({
       redis,
       prefix: config.redisPrefix,
       config,
@@ -53,6 +53,7 @@ export const servePublic = async (
       subscriber,
       requestLog: readPath.requestLog,
       ...(readPath.cache ? { cache: readPath.cache } : {}),
+      ...(readPath.memo ? { memo: readPath.memo } : {}),
     }),
     config.port,
     config.host,

@@ -1,15 +1,17 @@
-// The API's in-process response cache against the real projector: a render's announcement (in its
-// fenced commit) drops the page's cached bodies, so a change shows without waiting for the TTL; a
-// subscriber that hangs never keeps a body past the TTL; one that drops empties and bypasses the
-// cache; and the ETags and 304s are the contract's (decisions.md: strong ETag, 304 without a body).
+// The API's in-process response cache, and the memo of whole answers in front of the app, against
+// the real projector: a render's announcement (in its fenced commit) drops the page's cached
+// bodies, so a change shows without waiting for the TTL; a subscriber that hangs never keeps a body
+// past the TTL; one that drops empties and bypasses the cache; and the ETags and 304s are the
+// contract's (decisions.md: strong ETag, 304 without a body).
 import net from 'node:net';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.ts';
+import { buildPublicHandler } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createReadCache, type ReadCache } from '../../src/http/readCache.ts';
+import { createResponseMemo } from '../../src/http/responseMemo.ts';
 import { etagOf } from '../../src/models/bytes.ts';
 import { createSubscriber, type Subscriber } from '../../src/models/redis/subscriber.ts';
 import { check, monitorConfigured, pageConfigured } from '../support/events.ts';
@@ -65,14 +67,27 @@ describe('the response cache', () => {
     await projectAll(env, (await env.append(check('acme', 1, at, status, 100 + minute))).accepted);
   };
 
-  /** An app with a cache of `ttlMs` whose subscriber reaches Redis through `proxy`. */
+  /** The public handler with a cache of `ttlMs` (and its memo) whose subscriber reaches Redis through `proxy`. */
   const cachedApp = async (ttlMs: number) => {
     const subscriber = createSubscriber(proxied, `${env.prefix}:api`, log);
     const cache = createReadCache(subscriber, env.prefix, { ttlMs, maxBytes: 8 * 1024 * 1024 });
+    const memo = createResponseMemo(cache, { maxBytes: 8 * 1024 * 1024 });
     await subscriber.ready();
     apps.push({ subscriber, cache });
-    const app = buildApp({ redis: env.redis, prefix: env.prefix, config: config(), log, subscriber, cache });
-    return { app, cache, subscriber, get: (path: string) => request(app).get(path) };
+    const app = buildPublicHandler({
+      redis: env.redis,
+      prefix: env.prefix,
+      config: config(),
+      log,
+      subscriber,
+      cache,
+      memo,
+    });
+    /** Reads answered from memory: by the memo, or by the cache behind the routes. */
+    const fromMemory = () => cache.stats().hits + memo.stats().hits;
+    // One Host, as a deployment has (supertest's own is a new port per request): the memo keys on it.
+    const get = (path: string) => request(app).get(path).set('Host', 'api.status.test');
+    return { app, cache, memo, subscriber, fromMemory, get };
   };
 
   beforeAll(async () => {
@@ -118,11 +133,12 @@ describe('the response cache', () => {
     for (let tries = 0; tries < 50 && hits !== 3; tries += 1) {
       if (tries > 0) await sleep(20);
       await overall(t.get);
-      const hitsBefore = t.cache.stats().hits;
+      const hitsBefore = t.fromMemory();
       expect(await overall(t.get)).toEqual(before);
-      hits = t.cache.stats().hits - hitsBefore;
+      hits = t.fromMemory() - hitsBefore;
     }
     expect(hits).toBe(3);
+    expect(t.memo.stats().hits).toBeGreaterThanOrEqual(3); // whole answers given again
 
     await checkAndProject('down'); // the only monitor, impact major: the page is in a major outage
     let after = await overall(t.get);
@@ -168,9 +184,9 @@ describe('the response cache', () => {
     proxy.release();
     await t.subscriber.ready(); // reconnected and subscribed again: cached once more
     await overall(t.get);
-    const hits = t.cache.stats().hits;
+    const hits = t.fromMemory();
     await overall(t.get);
-    expect(t.cache.stats().hits - hits).toBe(3);
+    expect(t.fromMemory() - hits).toBe(3);
   });
 
   it('answers 304 to the ETag it sent, which is the strong hash of the body, and 200 after a change', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { etagMatches } from '../../src/http/send.ts';
+import { etagMatches } from '../../src/http/etagMatches.ts';
 
 describe('etagMatches (If-None-Match)', () => {
   it.each([

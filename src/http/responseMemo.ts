@@ -1,0 +1,122 @@
+// The public listener's memo of whole answers: a GET that was answered 200 from the response
+// cache is answered again, byte for byte, without entering Express, for as long as the cache
+// entry it came from is still the current one. So the memo is exactly as fresh as the cache: a
+// render's announcement, the TTL, a subscriber going away or an eviction end the cache entry, and
+// with it every answer made from it (checked on each use, so nothing has to be told).
+//
+// What is remembered: only answers of public pages (never `private, no-store`), keyed by the
+// request's Host, X-Forwarded-Host and raw URL (before custom-domain routing rewrites it). A
+// request with If-None-Match gets the same 304 the route would give; one with If-Modified-Since
+// (the feeds' other conditional form) goes to the routes.
+import type { IncomingMessage, OutgoingHttpHeaders, RequestListener, ServerResponse } from 'node:http';
+import { LRUCache } from 'lru-cache';
+import type { ReadCache } from './readCache.ts';
+import type { RequestObserver } from './requestLog.ts';
+import { etagMatches } from './etagMatches.ts';
+
+type Answer = Readonly<{
+  /** The cache value the answer was made from: valid while it is the cache's current entry. */
+  from: object;
+  route: string;
+  etag: string;
+  body: Buffer;
+  headers: OutgoingHttpHeaders;
+  /** A HEAD's: without Content-Length, as Node sends `res.end(body)` to a HEAD. */
+  head: OutgoingHttpHeaders;
+  notModified: OutgoingHttpHeaders;
+}>;
+
+// Key, headers and bookkeeping of an answer beyond its body (a rough, fixed estimate).
+const ANSWER_OVERHEAD = 512;
+
+// The memo key of a request still on its way through the routes, to remember its answer under.
+const pending = new WeakMap<IncomingMessage, { memo: ResponseMemo; key: string }>();
+
+const keyOf = (req: IncomingMessage): string =>
+  `${req.headers.host ?? ''}\n${String(req.headers['x-forwarded-host'] ?? '')}\n${req.url ?? ''}`;
+
+/** An answer of a public page, as `sendBody` is about to send it. */
+export type Remembered = Readonly<{
+  from: object;
+  route: string;
+  etag: string;
+  body: string | Buffer;
+  contentType: string;
+}>;
+
+export const createResponseMemo = (cache: Pick<ReadCache, 'isCurrent'>, options: { maxBytes: number }) => {
+  const answers = new LRUCache<string, Answer>({
+    maxSize: options.maxBytes,
+    sizeCalculation: (answer) => answer.body.length + ANSWER_OVERHEAD,
+  });
+  const stats = { hits: 0, stored: 0 };
+
+  const memo = {
+    /** Answers `req` from the memo; false (and the request is marked to be remembered) otherwise. */
+    answer: (req: IncomingMessage, res: ServerResponse, observe: RequestObserver): boolean => {
+      if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+      if (req.headers['if-modified-since'] !== undefined) return false;
+      const key = keyOf(req);
+      const answer = answers.get(key);
+      if (answer === undefined || !cache.isCurrent(answer.from)) {
+        if (answer !== undefined) answers.delete(key);
+        pending.set(req, { memo, key });
+        return false;
+      }
+      stats.hits += 1;
+      observe(req, res, answer.route);
+      if (etagMatches(req.headers['if-none-match'], answer.etag)) {
+        res.writeHead(304, answer.notModified);
+        res.end();
+      } else if (req.method === 'HEAD') {
+        res.writeHead(200, answer.head);
+        res.end();
+      } else {
+        res.writeHead(200, answer.headers);
+        res.end(answer.body);
+      }
+      return true;
+    },
+    store: (key: string, res: ServerResponse, out: Remembered): void => {
+      if (!cache.isCurrent(out.from)) return; // made from a read that was not kept
+      const notModified = res.getHeaders(); // CORS, ETag, Cache-Control, Last-Modified: all but the type
+      const body = typeof out.body === 'string' ? Buffer.from(out.body, 'utf8') : out.body;
+      const head = { ...notModified, 'content-type': out.contentType };
+      answers.set(key, {
+        from: out.from,
+        route: out.route,
+        etag: out.etag,
+        body,
+        // With the head written first, Node would send the body chunked: give its length, as
+        // `res.end(body)` alone does.
+        headers: { ...head, 'content-length': body.length },
+        head,
+        notModified,
+      });
+      stats.stored += 1;
+    },
+    /** Answers given from the memo, and answers remembered, so far. */
+    stats: () => ({ ...stats, answers: answers.size }),
+  };
+  return memo;
+};
+
+export type ResponseMemo = ReturnType<typeof createResponseMemo>;
+
+/**
+ * Called by `sendBody` just before it sends a public page's 200 or 304 made from a cache value:
+ * remembers the answer when the request came through a memo.
+ */
+export const rememberAnswer = (req: IncomingMessage, res: ServerResponse, out: Remembered): void => {
+  const slot = pending.get(req);
+  if (slot === undefined) return;
+  pending.delete(req);
+  slot.memo.store(slot.key, res, out);
+};
+
+/** The public listener: the memo first, the app for everything it cannot answer. */
+export const memoFront =
+  (memo: ResponseMemo, app: RequestListener, observe: RequestObserver): RequestListener =>
+  (req, res) => {
+    if (!memo.answer(req, res, observe)) app(req, res);
+  };
