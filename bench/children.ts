@@ -97,6 +97,20 @@ export const startServer = async (mode: ServerMode, env: Record<string, string>)
   return { url: `http://127.0.0.1:${child.value}`, pid: child.pid, stop: child.stop };
 };
 
+/** The offered ingest load of bench/offerChecks.ts; `stop` resolves with the rate it achieved. */
+export const startOfferedLoad = async (env: Record<string, string>) => {
+  const child = await startChild(['bench/offerChecks.ts'], env, (line) =>
+    line === 'offering' ? true : undefined,
+  );
+  return {
+    stop: async (): Promise<number> => {
+      await child.stop();
+      const last = child.output().trim().split('\n').at(-1) ?? '';
+      return (JSON.parse(last) as { achieved: number }).achieved;
+    },
+  };
+};
+
 /** The production worker process (projector workers and scheduler), as `npm run work` runs it. */
 export const startWorker = async (env: Record<string, string>) =>
   startChild(['src/main.ts', 'work'], { LOG_LEVEL: 'info', WORKER_PROBE_PORT: '0', ...env }, (line) =>

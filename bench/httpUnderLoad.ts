@@ -8,7 +8,7 @@ import type { DatabasePool } from 'slonik';
 import { appendEvents } from '../src/eventLog/appendEvents.ts';
 import type { ProjectorQueue } from '../src/projector/queue.ts';
 import { formatTimestamp } from '../src/shared/time.ts';
-import { startWorker } from './children.ts';
+import { startOfferedLoad, startWorker } from './children.ts';
 import { appendAll, benchMonitors, checkEvent, setupEvents, type RawEvent } from './fixtures.ts';
 import { httpLoad } from './httpLoad.ts';
 import { percentile } from './ingestPhase.ts';
@@ -96,25 +96,15 @@ export const httpUnderLoad = async (
     ctx.log('  projector idle…');
     const idle = { embed: await measure(paths.embed), charts: await measure(paths.charts) };
 
-    // The load: every 100 ms, this tick's share of `rate` checks over the load pages.
-    let offering = true;
-    let sent = 0;
-    const all = monitors.flat();
-    const offered = (async () => {
-      const began = performance.now();
-      for (let tick = 1; offering; tick += 1) {
-        await sleep(Math.max(0, began + tick * 100 - performance.now()));
-        const owed = Math.round((options.rate * tick) / 10) - sent;
-        const nowMs = Date.now();
-        const batch = Array.from({ length: owed }, (_, i) =>
-          checkEvent(all[(sent + i) % all.length]!, nowMs),
-        );
-        sent += owed;
-        if (batch.length > 0)
-          await appendEvents(ctx.db, batch, { now: new Date(), onCommitted: (r) => wake(r.pages) });
-      }
-      return sent / ((performance.now() - began) / 1000);
-    })();
+    // The load, from its own process (bench/offerChecks.ts): this event loop only times answers.
+    const load = await startOfferedLoad({
+      ...ctx.workerEnv,
+      PROJECTOR_PARTITIONS: String(ctx.partitions),
+      BENCH_RATE: String(options.rate),
+      BENCH_LOAD_PAGES: JSON.stringify(
+        monitors.map((list) => ({ page: list[0]!.page, firstId: list[0]!.id, count: list.length })),
+      ),
+    });
     await sleep(1_000);
     ctx.log(`  projector ingesting ${options.rate} events/s…`);
     const busy = { embed: await measure(paths.embed), charts: await measure(paths.charts) };
@@ -152,8 +142,7 @@ export const httpUnderLoad = async (
       }
       await sleep(100);
     }
-    offering = false;
-    const achieved = await offered;
+    const achieved = await load.stop();
     await readers;
 
     const p99Figure = (name: 'embed' | 'charts', path: string): Figure => {
@@ -165,7 +154,11 @@ export const httpUnderLoad = async (
         value: busy[name].p99,
         baseline: { name: 'projector idle', value: idle[name].p99 },
         ratio,
-        ratioNote: idle[name].p99 < 1 ? '(idle p99 < 1 ms: ÷ 1 ms)' : '',
+        // Below a millisecond the client's own scheduling on the shared cores is the noise floor.
+        ratioNote:
+          idle[name].p99 < 1
+            ? `(idle p99 < 1 ms: ÷ 1 ms; ÷ the idle p99 itself: ${(busy[name].p99 / Math.max(idle[name].p99, 0.01)).toFixed(1)}×)`
+            : '',
         target: { text: '≤ 3 × idle', met: ratio <= 3 },
         detail: {
           p50_ms: busy[name].p50,
