@@ -103,6 +103,12 @@ export const startOfferedLoad = async (env: Record<string, string>) => {
     line === 'offering' ? true : undefined,
   );
   return {
+    pause: (): void => {
+      process.kill(child.pid, 'SIGUSR1');
+    },
+    resume: (): void => {
+      process.kill(child.pid, 'SIGUSR2');
+    },
     stop: async (): Promise<number> => {
       await child.stop();
       const last = child.output().trim().split('\n').at(-1) ?? '';

@@ -1,8 +1,9 @@
-// `npm run bench [-- --quick] [--only http|stream | --scale]`: every figure beside a baseline measured in the
+// `npm run bench [-- --quick] [--only http|stream|load | --scale]`: every figure beside a baseline measured in the
 // same run, in an isolated environment (a fresh database sp_bench_<random> and a Redis prefix of
 // its own, both removed at the end). Prints a table; a full run writes bench/results/latest.json.
 // `--only http` (or `stream`) loads and projects the demo page and runs that phase alone; it prints
-// its table and leaves latest.json as it is.
+// its table and leaves latest.json as it is. `--only load` is the part of the HTTP phase with the
+// projector ingesting (read p99 under load, freshness) alone.
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
@@ -47,11 +48,12 @@ if (values.scale) {
 }
 const quick = values.quick;
 const only = values.only;
-if (only !== undefined && only !== 'http' && only !== 'stream') {
-  console.error(`--only ${only}: only the http or the stream phase runs alone`);
+if (only !== undefined && only !== 'http' && only !== 'stream' && only !== 'load') {
+  console.error(`--only ${only}: only the http, stream or load phase runs alone`);
   process.exit(2);
 }
-const httpOnly = only === 'http';
+const loadOnly = only === 'load';
+const httpOnly = only === 'http' || loadOnly;
 const streamOnly = only === 'stream';
 const command = `npm run bench${quick || only ? ' --' : ''}${quick ? ' --quick' : ''}${only ? ` --only ${only}` : ''}`;
 const settings = quick
@@ -177,24 +179,34 @@ try {
       startServer('raw', { ...serverEnv, BENCH_KEY: demoCharts }),
     ]);
     const month = new Date().toISOString().slice(0, 7);
-    figures.push(
-      ...(await httpPhase(
-        { app: app.url, hello: hello.url, raw: raw.url },
-        {
-          duration: settings.httpSeconds,
-          baselineDuration: settings.baselineSeconds,
-          helloEvery: settings.helloEvery,
-          month,
-          log,
-        },
-      )),
-    );
-    figures.push(await domainPhase(app.url, DOMAIN_PAGE, { duration: settings.httpSeconds, log }));
+    if (!loadOnly) {
+      figures.push(
+        ...(await httpPhase(
+          { app: app.url, hello: hello.url, raw: raw.url },
+          {
+            duration: settings.httpSeconds,
+            baselineDuration: settings.baselineSeconds,
+            helloEvery: settings.helloEvery,
+            month,
+            log,
+          },
+        )),
+      );
+      figures.push(await domainPhase(app.url, DOMAIN_PAGE, { duration: settings.httpSeconds, log }));
+    }
     await Promise.all([hello.stop(), raw.stop()]);
     log(`[${elapsed()}] HTTP while the projector ingests…`);
     figures.push(
       ...(await httpUnderLoad(
-        { db: env.db, queue, partitions: PARTITIONS, workerEnv: serverEnv, log },
+        {
+          db: env.db,
+          redis: env.redis,
+          prefix: env.prefix,
+          queue,
+          partitions: PARTITIONS,
+          workerEnv: serverEnv,
+          log,
+        },
         app.url,
         { rate: settings.lagRate, duration: settings.httpSeconds },
       )),

@@ -25,6 +25,11 @@ export type BatchPlan = Readonly<{
   deadLetters: DeadLetter[];
   /** A page's custom-domain claim was written: the API processes are told once committed. */
   domainsChanged: boolean;
+  /**
+   * What a reader of a status page must see at once: a monitor went down or came back (its
+   * failure timeline changed), or an event other than a check (incidents, maintenance, pages).
+   */
+  urgent: boolean;
 }>;
 
 export const monitorChecks = (batch: EvolvedBatch): MonitorChecks[] =>
@@ -58,6 +63,7 @@ export const planEvolvedBatch = (
   now: number,
 ): BatchPlan => {
   const writes = batch.writes;
+  let urgent = events.some((e) => e.type !== 'check.recorded');
   for (const m of monitorChecks(batch)) {
     const span = isLate(m) ? inputs.spans.get(m.monitorId) : undefined;
     if (isLate(m) && span === undefined) throw new SpanNotLoaded(`monitor ${m.monitorId} has late checks`);
@@ -68,8 +74,10 @@ export const planEvolvedBatch = (
         : planChecks(tag, m, span, now);
     writes.push(...plan.writes);
     const slug = batch.pageOf.get(m.monitorId)!;
-    if (plan.timelineChanged)
+    if (plan.timelineChanged) {
       batch.mark('dirtyAvailability', formatMonitorOfPage({ slug, monitorId: m.monitorId }));
+      urgent = true;
+    }
   }
   const deleted = new Set(events.flatMap((e) => (e.type === 'page.deleted' ? [e.page] : [])));
   for (const slug of batch.changed) {
@@ -88,5 +96,5 @@ export const planEvolvedBatch = (
   }
   const domains = planDomains(tag, events, batch.states);
   writes.push(...domains);
-  return { writes, deadLetters: batch.deadLetters, domainsChanged: domains.length > 0 };
+  return { writes, deadLetters: batch.deadLetters, domainsChanged: domains.length > 0, urgent };
 };

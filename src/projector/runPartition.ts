@@ -122,8 +122,12 @@ export const runPartition = async (
       seconds: (performance.now() - batchStarted) / 1000,
     });
     // While catching up on a backlog, render at most every RENDER_EVERY_MS: the outputs show
-    // every projected event as soon as the backlog is gone, without re-rendering per batch.
-    if (options.mode === 'continuous' && performance.now() - lastRender > RENDER_EVERY_MS) {
+    // every projected event as soon as the backlog is gone, without re-rendering per batch. A
+    // batch in which a monitor went down or came back (or an incident, maintenance or page
+    // changed) renders at once: that is what a status page's reader is waiting for, and it is
+    // rare next to checks, so the cost stays one render per such batch.
+    const due = performance.now() - lastRender > RENDER_EVERY_MS || effects.urgent;
+    if (options.mode === 'continuous' && due) {
       const pages = await collectRenders(redis, tag, { tick: false, now });
       if (!(await renderPages(redis, tag, pages, now, deps.urls, { onQuarantine: logQuarantine(deps.log) })))
         return fenced();

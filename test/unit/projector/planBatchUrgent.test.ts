@@ -1,0 +1,37 @@
+// Which batches render at once while the projector catches up on a backlog (runPartition): those
+// in which a monitor went down or came back, or anything but a check happened.
+import { describe, expect, it } from 'vitest';
+import { aCheck, aHead, anEvent, aPage, when } from './given.ts';
+
+const up = {
+  states: { acme: aPage() },
+  heads: { 1: aHead('2026-11-22T00:00:00Z', '2026-11-22T09:59:00Z', 'up') },
+};
+const down = {
+  states: { acme: aPage() },
+  heads: { 1: aHead('2026-11-22T00:00:00Z', '2026-11-22T09:59:00Z', 'down', '2026-11-22T09:30:00Z') },
+};
+
+describe('planBatch: urgent batches', () => {
+  it('is not urgent for checks that leave every monitor as it was', () => {
+    expect(
+      when(up, [aCheck('2026-11-22T10:00:00Z', 'up'), aCheck('2026-11-22T10:01:00Z', 'up')]).urgent,
+    ).toBe(false);
+    expect(when(down, [aCheck('2026-11-22T10:00:00Z', 'down')]).urgent).toBe(false);
+  });
+
+  it('is urgent when a monitor goes down, or comes back', () => {
+    expect(when(up, [aCheck('2026-11-22T10:00:00Z', 'down')]).urgent).toBe(true);
+    expect(when(down, [aCheck('2026-11-22T10:00:00Z', 'up')]).urgent).toBe(true);
+  });
+
+  it('is urgent for an incident, whatever the checks', () => {
+    const incident = anEvent('incident.opened', '2026-11-22T10:00:00Z', {
+      incident_id: 'i1',
+      title: 'Down',
+      message: 'Looking',
+      components: [],
+    });
+    expect(when(up, [aCheck('2026-11-22T10:00:00Z', 'up'), incident]).urgent).toBe(true);
+  });
+});
