@@ -26,10 +26,10 @@ export type BatchPlan = Readonly<{
   /** A page's custom-domain claim was written: the API processes are told once committed. */
   domainsChanged: boolean;
   /**
-   * What a reader of a status page must see at once: a monitor went down or came back (its
+   * The pages whose readers must see this batch at once: a monitor went down or came back (its
    * failure timeline changed), or an event other than a check (incidents, maintenance, pages).
    */
-  urgent: boolean;
+  urgent: ReadonlySet<string>;
 }>;
 
 export const monitorChecks = (batch: EvolvedBatch): MonitorChecks[] =>
@@ -63,7 +63,7 @@ export const planEvolvedBatch = (
   now: number,
 ): BatchPlan => {
   const writes = batch.writes;
-  let urgent = events.some((e) => e.type !== 'check.recorded');
+  const urgent = new Set(events.flatMap((e) => (e.type === 'check.recorded' ? [] : [e.page])));
   for (const m of monitorChecks(batch)) {
     const span = isLate(m) ? inputs.spans.get(m.monitorId) : undefined;
     if (isLate(m) && span === undefined) throw new SpanNotLoaded(`monitor ${m.monitorId} has late checks`);
@@ -76,7 +76,7 @@ export const planEvolvedBatch = (
     const slug = batch.pageOf.get(m.monitorId)!;
     if (plan.timelineChanged) {
       batch.mark('dirtyAvailability', formatMonitorOfPage({ slug, monitorId: m.monitorId }));
-      urgent = true;
+      urgent.add(slug);
     }
   }
   const deleted = new Set(events.flatMap((e) => (e.type === 'page.deleted' ? [e.page] : [])));

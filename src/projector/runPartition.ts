@@ -122,16 +122,21 @@ export const runPartition = async (
       seconds: (performance.now() - batchStarted) / 1000,
     });
     // While catching up on a backlog, render at most every RENDER_EVERY_MS: the outputs show
-    // every projected event as soon as the backlog is gone, without re-rendering per batch. A
-    // batch in which a monitor went down or came back (or an incident, maintenance or page
-    // changed) renders at once: that is what a status page's reader is waiting for, and it is
-    // rare next to checks, so the cost stays one render per such batch.
-    const due = performance.now() - lastRender > RENDER_EVERY_MS || effects.urgent;
-    if (options.mode === 'continuous' && due) {
-      const pages = await collectRenders(redis, tag, { tick: false, now });
-      if (!(await renderPages(redis, tag, pages, now, deps.urls, { onQuarantine: logQuarantine(deps.log) })))
-        return fenced();
-      lastRender = performance.now();
+    // every projected event as soon as the backlog is gone, without re-rendering per batch.
+    // Pages in which a monitor went down or came back (or an incident, maintenance or the page
+    // itself changed) render at once: that is what a status page's reader is waiting for, and it
+    // is rare next to checks; the other dirty pages keep their marks until the next full render.
+    if (options.mode === 'continuous') {
+      const full = performance.now() - lastRender > RENDER_EVERY_MS;
+      if (full || effects.urgent.size > 0) {
+        const dirty = await collectRenders(redis, tag, { tick: false, now });
+        const pages = full ? dirty : dirty.filter((page) => effects.urgent.has(page.slug));
+        const rendered = await renderPages(redis, tag, pages, now, deps.urls, {
+          onQuarantine: logQuarantine(deps.log),
+        });
+        if (!rendered) return fenced();
+        if (full) lastRender = performance.now();
+      }
     }
   }
   // A rebuild renders once, when its partition has caught up.
