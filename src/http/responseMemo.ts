@@ -79,9 +79,13 @@ export const createResponseMemo = (cache: Pick<ReadCache, 'isCurrent'>, options:
     },
     store: (key: string, res: ServerResponse, out: Remembered): void => {
       if (!cache.isCurrent(out.from)) return; // made from a read that was not kept
-      const notModified = res.getHeaders(); // CORS, ETag, Cache-Control, Last-Modified: all but the type
+      // CORS, ETag, Cache-Control, Last-Modified: all but the type, named as the routes named them.
+      const notModified: OutgoingHttpHeaders = {};
+      // getRawHeaderNames is on every OutgoingMessage since Node 15.13; @types/node has it on ClientRequest only.
+      const named = res as ServerResponse & { getRawHeaderNames: () => string[] };
+      for (const name of named.getRawHeaderNames()) notModified[name] = res.getHeader(name);
       const body = typeof out.body === 'string' ? Buffer.from(out.body, 'utf8') : out.body;
-      const head = { ...notModified, 'content-type': out.contentType };
+      const head = { ...notModified, 'Content-Type': out.contentType };
       answers.set(key, {
         from: out.from,
         route: out.route,
@@ -89,7 +93,7 @@ export const createResponseMemo = (cache: Pick<ReadCache, 'isCurrent'>, options:
         body,
         // With the head written first, Node would send the body chunked: give its length, as
         // `res.end(body)` alone does.
-        headers: { ...head, 'content-length': body.length },
+        headers: { ...head, 'Content-Length': body.length },
         head,
         notModified,
       });

@@ -7,7 +7,7 @@
 //   vault   business, private (auth token), status.vault.test
 //   shut    growth, blocked
 //   cheap   free plan (lists and charts, no embeds)
-import type { RequestListener } from 'node:http';
+import type { IncomingMessage, RequestListener } from 'node:http';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import request from 'supertest';
@@ -81,7 +81,10 @@ const answerOf = async (handler: RequestListener, req: Request) => {
     raw.on('end', () => done(null, Buffer.concat(chunks).toString('latin1')));
   });
   const headers = Object.fromEntries(Object.entries(res.headers).filter(([name]) => !VOLATILE.has(name)));
-  return { status: res.status, headers, body: res.body as string };
+  // Names as sent (case included; their order is free in HTTP).
+  const raw = (res as unknown as { res: IncomingMessage }).res.rawHeaders;
+  const names = raw.filter((name, i) => i % 2 === 0 && !VOLATILE.has(name.toLowerCase()));
+  return { status: res.status, headers, names: names.sort(), body: res.body as string };
 };
 
 describe('the memo of whole answers', () => {
