@@ -4,6 +4,11 @@
 // - every render of a page announces itself on its partition's `changes` channel inside the fenced
 //   commit (src/models/embed/changes.ts); the message drops every entry of the page at once;
 // - a read that was in flight when its page's message came is not kept (it may predate the commit);
+// - the message marks the page's entries stale rather than dropping them: the next read of one is
+//   answered with it while one Redis read refreshes it, so a thundering herd on a page being
+//   rendered several times a second never waits behind the projector's commits in Redis. A stale
+//   body is served only until that one read lands (or fails: then the entry goes), never past
+//   the TTL, and never while the subscriber is away;
 // - while the subscriber is down (or not yet subscribed) the cache is emptied and bypassed: a
 //   missed message can never keep an entry alive;
 // - every entry expires after `ttlMs` anyway (1 s by default): the backstop for a subscriber whose
@@ -17,7 +22,7 @@ import type { Subscriber } from '../models/redis/subscriber.ts';
 
 export type ReadCacheOptions = Readonly<{ ttlMs: number; maxBytes: number }>;
 
-type Entry = Readonly<{ value: unknown; bytes: number }>;
+type Entry = Readonly<{ value: unknown; bytes: number; stale?: true }>;
 type Fill = Readonly<{ page: string; promise: Promise<unknown> }>;
 
 // What an entry costs beyond its body: key, access document, headers (a rough, fixed estimate).
@@ -31,7 +36,8 @@ export const createReadCache = (subscriber: Subscriber, prefix: string, options:
     maxSize: options.maxBytes,
     sizeCalculation: (entry) => entry.bytes,
     ttl: options.ttlMs,
-    dispose: (_entry, key) => {
+    dispose: (_entry, key, reason) => {
+      if (reason === 'set') return; // replaced (marked stale, or refreshed): still the page's key
       const page = key.slice(0, key.lastIndexOf('\n'));
       const keys = byPage.get(page);
       keys?.delete(key);
@@ -47,7 +53,7 @@ export const createReadCache = (subscriber: Subscriber, prefix: string, options:
   let invalidated = new Map<string, number>();
   let seq = 0;
   let epoch = 0;
-  const stats = { hits: 0, misses: 0, bypassed: 0, invalidations: 0 };
+  const stats = { hits: 0, stale: 0, misses: 0, bypassed: 0, invalidations: 0 };
 
   const dropAll = () => {
     epoch += 1;
@@ -61,8 +67,12 @@ export const createReadCache = (subscriber: Subscriber, prefix: string, options:
     stats.invalidations += 1;
     seq += 1;
     invalidated.set(page, seq);
-    for (const key of [...(byPage.get(page) ?? [])]) entries.delete(key);
     for (const [key, fill] of fills) if (fill.page === page) fills.delete(key);
+    for (const key of byPage.get(page) ?? []) {
+      const entry = entries.peek(key);
+      if (entry !== undefined && !entry.stale)
+        entries.set(key, { ...entry, stale: true }, { noUpdateTTL: true }); // still dies at its TTL
+    }
   };
 
   subscriber.psubscribe(changesPattern(prefix), (channel, message) => {
@@ -85,6 +95,27 @@ export const createReadCache = (subscriber: Subscriber, prefix: string, options:
     keys.add(key);
   };
 
+  /** One Redis read of an entry, shared by every request for it; kept when still fresh. */
+  const fill = <T>(pageKey: string, key: string, load: () => Promise<T>, bytes: (value: T) => number) => {
+    const startSeq = seq;
+    const startEpoch = epoch;
+    const promise = load().then(
+      (value) => {
+        if (fills.get(key)?.promise === promise) fills.delete(key);
+        const fresh =
+          subscriber.live() && epoch === startEpoch && (invalidated.get(pageKey) ?? -1) <= startSeq;
+        if (fresh) store(pageKey, key, value, bytes(value));
+        return value;
+      },
+      (error: unknown) => {
+        if (fills.get(key)?.promise === promise) fills.delete(key);
+        throw error;
+      },
+    );
+    fills.set(key, { page: pageKey, promise });
+    return promise;
+  };
+
   return {
     /**
      * The cached value of `variant` of `page`, or `load()`'s (kept when still fresh). `bytes` sizes
@@ -103,44 +134,40 @@ export const createReadCache = (subscriber: Subscriber, prefix: string, options:
       const pageKey = pageKeyOf(page.tag, page.slug);
       const key = `${pageKey}\n${variant}`;
       const hit = entries.get(key);
-      if (hit !== undefined) {
+      if (hit !== undefined && !hit.stale) {
         stats.hits += 1;
         return Promise.resolve(hit.value as T);
       }
       const pending = fills.get(key);
+      if (hit !== undefined) {
+        // Stale: answer with it; one read refreshes it (the entry goes if that read fails).
+        stats.stale += 1;
+        if (pending === undefined)
+          fill(pageKey, key, load, bytes).catch(() => {
+            if (entries.peek(key) === hit) entries.delete(key);
+          });
+        return Promise.resolve(hit.value as T);
+      }
       if (pending !== undefined) {
         stats.hits += 1;
         return pending.promise as Promise<T>;
       }
       stats.misses += 1;
-      const startSeq = seq;
-      const startEpoch = epoch;
-      const promise = load().then(
-        (value) => {
-          if (fills.get(key)?.promise === promise) fills.delete(key);
-          const fresh =
-            subscriber.live() && epoch === startEpoch && (invalidated.get(pageKey) ?? -1) <= startSeq;
-          if (fresh) store(pageKey, key, value, bytes(value));
-          return value;
-        },
-        (error: unknown) => {
-          if (fills.get(key)?.promise === promise) fills.delete(key);
-          throw error;
-        },
-      );
-      fills.set(key, { page: pageKey, promise });
-      return promise;
+      return fill(pageKey, key, load, bytes);
     },
     /**
-     * Whether `value` is what the cache holds now for its entry: false once the entry was dropped
-     * (an announcement, the TTL, eviction) or the subscriber is away, and for values never kept.
+     * Whether `value` is what the cache holds now for its entry: false once the entry was marked
+     * stale or dropped (an announcement, the TTL, eviction) or the subscriber is away, and for
+     * values never kept.
      */
     isCurrent: (value: object): boolean => {
       if (!subscriber.live()) return false;
       const key = keyOfValue.get(value);
-      return key !== undefined && entries.get(key)?.value === value;
+      if (key === undefined) return false;
+      const entry = entries.get(key);
+      return entry?.value === value && entry.stale !== true;
     },
-    /** Hits, misses, reads that bypassed the cache (subscriber down) and page invalidations so far. */
+    /** Hits, stale answers, misses, reads that bypassed the cache (subscriber down) and page invalidations so far. */
     stats: () => ({ ...stats, entries: entries.size, bytes: entries.calculatedSize }),
     close: (): void => {
       clearInterval(sweep);

@@ -151,6 +151,30 @@ describe('the response cache', () => {
     expect(t.cache.stats().invalidations).toBeGreaterThan(0);
   });
 
+  it("answers the first read after a change with the page's previous body while one read refreshes it", async () => {
+    const t = await cachedApp(600_000);
+    await checkAndProject('up');
+    const path = '/api/embed/status?slug=acme';
+    const overallOf = async () => ((await t.get(path)).body as { overall: string }).overall;
+    expect(await overallOf()).toBe('operational');
+    for (let tries = 0; tries < 50 && t.cache.stats().invalidations === 0; tries += 1) await sleep(20);
+    await overallOf(); // cached after the first render's announcement
+    const invalidations = t.cache.stats().invalidations;
+    await checkAndProject('down');
+    for (let tries = 0; tries < 100 && t.cache.stats().invalidations === invalidations; tries += 1)
+      await sleep(10);
+    const { stale, misses } = t.cache.stats();
+    expect(await overallOf()).toBe('operational'); // the stale body, at once
+    expect(t.cache.stats()).toMatchObject({ stale: stale + 1, misses });
+    let now = await overallOf();
+    for (let tries = 0; tries < 100 && now === 'operational'; tries += 1) {
+      await sleep(5);
+      now = await overallOf();
+    }
+    expect(now).toBe('major_outage'); // refreshed by that one read
+    expect(t.cache.stats().stale - stale).toBeLessThanOrEqual(2);
+  });
+
   it('never serves a body past the TTL while its subscriber hangs', async () => {
     const t = await cachedApp(300);
     await checkAndProject('up');
