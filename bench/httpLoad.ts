@@ -3,6 +3,7 @@
 // histogram counts whole milliseconds of 2xx answers only, too coarse once answers take well
 // under a millisecond (a p99 of "1 ms" could be 0.2 ms or 1.9 ms).
 import autocannon from 'autocannon';
+import { percentile } from './ingestPhase.ts';
 
 export type LoadResult = Readonly<{
   rps: number;
@@ -23,13 +24,6 @@ export type LoadOptions = Readonly<{
   headers?: Record<string, string>;
 }>;
 
-/** The `p`th percentile (nearest rank) of `sorted`, in ms rounded to a hundredth; 0 when empty. */
-const percentileOf = (sorted: Float64Array, p: number): number => {
-  if (sorted.length === 0) return 0;
-  const rank = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
-  return Math.round(sorted[Math.max(0, rank)]! * 100) / 100;
-};
-
 export const httpLoad = async (url: string, options: LoadOptions): Promise<LoadResult> => {
   const latencies: number[] = [];
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
@@ -45,12 +39,12 @@ export const httpLoad = async (url: string, options: LoadOptions): Promise<LoadR
     );
     instance.on('response', (_client, _status, _bytes, ms) => latencies.push(ms));
   });
-  const sorted = Float64Array.from(latencies).sort();
+  const ms = (p: number) => Math.round(percentile(latencies, p) * 100) / 100;
   const requests = result.requests.total;
   return {
     rps: requests / Math.max(result.duration, 0.001),
-    p50: percentileOf(sorted, 50),
-    p99: percentileOf(sorted, 99),
+    p50: ms(50),
+    p99: ms(99),
     requests,
     ok: result['2xx'],
     notModified: result['3xx'],

@@ -8,13 +8,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import type { DatabasePool } from 'slonik';
 import { appendEvents } from '../src/eventLog/appendEvents.ts';
-import { projectionStatus } from '../src/projector/projectionStatus.ts';
 import type { ProjectorQueue } from '../src/projector/queue.ts';
 import { formatTimestamp } from '../src/shared/time.ts';
 import { startOfferedLoad, startWorker } from './children.ts';
 import { appendAll, benchMonitors, checkEvent, setupEvents, type RawEvent } from './fixtures.ts';
 import { httpLoad, type LoadResult } from './httpLoad.ts';
-import { percentile } from './ingestPhase.ts';
+import { percentile, waitForLagZero } from './ingestPhase.ts';
 import type { Figure } from './report.ts';
 
 export type UnderLoadContext = Readonly<{
@@ -38,14 +37,6 @@ const ROUNDS = 3;
 /** The run whose p99 is the median of `runs` (an odd number of them). */
 const medianRun = (runs: readonly LoadResult[]): LoadResult =>
   [...runs].sort((a, b) => a.p99 - b.p99)[Math.floor(runs.length / 2)]!;
-
-const waitForLagZero = async (ctx: UnderLoadContext): Promise<void> => {
-  for (const started = performance.now(); performance.now() - started < 120_000;) {
-    if ((await projectionStatus(ctx.db, ctx.redis, ctx.prefix)).lag_events === 0) return;
-    await sleep(200);
-  }
-  throw new Error('the projector did not catch up within 120 s');
-};
 
 const freshCheck = (status: 'up' | 'down'): RawEvent => ({
   type: 'check.recorded',
@@ -126,7 +117,7 @@ export const httpUnderLoad = async (
     };
     for (let round = 1; round <= ROUNDS; round += 1) {
       load.pause();
-      await waitForLagZero(ctx);
+      await waitForLagZero(ctx, 120_000);
       ctx.log(`  round ${round}: projector idle…`);
       rounds.idle.embed.push(await measure(paths.embed));
       rounds.idle.charts.push(await measure(paths.charts));

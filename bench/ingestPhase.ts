@@ -40,7 +40,12 @@ export const percentile = (values: readonly number[], p: number): number => {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 };
 
-const waitForLagZero = async (ctx: IngestContext, timeoutMs: number, everyMs = 200): Promise<number> => {
+/** Waits until every partition has projected the whole log; the time it did (performance.now()). */
+export const waitForLagZero = async (
+  ctx: Pick<IngestContext, 'db' | 'redis' | 'prefix'>,
+  timeoutMs: number,
+  everyMs = 200,
+): Promise<number> => {
   const started = performance.now();
   for (;;) {
     const status = await projectionStatus(ctx.db, ctx.redis, ctx.prefix);

@@ -2,9 +2,9 @@
 // list page, an embed variant): the access document with the ready body, its ETag and headers,
 // so most requests never leave the process. Freshness:
 // - every render of a page announces itself on its partition's `changes` channel inside the fenced
-//   commit (src/models/embed/changes.ts); the message drops every entry of the page at once;
+//   commit (src/models/embed/changes.ts); the message marks every entry of the page stale at once;
 // - a read that was in flight when its page's message came is not kept (it may predate the commit);
-// - the message marks the page's entries stale rather than dropping them: the next read of one is
+// - a stale entry is not dropped: the next read of one is
 //   answered with it while one Redis read refreshes it, so a thundering herd on a page being
 //   rendered several times a second never waits behind the projector's commits in Redis. A stale
 //   body is served only until that one read lands (or fails: then the entry goes), never past
