@@ -12,7 +12,7 @@ import { embedKeys } from './keys.ts';
  * page's slug is published on `channel` when anything changed (live streams). The access document
  * rides along so that a change of access also reaches the streams. Every page render writes this,
  * so when nothing in it changed the render is announced all the same (`renderedMessage`): the API
- * processes' response caches drop the page's other bodies (changes.ts).
+ * processes' response caches mark the page's other bodies stale (changes.ts).
  */
 export const putEmbed = (
   page: PageRef,
