@@ -103,6 +103,7 @@ export const startOfferedLoad = async (env: Record<string, string>) => {
     line === 'offering' ? true : undefined,
   );
   return {
+    pid: child.pid,
     pause: (): void => {
       process.kill(child.pid, 'SIGUSR1');
     },

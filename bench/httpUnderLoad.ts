@@ -1,9 +1,11 @@
 // The read path while the projector is busy: p99 of embed status and charts of a page being
 // ingested, with the real worker process projecting `rate` events/s, ÷ the same p99 with the
 // projector idle, in alternating rounds (idle, busy, idle, busy …; medians) so that the drift of a
-// shared machine weighs on both alike; and freshness: the time from the append commit of a check that changes a page's
-// overall status to the first changed answer of embed status, the badge and the charts, sampled
-// repeatedly while that load runs.
+// shared machine weighs on both alike. Twice: with the cores shared by everything, and split
+// (bench/cpuLayout.ts: the API server and its client on a core of their own). Between the two,
+// freshness: the time from the append commit of a check that changes a page's overall status to
+// the first changed answer of embed status, the badge and the charts, sampled repeatedly while
+// that load runs on shared cores.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import type { DatabasePool } from 'slonik';
@@ -11,6 +13,7 @@ import { appendEvents } from '../src/eventLog/appendEvents.ts';
 import type { ProjectorQueue } from '../src/projector/queue.ts';
 import { formatTimestamp } from '../src/shared/time.ts';
 import { startOfferedLoad, startWorker } from './children.ts';
+import { splitCpus, splitUnavailable } from './cpuLayout.ts';
 import { appendAll, benchMonitors, checkEvent, setupEvents, type RawEvent } from './fixtures.ts';
 import { httpLoad, type LoadResult } from './httpLoad.ts';
 import { percentile, waitForLagZero } from './ingestPhase.ts';
@@ -35,6 +38,8 @@ const CONNECTIONS = 10;
 const ROUNDS = 3;
 
 /** The run whose p99 is the median of `runs` (an odd number of them). */
+type Rounds = Record<'idle' | 'busy', Record<'embed' | 'charts', LoadResult[]>>;
+
 const medianRun = (runs: readonly LoadResult[]): LoadResult =>
   [...runs].sort((a, b) => a.p99 - b.p99)[Math.floor(runs.length / 2)]!;
 
@@ -56,7 +61,7 @@ const firstChange = async (url: string, since: number, changed: (text: string) =
 
 export const httpUnderLoad = async (
   ctx: UnderLoadContext,
-  app: string,
+  app: Readonly<{ url: string; pid: number }>,
   options: { rate: number; duration: number },
 ): Promise<Figure[]> => {
   const wake = (pages: string[]) => ctx.queue.wakePages(pages, ctx.partitions);
@@ -96,12 +101,12 @@ export const httpUnderLoad = async (
       embed: `/api/embed/status?slug=${page}&inc=1&rtm=240&upd=30`,
       charts: `/api/status/${page}/charts`,
     };
-    for (let tries = 0; (await fetch(app + paths.charts)).status !== 200; tries += 1) {
+    for (let tries = 0; (await fetch(app.url + paths.charts)).status !== 200; tries += 1) {
       if (tries > 300) throw new Error(`${paths.charts} never answered 200`);
       await sleep(100);
     }
     const measure = (path: string) =>
-      httpLoad(app + path, { connections: CONNECTIONS, duration: options.duration });
+      httpLoad(app.url + path, { connections: CONNECTIONS, duration: options.duration });
     // The load, from its own process (bench/offerChecks.ts): this event loop only times answers.
     const load = await startOfferedLoad({
       ...ctx.workerEnv,
@@ -111,26 +116,27 @@ export const httpUnderLoad = async (
         monitors.map((list) => ({ page: list[0]!.page, firstId: list[0]!.id, count: list.length })),
       ),
     });
-    const rounds: Record<'idle' | 'busy', Record<'embed' | 'charts', LoadResult[]>> = {
-      idle: { embed: [], charts: [] },
-      busy: { embed: [], charts: [] },
+    const measureRounds = async (layout: string): Promise<Rounds> => {
+      const rounds: Rounds = { idle: { embed: [], charts: [] }, busy: { embed: [], charts: [] } };
+      for (let round = 1; round <= ROUNDS; round += 1) {
+        load.pause();
+        await waitForLagZero(ctx, 120_000);
+        ctx.log(`  ${layout}, round ${round}: projector idle…`);
+        rounds.idle.embed.push(await measure(paths.embed));
+        rounds.idle.charts.push(await measure(paths.charts));
+        load.resume();
+        await sleep(1_000);
+        ctx.log(`  ${layout}, round ${round}: projector ingesting ${options.rate} events/s…`);
+        rounds.busy.embed.push(await measure(paths.embed));
+        rounds.busy.charts.push(await measure(paths.charts));
+      }
+      return rounds;
     };
-    for (let round = 1; round <= ROUNDS; round += 1) {
-      load.pause();
-      await waitForLagZero(ctx, 120_000);
-      ctx.log(`  round ${round}: projector idle…`);
-      rounds.idle.embed.push(await measure(paths.embed));
-      rounds.idle.charts.push(await measure(paths.charts));
-      load.resume();
-      await sleep(1_000);
-      ctx.log(`  round ${round}: projector ingesting ${options.rate} events/s…`);
-      rounds.busy.embed.push(await measure(paths.embed));
-      rounds.busy.charts.push(await measure(paths.charts));
-    }
+    const shared = await measureRounds('cores shared');
 
     // Freshness under the same load, plus readers of the page (so its bodies are cached).
     ctx.log('  freshness…');
-    const readers = httpLoad(`${app}/api/embed/status?slug=${FRESH}`, {
+    const readers = httpLoad(`${app.url}/api/embed/status?slug=${FRESH}`, {
       connections: CONNECTIONS,
       duration: options.duration * 2,
     });
@@ -147,9 +153,9 @@ export const httpUnderLoad = async (
       });
       const committed = performance.now();
       const [embed, badge, charts] = await Promise.all([
-        firstChange(`${app}/api/embed/status?slug=${FRESH}`, committed, (t) => t.includes(overall)),
-        firstChange(`${app}/badge/${FRESH}.svg`, committed, (t) => t.includes(label)),
-        firstChange(`${app}/api/status/${FRESH}/charts`, committed, (t) => t.includes(overall)),
+        firstChange(`${app.url}/api/embed/status?slug=${FRESH}`, committed, (t) => t.includes(overall)),
+        firstChange(`${app.url}/badge/${FRESH}.svg`, committed, (t) => t.includes(label)),
+        firstChange(`${app.url}/api/status/${FRESH}/charts`, committed, (t) => t.includes(overall)),
       ]);
       for (const [name, ms] of [
         ['embed', embed],
@@ -161,16 +167,28 @@ export const httpUnderLoad = async (
       }
       await sleep(100);
     }
-    const achieved = await load.stop();
     await readers;
 
-    const idle = { embed: medianRun(rounds.idle.embed), charts: medianRun(rounds.idle.charts) };
-    const busy = { embed: medianRun(rounds.busy.embed), charts: medianRun(rounds.busy.charts) };
-    const p99Figure = (name: 'embed' | 'charts', path: string): Figure => {
+    const unavailable = splitUnavailable();
+    let split: Rounds | null = null;
+    if (unavailable) ctx.log(`  cores split: skipped (${unavailable})`);
+    else {
+      const undo = splitCpus([process.pid, app.pid], [worker.pid, load.pid]);
+      try {
+        split = await measureRounds('cores split');
+      } finally {
+        undo();
+      }
+    }
+    const achieved = await load.stop();
+
+    const p99Figure = (layout: string, rounds: Rounds, name: 'embed' | 'charts'): Figure => {
+      const idle = { embed: medianRun(rounds.idle.embed), charts: medianRun(rounds.idle.charts) };
+      const busy = { embed: medianRun(rounds.busy.embed), charts: medianRun(rounds.busy.charts) };
       const ratio = busy[name].p99 / Math.max(idle[name].p99, 1);
       return {
         section: 'readLoad',
-        name: `GET ${path} p99, projector at ${Math.round(achieved).toLocaleString('en-US')} events/s`,
+        name: `GET ${paths[name]} p99, projector at ${Math.round(achieved).toLocaleString('en-US')} events/s, ${layout}`,
         unit: 'ms',
         value: busy[name].p99,
         baseline: { name: 'projector idle', value: idle[name].p99 },
@@ -212,8 +230,9 @@ export const httpUnderLoad = async (
       };
     };
     return [
-      p99Figure('embed', paths.embed),
-      p99Figure('charts', paths.charts),
+      p99Figure('cores shared', shared, 'embed'),
+      p99Figure('cores shared', shared, 'charts'),
+      ...(split ? [p99Figure('cores split', split, 'embed'), p99Figure('cores split', split, 'charts')] : []),
       freshFigure('embed'),
       freshFigure('badge'),
       freshFigure('charts'),

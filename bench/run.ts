@@ -207,7 +207,7 @@ try {
           workerEnv: serverEnv,
           log,
         },
-        app.url,
+        app,
         { rate: settings.lagRate, duration: settings.httpSeconds },
       )),
     );

@@ -36,6 +36,7 @@ export const sendBody = (req: Request, res: Response, out: Sendable): void => {
   res.setHeader('Cache-Control', out.cacheControl);
   const status = out.status ?? 200;
   const contentType = out.contentType ?? JSON_TYPE;
+  // A private page's answer (cacheFor) depends on the request's token: never remembered.
   if (status === 200 && out.from !== undefined && out.cacheControl !== cacheControl.private) {
     const route = String(res.locals['route']);
     rememberAnswer(req, res, { from: out.from, route, etag: out.etag, body: out.body, contentType });
