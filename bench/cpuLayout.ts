@@ -2,7 +2,7 @@
 // API server, the bench's own HTTP client, the projector worker, the offered load, PostgreSQL and
 // Redis all want the same two cores, and a read's p99 then measures the kernel's time slices more
 // than anything the projector does to the read path. So the phase measures twice: with the cores
-// shared, and split, the API server and its client on CPU 0 and the projector worker and the
+// shared, and split, the API server and its client on one CPU and the projector worker and the
 // offered load on the others (PostgreSQL and Redis stay where the kernel puts them): as a deployment
 // that cares about read latency gives its API processes cores of their own.
 import { execFileSync } from 'node:child_process';
@@ -24,36 +24,33 @@ const cpuList = (list: string): number[] =>
     return Array.from({ length: to - from + 1 }, (_, i) => from + i);
   });
 
-/** The CPUs this process may use, or why the split layout cannot run here. */
-const ownCpus = (): number[] | string => {
+/**
+ * Pins `readers` to the first CPU this process may use and `others` to the rest; `undo` puts every
+ * process back where it was. `skipped` says why not, where there is one CPU or no taskset.
+ */
+export const splitCpus = (
+  readers: readonly number[],
+  others: readonly number[],
+): { undo: () => void } | { skipped: string } => {
+  let cpus: number[];
   try {
-    const cpus = cpuList(affinity(process.pid));
-    return cpus.length >= 2 ? cpus : 'one CPU';
+    cpus = cpuList(affinity(process.pid));
   } catch {
-    return 'no taskset (util-linux)';
+    return { skipped: 'no taskset (util-linux)' };
   }
-};
-
-/** Why the split layout cannot run here, or null when it can. */
-export const splitUnavailable = (): string | null => {
-  const cpus = ownCpus();
-  return typeof cpus === 'string' ? cpus : null;
-};
-
-/** Pins `readers` to the first CPU and `others` to the rest; the returned function undoes it. */
-export const splitCpus = (readers: readonly number[], others: readonly number[]): (() => void) => {
-  const cpus = ownCpus();
-  if (typeof cpus === 'string') throw new Error(`cannot split the CPUs: ${cpus}`);
+  if (cpus.length < 2) return { skipped: 'one CPU' };
   const before = [...readers, ...others].map((pid) => [pid, affinity(pid)] as const);
   for (const pid of readers) pin(pid, String(cpus[0]));
   for (const pid of others) pin(pid, cpus.slice(1).join(','));
-  return () => {
-    for (const [pid, cpus] of before) {
-      try {
-        pin(pid, cpus);
-      } catch {
-        // A process that has exited since.
+  return {
+    undo: () => {
+      for (const [pid, list] of before) {
+        try {
+          pin(pid, list);
+        } catch {
+          // A process that has exited since.
+        }
       }
-    }
+    },
   };
 };

@@ -13,7 +13,7 @@ import { appendEvents } from '../src/eventLog/appendEvents.ts';
 import type { ProjectorQueue } from '../src/projector/queue.ts';
 import { formatTimestamp } from '../src/shared/time.ts';
 import { startOfferedLoad, startWorker } from './children.ts';
-import { splitCpus, splitUnavailable } from './cpuLayout.ts';
+import { splitCpus } from './cpuLayout.ts';
 import { appendAll, benchMonitors, checkEvent, setupEvents, type RawEvent } from './fixtures.ts';
 import { httpLoad, type LoadResult } from './httpLoad.ts';
 import { percentile, waitForLagZero } from './ingestPhase.ts';
@@ -37,9 +37,9 @@ const FRESH_MONITOR = 9001;
 const CONNECTIONS = 10;
 const ROUNDS = 3;
 
-/** The run whose p99 is the median of `runs` (an odd number of them). */
 type Rounds = Record<'idle' | 'busy', Record<'embed' | 'charts', LoadResult[]>>;
 
+/** The run whose p99 is the median of `runs` (an odd number of them). */
 const medianRun = (runs: readonly LoadResult[]): LoadResult =>
   [...runs].sort((a, b) => a.p99 - b.p99)[Math.floor(runs.length / 2)]!;
 
@@ -169,42 +169,41 @@ export const httpUnderLoad = async (
     }
     await readers;
 
-    const unavailable = splitUnavailable();
+    const layout = splitCpus([process.pid, app.pid], [worker.pid, load.pid]);
     let split: Rounds | null = null;
-    if (unavailable) ctx.log(`  cores split: skipped (${unavailable})`);
+    if ('skipped' in layout) ctx.log(`  cores split: skipped (${layout.skipped})`);
     else {
-      const undo = splitCpus([process.pid, app.pid], [worker.pid, load.pid]);
       try {
         split = await measureRounds('cores split');
       } finally {
-        undo();
+        layout.undo();
       }
     }
     const achieved = await load.stop();
 
     const p99Figure = (layout: string, rounds: Rounds, name: 'embed' | 'charts'): Figure => {
-      const idle = { embed: medianRun(rounds.idle.embed), charts: medianRun(rounds.idle.charts) };
-      const busy = { embed: medianRun(rounds.busy.embed), charts: medianRun(rounds.busy.charts) };
-      const ratio = busy[name].p99 / Math.max(idle[name].p99, 1);
+      const idle = medianRun(rounds.idle[name]);
+      const busy = medianRun(rounds.busy[name]);
+      const ratio = busy.p99 / Math.max(idle.p99, 1);
       return {
         section: 'readLoad',
         name: `GET ${paths[name]} p99, projector at ${Math.round(achieved).toLocaleString('en-US')} events/s, ${layout}`,
         unit: 'ms',
-        value: busy[name].p99,
-        baseline: { name: 'projector idle', value: idle[name].p99 },
+        value: busy.p99,
+        baseline: { name: 'projector idle', value: idle.p99 },
         ratio,
         // Below a millisecond the client's own scheduling on the shared cores is the noise floor.
         ratioNote:
-          idle[name].p99 < 1
-            ? `(idle p99 < 1 ms: ÷ 1 ms; ÷ the idle p99 itself: ${(busy[name].p99 / Math.max(idle[name].p99, 0.01)).toFixed(1)}×)`
+          idle.p99 < 1
+            ? `(idle p99 < 1 ms: ÷ 1 ms; ÷ the idle p99 itself: ${(busy.p99 / Math.max(idle.p99, 0.01)).toFixed(1)}×)`
             : '',
         target: { text: '≤ 3 × idle', met: ratio <= 3 },
         detail: {
-          p50_ms: busy[name].p50,
-          p99_ms: busy[name].p99,
-          rps: busy[name].rps,
-          idle_rps: idle[name].rps,
-          idle_p50_ms: idle[name].p50,
+          p50_ms: busy.p50,
+          p99_ms: busy.p99,
+          rps: busy.rps,
+          idle_rps: idle.rps,
+          idle_p50_ms: idle.p50,
           rounds: ROUNDS,
           idle_p99s_ms: rounds.idle[name].map((r) => r.p99).join(' '),
           busy_p99s_ms: rounds.busy[name].map((r) => r.p99).join(' '),
