@@ -4,7 +4,7 @@ import type { Config } from '../config.ts';
 import { verifyLogOrigin } from '../eventLog/logOrigin.ts';
 import { migrate } from '../eventLog/migrate.ts';
 import { projectionStatus } from '../projector/projectionStatus.ts';
-import { rebuild, RebuildRunning } from '../projector/rebuild.ts';
+import { rebuildOrJoin } from '../projector/rebuildOrJoin.ts';
 import { createProjectorQueue } from '../projector/queue.ts';
 import { systemClock } from '../shared/clock.ts';
 import { createClients, type Clients } from './clients.ts';
@@ -20,50 +20,54 @@ export const rebuildCommand = async (config: Config): Promise<number> => {
   }
 };
 
-/** Rebuilds, prints the outcome and wakes the workers; 1 when another rebuild holds the lock. */
-export const rebuildWith = async (config: Config, clients: Clients): Promise<number> => {
+/**
+ * Rebuilds, prints the outcome and wakes the workers. Beside a running rebuild it waits for it and,
+ * when that one activated a version, reports it and succeeds: 1 only for a real failure.
+ */
+export const rebuildWith = async (
+  config: Config,
+  clients: Clients,
+  { join = true }: { join?: boolean } = {},
+): Promise<number> => {
   const events = new Map<number, number>();
   const started = Date.now();
   const tty = process.stderr.isTTY;
-  try {
-    const active = await rebuild(
-      {
-        db: clients.db,
-        redis: clients.redis,
-        clock: systemClock,
-        urls: { baseUrl: config.publicBaseUrl, pageUrlTemplate: config.pageUrlTemplate },
-        batchSize: config.batchSize,
-        log: clients.log,
+  const outcome = await rebuildOrJoin(
+    {
+      db: clients.db,
+      redis: clients.redis,
+      clock: systemClock,
+      urls: { baseUrl: config.publicBaseUrl, pageUrlTemplate: config.pageUrlTemplate },
+      batchSize: config.batchSize,
+      log: clients.log,
+    },
+    {
+      prefix: config.redisPrefix,
+      partitions: config.partitions,
+      onProgress: ({ partition, events: n }) => {
+        events.set(partition, n);
+        const total = [...events.values()].reduce((a, b) => a + b, 0);
+        const rate = Math.round(total / Math.max(0.001, (Date.now() - started) / 1000));
+        if (tty) process.stderr.write(`\rrebuilding: ${total} events projected (${rate}/s)…`);
       },
-      {
-        prefix: config.redisPrefix,
-        partitions: config.partitions,
-        onProgress: ({ partition, events: n }) => {
-          events.set(partition, n);
-          const total = [...events.values()].reduce((a, b) => a + b, 0);
-          const rate = Math.round(total / Math.max(0.001, (Date.now() - started) / 1000));
-          if (tty) process.stderr.write(`\rrebuilding: ${total} events projected (${rate}/s)…`);
-        },
-      },
-    );
-    const total = [...events.values()].reduce((a, b) => a + b, 0);
-    if (tty) process.stderr.write('\n');
-    console.log(
-      `rebuilt version ${active.version} (${active.partitions} partitions) from ${total} events in ${((Date.now() - started) / 1000).toFixed(1)} s`,
-    );
-    // A page that could not be projected does not stop a rebuild: it is reported here.
-    for (const q of (await projectionStatus(clients.db, clients.redis, config.redisPrefix)).quarantined_pages)
-      console.error(`quarantined page ${q.page} (${q.kind} at position ${q.position}): ${q.error}`);
-    // Workers pick the new version up on their next job; wake them now.
-    const queue = createProjectorQueue(clients.queueRedis, config.redisPrefix);
-    await queue.wakePartitions(Array.from({ length: active.partitions }, (_, p) => p));
-    await queue.close();
-    return 0;
-  } catch (error) {
-    if (error instanceof RebuildRunning) {
-      console.error('another rebuild is running; try again when it has finished');
-      return 1;
-    }
-    throw error;
-  }
+    },
+    { join, onWait: () => console.log('another rebuild is running; waiting for it to finish…') },
+  );
+  const { active } = outcome;
+  const total = [...events.values()].reduce((a, b) => a + b, 0);
+  if (tty && total > 0) process.stderr.write('\n');
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  console.log(
+    outcome.kind === 'joined'
+      ? `the rebuild that was running finished: version ${active.version} (${active.partitions} partitions) is active (waited ${seconds} s)`
+      : `rebuilt version ${active.version} (${active.partitions} partitions) from ${total} events in ${seconds} s`,
+  );
+  // A page that could not be projected does not stop a rebuild: it is reported here.
+  for (const q of (await projectionStatus(clients.db, clients.redis, config.redisPrefix)).quarantined_pages)
+    console.error(`quarantined page ${q.page} (${q.kind} at position ${q.position}): ${q.error}`);
+  // Workers pick the new version up on their next job; wake them now.
+  const queue = createProjectorQueue(clients.queueRedis, config.redisPrefix);
+  await queue.wakePartitions(Array.from({ length: active.partitions }, (_, p) => p));
+  await queue.close();
+  return 0;
 };

@@ -17,7 +17,8 @@ export const repairRestoreCommand = async (config: Config): Promise<number> => {
         ? `renumbered the transaction ids of ${renumbered} events; the log now belongs to cluster ${origin.server}`
         : `the log was written by this cluster (${origin.server}): nothing to renumber`,
     );
-    return await rebuildWith(config, clients);
+    // A rebuild running meanwhile may have read the log before it was renumbered: build anew.
+    return await rebuildWith(config, clients, { join: false });
   } finally {
     await clients.close();
   }
