@@ -7,6 +7,7 @@ import { isEventError, type EventError, type ParsedEvent } from '../events/parse
 import { pageHash } from '../shared/pageHash.ts';
 import { domainLockKeys } from './domainClaims.ts';
 import { createLockOrder, DOMAIN_LOCKS, IMPORT_LOCK, PAGE_LOCKS } from './lockOrder.ts';
+import { checksBeforeHorizon } from './retentionHorizon.ts';
 import { applyToRegistry, emptyRegistry, loadRegistry, persistRegistry } from './registry.ts';
 
 export type AppendResult = {
@@ -89,8 +90,14 @@ export const createBatchWriter = (tx: DatabaseTransactionConnection, options: Ba
 
   /** Checks and appends one chunk; events after an invalid one are still checked, never appended. */
   const write = async (chunk: readonly (ParsedEvent | EventError)[]): Promise<void> => {
-    const parsed = chunk.filter((e): e is ParsedEvent => !isEventError(e));
     errors.push(...chunk.filter(isEventError));
+    const dropped = await checksBeforeHorizon(
+      tx,
+      chunk.filter((e): e is ParsedEvent => !isEventError(e)),
+    );
+    errors.push(...dropped);
+    const refused = new Set(dropped.map((d) => d.index));
+    const parsed = chunk.filter((e): e is ParsedEvent => !isEventError(e) && !refused.has(e.index));
     await lockPages(parsed);
     const ids = parsed.flatMap((e) => (e.id !== null && !seenIds.has(e.id) ? [e.id] : []));
     const inLog = await knownIds([...new Set(ids)]);

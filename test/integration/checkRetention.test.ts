@@ -69,3 +69,47 @@ describe('dropping old months of checks', () => {
     expect(await served()).toEqual(before);
   });
 });
+
+describe('idempotency keys under retention', () => {
+  let env: ProjectorEnv;
+  const nowMs = Math.floor(Date.now() / MINUTE_MS) * MINUTE_MS;
+  const old = nowMs - 600 * DAY_MS;
+
+  beforeAll(async () => {
+    env = await startProjectorEnv({ now: iso(nowMs) });
+  });
+  afterAll(async () => {
+    await env.close();
+  });
+
+  it('drops the idempotency keys of the dropped checks with them, and keeps every other key', async () => {
+    const withId = <T extends object>(id: string, event: T) => ({ id, ...event });
+    await env.append(
+      withId('ids-page', pageConfigured('ids', {}, iso(old - DAY_MS))),
+      withId('ids-mon', monitorConfigured('ids', 8, {}, iso(old - DAY_MS))),
+      withId('ids-old-check', check('ids', 8, iso(old), 'up')),
+      withId('ids-new-check', check('ids', 8, iso(nowMs - MINUTE_MS), 'up')),
+    );
+    const keys = () =>
+      env.t.db.anyFirst(
+        sql.type(
+          z.object({ id: z.string() }),
+        )`SELECT event_id AS id FROM event_ids WHERE event_id LIKE 'ids-%' ORDER BY 1`,
+      );
+    expect(await keys()).toEqual(['ids-mon', 'ids-new-check', 'ids-old-check', 'ids-page']);
+    await env.t.db.query(
+      sql.unsafe`SELECT drop_check_months_before(${iso(nowMs - 400 * DAY_MS).slice(0, 8) + '01'}::date)`,
+    );
+    expect(await keys()).toEqual(['ids-mon', 'ids-new-check', 'ids-page']);
+    // A check re-sent after its month was dropped is refused; every other key is still known.
+    const horizon = iso(nowMs - 400 * DAY_MS).slice(0, 8) + '01';
+    await expect(env.append(withId('ids-old-check', check('ids', 8, iso(old), 'up')))).rejects.toMatchObject({
+      details: [{ index: 0, message: `at: checks before ${horizon} were dropped by retention` }],
+    });
+    const again = await env.append(
+      withId('ids-new-check', check('ids', 8, iso(nowMs - MINUTE_MS), 'up')),
+      withId('ids-mon', monitorConfigured('ids', 8, {}, iso(old - DAY_MS))),
+    );
+    expect([again.accepted, again.duplicates]).toEqual([0, 2]);
+  });
+});

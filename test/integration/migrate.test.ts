@@ -25,6 +25,7 @@ describe('npm run migrate', () => {
       '0006_page_custom_domains.sql',
       '0007_check_retention.sql',
       '0008_dead_letters_once.sql',
+      '0009_event_ids_retention.sql',
     ]);
     expect(await migrate(url)).toEqual([]);
     const client = new pg.Client({ connectionString: url });
@@ -34,6 +35,7 @@ describe('npm run migrate', () => {
         `SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' ORDER BY 1`,
       );
       expect(tables.rows.map((r) => r.name)).toEqual([
+        'check_retention',
         'dead_letters',
         'event_ids',
         'event_log',
@@ -64,6 +66,7 @@ describe('npm run migrate', () => {
       '0006_page_custom_domains.sql',
       '0007_check_retention.sql',
       '0008_dead_letters_once.sql',
+      '0009_event_ids_retention.sql',
     ]);
     const admin = new pg.Client({ connectionString: withDatabase(inject('pgServerUrl'), 'postgres') });
     await admin.connect();
@@ -123,6 +126,7 @@ describe('npm run migrate', () => {
         '0006_page_custom_domains.sql',
         '0007_check_retention.sql',
         '0008_dead_letters_once.sql',
+        '0009_event_ids_retention.sql',
       ]);
       const pages = await client.query<{ slug: string; custom_domain: string | null }>(
         'SELECT slug, custom_domain FROM pages ORDER BY slug',
