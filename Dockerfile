@@ -11,6 +11,7 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY build ./build
 COPY src ./src
+COPY workers ./workers
 COPY projections ./projections
 COPY migrations ./migrations
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund

@@ -50,9 +50,14 @@ const commands: Record<string, (config: Config, args: string[]) => Promise<numbe
   },
   work: (config) =>
     runService(config, 'worker', async (clients, onShutdown) => {
-      await (await import('./runtime/work.ts')).work(config, clients, onShutdown);
+      await (await import('../workers/work.ts')).work(config, clients, onShutdown);
     }),
-  start: async (config) => (await import('./runtime/start.ts')).start(config, webConcurrency()),
+  start: async (config) =>
+    (await import('./runtime/start.ts')).start(
+      config,
+      webConcurrency(),
+      (await import('../workers/work.ts')).work,
+    ),
   ingest: async (config, args) => (await import('./runtime/ingestCommand.ts')).ingestCommand(config, args),
   rebuild: async (config) => (await import('./runtime/rebuildCommand.ts')).rebuildCommand(config),
   'repair-restore': async (config) =>

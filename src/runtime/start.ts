@@ -2,6 +2,7 @@
 // empty (and DEMO is on) loads the demo page first; then the API, the operator listener, the
 // workers and the scheduler, and a simulated agent that keeps the demo alive. With WEB_CONCURRENCY
 // > 1 the public API runs in that many processes (serve.ts); everything else stays here, once.
+import type { Registry } from 'prom-client';
 import type { Config } from '../config.ts';
 import { loadDemo } from '../demo/loadDemo.ts';
 import { startDemoAgent } from '../demo/demoAgent.ts';
@@ -9,13 +10,20 @@ import { isLogEmpty } from '../eventLog/isLogEmpty.ts';
 import { verifyLogOrigin } from '../eventLog/logOrigin.ts';
 import { migrate } from '../eventLog/migrate.ts';
 import { systemClock } from '../shared/clock.ts';
-import { createClients } from './clients.ts';
+import { createClients, type Clients } from './clients.ts';
 import { createShutdown } from './onShutdown.ts';
 import { serve } from './serve.ts';
 import { printWelcome } from './welcome.ts';
-import { work } from './work.ts';
 
-export const start = async (config: Config, processes: number): Promise<null> => {
+export type StartWorkers = (
+  config: Config,
+  clients: Clients,
+  onShutdown: (close: () => Promise<unknown>) => void,
+  options: { probes: false; registry: Registry },
+) => Promise<unknown>;
+
+/** `work` starts the projector's half (workers/work.ts): passed in, so the API's half imports none of it. */
+export const start = async (config: Config, processes: number, work: StartWorkers): Promise<null> => {
   await migrate(config.databaseUrl);
   const clients = await createClients(config, 'statuspage');
   await verifyLogOrigin(clients.db).catch(async (error: unknown) => {

@@ -3,9 +3,9 @@
 // partition job renders what a new minute changes. Duplicate triggers from several worker
 // processes collapse in the queue's deduplication, so this is safe to run everywhere.
 import cron from 'node-cron';
-import type { Logger } from '../shared/logger.ts';
-import { wakeAllPartitions, type ProjectorQueue } from '../projector/queue.ts';
-import type { ActiveVersionReader } from '../models/control/activeVersionReader.ts';
+import type { Logger } from '../src/shared/logger.ts';
+import { wakeAllPartitions, type ProjectorQueue } from '../src/projector/queue.ts';
+import type { ActiveVersionReader } from '../src/models/control/activeVersionReader.ts';
 
 export const POLL_CRON = '*/5 * * * * *';
 /** Upkeep that must happen ahead of need (check partitions of the coming month). */

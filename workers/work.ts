@@ -1,19 +1,19 @@
 // `npm run work`: projector workers and the scheduler, with their own probes.
 import { Registry, collectDefaultMetrics } from 'prom-client';
-import type { Config } from '../config.ts';
-import { buildOperatorApp } from '../operatorApp.ts';
-import { createProjectorMetrics } from '../projector/projectorMetrics.ts';
-import { createProjectorQueue } from '../projector/queue.ts';
-import { collectStaleAtStart } from '../projector/rebuild.ts';
-import { requireNoEviction } from '../models/redis/evictionPolicy.ts';
-import { LOCK_TTL_MS } from '../models/control/rebuildLock.ts';
-import { readActive } from '../models/control/versions.ts';
-import { createActiveVersionReader } from '../models/control/activeVersionReader.ts';
-import { ensurePartitionIndex } from '../eventLog/partitionIndex.ts';
-import { currentAndNextMonth, createCheckPartitions } from '../eventLog/ensureCheckPartitions.ts';
-import { systemClock } from '../shared/clock.ts';
-import type { Clients } from './clients.ts';
-import { listen } from './listen.ts';
+import type { Config } from '../src/config.ts';
+import { buildOperatorApp } from '../src/operatorApp.ts';
+import { createProjectorMetrics } from '../src/projector/projectorMetrics.ts';
+import { createProjectorQueue } from '../src/projector/queue.ts';
+import { collectStaleAtStart } from '../src/projector/rebuild.ts';
+import { requireNoEviction } from '../src/models/redis/evictionPolicy.ts';
+import { LOCK_TTL_MS } from '../src/models/control/rebuildLock.ts';
+import { readActive } from '../src/models/control/versions.ts';
+import { createActiveVersionReader } from '../src/models/control/activeVersionReader.ts';
+import { ensurePartitionIndex } from '../src/eventLog/partitionIndex.ts';
+import { currentAndNextMonth, createCheckPartitions } from '../src/eventLog/ensureCheckPartitions.ts';
+import { systemClock } from '../src/shared/clock.ts';
+import type { Clients } from '../src/runtime/clients.ts';
+import { listen } from '../src/runtime/listen.ts';
 import { startProjectorWorker } from './projectorWorker.ts';
 import { startScheduler } from './scheduler.ts';
 
