@@ -2,7 +2,7 @@
 // clock tick every page of the partition, fully where the clock moved a maintenance or an
 // availability figure (the `due` set).
 import type { RedisClient } from '../models/redis/redisClient.ts';
-import { formatMonitorOfPage } from '../models/control/codec.ts';
+import { formatItemOfPage, formatMonitorOfPage } from '../models/control/codec.ts';
 import { renderQueueRead, type RenderQueue } from '../models/control/reads.ts';
 import type { RenderSet } from '../models/control/writes.ts';
 import { runRead } from '../models/redis/reads.ts';
@@ -10,6 +10,7 @@ import type { PageRender } from './renderPages.ts';
 
 type Mutable = {
   incidents: boolean;
+  incidentIds: Set<string>;
   maintenances: boolean;
   availability: Set<number> | 'all';
   clear: [RenderSet, string][];
@@ -21,6 +22,7 @@ export const rendersOf = (queue: RenderQueue): PageRender[] => {
   const page = (slug: string) => {
     const found = pages.get(slug) ?? {
       incidents: false,
+      incidentIds: new Set<string>(),
       maintenances: false,
       availability: new Set<number>(),
       clear: [],
@@ -32,6 +34,11 @@ export const rendersOf = (queue: RenderQueue): PageRender[] => {
   for (const slug of queue.dirty) page(slug).clear.push(['dirty', slug]);
   for (const slug of queue.incidents)
     Object.assign(page(slug), { incidents: true }).clear.push(['dirtyIncidents', slug]);
+  for (const item of queue.incidentDocs ?? []) {
+    const target = page(item.slug);
+    target.incidentIds.add(item.id);
+    target.clear.push(['dirtyIncidentDocs', formatItemOfPage(item)]);
+  }
   for (const slug of queue.maintenances)
     Object.assign(page(slug), { maintenances: true }).clear.push(['dirtyMaintenances', slug]);
   for (const member of queue.availability) {
@@ -43,7 +50,13 @@ export const rendersOf = (queue: RenderQueue): PageRender[] => {
     Object.assign(page(slug), { maintenances: true, availability: 'all' as const });
   return [...pages].map(([slug, p]) => ({
     slug,
-    scope: { incidents: p.incidents, maintenances: p.maintenances, availability: p.availability },
+    scope: {
+      incidents: p.incidents,
+      // Only when the whole lists are not rendered anyway (undefined otherwise).
+      ...(!p.incidents && p.incidentIds.size > 0 ? { incidentIds: p.incidentIds } : {}),
+      maintenances: p.maintenances,
+      availability: p.availability,
+    },
     clear: p.clear,
   }));
 };

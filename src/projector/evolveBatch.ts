@@ -7,7 +7,7 @@ import type { PageState } from '../../projections/types.ts';
 import type { StoredEvent } from '../events/storedEvent.ts';
 import { deleteAvailability } from '../models/availability/writes.ts';
 import { deleteBuckets } from '../models/buckets/writes.ts';
-import { formatMonitorOfPage } from '../models/control/codec.ts';
+import { formatItemOfPage, formatMonitorOfPage } from '../models/control/codec.ts';
 import { markForRender, type RenderSet } from '../models/control/writes.ts';
 import type { WriteOp } from '../models/redis/writeOps.ts';
 import type { TimelineHead } from '../models/timeline/codec.ts';
@@ -37,10 +37,9 @@ export type EvolvedBatch = Readonly<{
   deadLetters: DeadLetter[];
 }>;
 
+// An incident event marks only its incident (its lists are updated in place); page events, whole lists.
 const pageEventMarks = (event: StoredEvent): RenderSet[] => [
-  ...(event.type.startsWith('incident.') || event.type.startsWith('page.')
-    ? ['dirtyIncidents' as const]
-    : []),
+  ...(event.type.startsWith('page.') ? ['dirtyIncidents' as const] : []),
   ...(event.type.startsWith('maintenance.') || event.type.startsWith('page.')
     ? ['dirtyMaintenances' as const]
     : []),
@@ -107,6 +106,8 @@ export const evolveBatch = (
       if (event.type === 'monitor.configured')
         batch.mark('dirtyAvailability', formatMonitorOfPage({ slug, monitorId: event.data.monitor_id }));
       for (const set of pageEventMarks(event)) batch.mark(set, slug);
+      if (event.type === 'incident.opened' || event.type === 'incident.updated')
+        batch.mark('dirtyIncidentDocs', formatItemOfPage({ slug, id: event.data.incident_id }));
     }
     if (atMs > (batch.updated.get(slug) ?? 0)) batch.updated.set(slug, atMs);
     if (!dirty.has(slug)) batch.mark('dirty', slug); // once per page, without a key per event

@@ -10,23 +10,50 @@ import {
 } from '../../projections/render/dailyCounts.ts';
 import { incidentJson } from '../../projections/render/incidentJson.ts';
 import { maintenanceJson, maintenanceStatus } from '../../projections/render/maintenanceJson.ts';
-import type { PageState } from '../../projections/types.ts';
-import { replaceIncidents, replaceMaintenances } from '../models/lists/writes.ts';
+import type { IncidentDoc, PageState } from '../../projections/types.ts';
+import type { ListItem } from '../models/lists/codec.ts';
+import { putIncidents, replaceIncidents, replaceMaintenances } from '../models/lists/writes.ts';
 import type { PageRef } from '../models/page.ts';
 import type { WriteOp } from '../models/redis/writeOps.ts';
 
 const json = (value: unknown) => JSON.stringify(value);
 
+const incidentItem = (doc: IncidentDoc): ListItem => ({
+  id: doc.id,
+  startMs: doc.startedAt,
+  json: json(incidentJson(doc)),
+  months: monthsOfIncident(doc),
+});
+
 export const renderIncidents = (page: PageRef, state: PageState): WriteOp[] => {
   const docs = Object.values(state.incidents);
-  const items = docs.map((doc) => ({
-    id: doc.id,
-    startMs: doc.startedAt,
-    json: json(incidentJson(doc)),
-    months: monthsOfIncident(doc),
-  }));
+  const items = docs.map(incidentItem);
   const months = new Set(items.flatMap((item) => item.months));
   return replaceIncidents(
+    page,
+    items,
+    [...months].map((month) => [month, json(incidentDailyCounts(docs, month))] as const),
+  );
+};
+
+/**
+ * Only the incidents `ids` changed: their documents and list places are written, and the daily
+ * counts of their months (an incident never changes its start, nor leaves its page but with it).
+ * What the whole render would write for every other incident is already stored.
+ */
+export const renderChangedIncidents = (
+  page: PageRef,
+  state: PageState,
+  ids: ReadonlySet<string>,
+): WriteOp[] => {
+  const changed = [...ids].flatMap((id) => {
+    const doc = state.incidents[id];
+    return doc ? [doc] : [];
+  });
+  const items = changed.map(incidentItem);
+  const months = new Set(items.flatMap((item) => item.months));
+  const docs = Object.values(state.incidents);
+  return putIncidents(
     page,
     items,
     [...months].map((month) => [month, json(incidentDailyCounts(docs, month))] as const),

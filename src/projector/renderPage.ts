@@ -21,11 +21,14 @@ import { clearRenderMark } from '../models/control/writes.ts';
 import { putEmbed, putOverall, putSnippets } from '../models/embed/writes.ts';
 import type { PageRef } from '../models/page.ts';
 import type { WriteOp } from '../models/redis/writeOps.ts';
-import { renderIncidents, renderMaintenances } from './renderLists.ts';
+import { renderChangedIncidents, renderIncidents, renderMaintenances } from './renderLists.ts';
 import { renderSubscriptions } from './renderSubscriptions.ts';
 
 export type RenderScope = Readonly<{
+  /** Every incident list and document (page events, a rebuild). */
   incidents: boolean;
+  /** Else only these incidents changed: their documents, months and list places. */
+  incidentIds?: ReadonlySet<string>;
   maintenances: boolean;
   availability: ReadonlySet<number> | 'all';
 }>;
@@ -86,7 +89,8 @@ export const renderPage = (input: RenderInput, scope: RenderScope): PageRenderPl
       json(renderSnippets({ slug: page.slug, baseUrl: input.urls.baseUrl, statusPageUrl, overall })),
     ),
   );
-  const feeds = scope.incidents || scope.maintenances; // what feeds show changes only with these
+  const incidentsChanged = scope.incidents || (scope.incidentIds?.size ?? 0) > 0;
+  const feeds = incidentsChanged || scope.maintenances; // what feeds show changes only with these
   writes.push(
     ...renderSubscriptions({
       page,
@@ -100,6 +104,7 @@ export const renderPage = (input: RenderInput, scope: RenderScope): PageRenderPl
     }),
   );
   if (scope.incidents) writes.push(...renderIncidents(page, state));
+  else if (scope.incidentIds) writes.push(...renderChangedIncidents(page, state, scope.incidentIds));
   if (scope.maintenances) writes.push(...renderMaintenances(page, state, input.maintenanceMonths, now));
   for (const monitor of monitors) {
     if (scope.availability !== 'all' && !scope.availability.has(monitor.id)) continue;

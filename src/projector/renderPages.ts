@@ -73,9 +73,11 @@ export const renderPages = async (
       // A deleted page loses its outputs but its document and access (which says it is deleted).
       const stale = deleted ? await runRead(redis, renderedKeysRead(page, maintenanceMonths)) : [];
       try {
+        // After a failed render, lists are rendered whole: the change that failed is in no mark now.
+        const healing = quarantined.get(render.slug)?.kind === 'render' && render.scope.incidentIds;
         const plan = renderPage(
           { page, state, monitors, maintenanceMonths, staleKeys: stale, now, urls },
-          render.scope,
+          healing ? { ...render.scope, incidents: true } : render.scope,
         );
         writes.push(...plan.writes);
         // A partial render only knows the clock changes of what it rendered: it may bring the due

@@ -88,13 +88,31 @@ const maintenanceEntry = (input: FeedInput, doc: MaintenanceDoc): FeedEntry => (
     (doc.description === '' ? '' : `<p>${html(doc.description)}</p>`),
 });
 
-export const feedEntries = (input: FeedInput): FeedEntry[] =>
-  [
-    ...input.incidents.map((doc) => incidentEntry(input, doc)),
-    ...input.maintenances.map((doc) => maintenanceEntry(input, doc)),
-  ]
+/** An entry's sort keys alone, so a long history is sorted without building every entry's content. */
+type Candidate = Readonly<{ id: string; updated: number; build: () => FeedEntry }>;
+
+export const feedEntries = (input: FeedInput): FeedEntry[] => {
+  const host = new URL(input.baseUrl).hostname;
+  const slug = encodeURIComponent(input.slug);
+  const idOf = (startedMs: number, path: string) =>
+    `tag:${host},${formatTimestamp(startedMs).slice(0, 10)}:${path}`;
+  const candidates: Candidate[] = [
+    ...input.incidents.map((doc) => ({
+      id: idOf(doc.startedAt, `${slug}/incident/${encodeURIComponent(doc.id)}`),
+      updated: doc.updates[doc.updates.length - 1]?.createdAt ?? doc.startedAt,
+      build: () => incidentEntry(input, doc),
+    })),
+    ...input.maintenances.map((doc) => ({
+      id: idOf(doc.createdAt, `${slug}/maintenance/${encodeURIComponent(doc.id)}`),
+      updated: maintenanceUpdatedAt(doc, input.nowMs),
+      build: () => maintenanceEntry(input, doc),
+    })),
+  ];
+  return candidates
     .sort((a, b) => b.updated - a.updated || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-    .slice(0, FEED_LIMIT);
+    .slice(0, FEED_LIMIT)
+    .map((candidate) => candidate.build());
+};
 
 /** The feed's own date: its newest entry's, else the page's latest change. */
 export const feedUpdated = (input: FeedInput, entries: readonly FeedEntry[]): number =>

@@ -72,15 +72,23 @@ export const renderStatuspage = (input: StatuspageInput): Record<StatuspageDocum
     time_zone: 'Etc/UTC',
     updated_at: formatTimestamp(input.updatedAt),
   };
-  const incidents = [...input.incidents]
-    .sort((a, b) => b.startedAt - a.startedAt || byId(a, b))
-    .map((doc) => spIncident(doc, ctx));
+  // Only the newest LIST_LIMIT and the unresolved ones are shown: a page's long history costs a sort.
+  const sorted = [...input.incidents].sort((a, b) => b.startedAt - a.startedAt || byId(a, b));
+  const shown = new Map<IncidentDoc, ReturnType<typeof spIncident>>();
+  const sp = (doc: IncidentDoc) => {
+    const known = shown.get(doc);
+    if (known) return known;
+    const made = spIncident(doc, ctx);
+    shown.set(doc, made);
+    return made;
+  };
+  const newest = sorted.slice(0, LIST_LIMIT).map(sp);
   const maintenances = [...input.maintenances]
     .sort((a, b) => b.scheduledStart - a.scheduledStart || byId(a, b))
     .map((doc) => ({ doc, json: spMaintenance(doc, ctx, input.nowMs) }));
   const withStatus = (...wanted: string[]) =>
     maintenances.filter(({ doc }) => wanted.includes(maintenanceStatus(doc, input.nowMs))).map((m) => m.json);
-  const unresolved = incidents.filter((i) => i.status !== 'resolved');
+  const unresolved = sorted.filter((doc) => doc.state !== 'resolved').map(sp);
   const upcoming = withStatus('scheduled');
   const active = withStatus('in_progress');
   const status = statusOf(input.overall);
@@ -95,7 +103,7 @@ export const renderStatuspage = (input: StatuspageInput): Record<StatuspageDocum
     }),
     status: json({ page, status }),
     components: json({ page, components }),
-    incidents: json({ page, incidents: incidents.slice(0, LIST_LIMIT) }),
+    incidents: json({ page, incidents: newest }),
     'incidents/unresolved': json({ page, incidents: unresolved }),
     'scheduled-maintenances': json({
       page,

@@ -17,5 +17,13 @@ export const parseMonitorOfPage = (member: string): MonitorOfPage => {
   return { slug: member.slice(0, split), monitorId: Number(member.slice(split + 1)) };
 };
 
+/** `<slug>|<id>` of an incident to render: slugs never hold `|`, ids may. */
+export type ItemOfPage = Readonly<{ slug: string; id: string }>;
+export const formatItemOfPage = ({ slug, id }: ItemOfPage): string => `${slug}|${id}`;
+export const parseItemOfPage = (member: string): ItemOfPage => {
+  const split = member.indexOf('|');
+  return { slug: member.slice(0, split), id: member.slice(split + 1) };
+};
+
 /** The tick holds the minute (epoch ms) of the last clock render; 0 when none. */
 export const parseTick = (text: string | null): number => Number(text ?? 0);

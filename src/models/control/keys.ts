@@ -34,6 +34,8 @@ export const partitionKeys = (tag: string) => ({
   /** Pages whose page-level outputs must be rendered again. */
   dirty: `${tag}:dirty`,
   dirtyIncidents: `${tag}:dirty:inc`,
+  /** `<slug>|<incidentId>` whose incident changed: only its document, month and lists are written. */
+  dirtyIncidentDocs: `${tag}:dirty:inc:docs`,
   dirtyMaintenances: `${tag}:dirty:mnt`,
   /** `<slug>|<monitorId>` whose availability must be rendered again. */
   dirtyAvailability: `${tag}:dirty:avail`,

@@ -1,6 +1,12 @@
 // Typed reads of the control model.
 import { getString, known, mapRead, setMembers, tupleRead, zsetByScore, type Read } from '../redis/reads.ts';
-import { parseMonitorOfPage, parseTick, type MonitorOfPage } from './codec.ts';
+import {
+  parseItemOfPage,
+  parseMonitorOfPage,
+  parseTick,
+  type ItemOfPage,
+  type MonitorOfPage,
+} from './codec.ts';
 import { partitionKeys } from './keys.ts';
 
 export const checkpointRead = (tag: string): Read<string | null> => getString(partitionKeys(tag).checkpoint);
@@ -11,6 +17,8 @@ export const tickRead = (tag: string): Read<number> => mapRead(getString(partiti
 export type RenderQueue = Readonly<{
   dirty: string[];
   incidents: string[];
+  /** Single incidents that changed (their page's lists are updated, not rewritten). */
+  incidentDocs?: ItemOfPage[];
   maintenances: string[];
   availability: MonitorOfPage[];
   /** Every page of the partition (a tick only). */
@@ -25,14 +33,16 @@ export const renderQueueRead = (tag: string, options: { tick: boolean; now: numb
     tupleRead([
       setMembers(pk.dirty),
       setMembers(pk.dirtyIncidents),
+      setMembers(pk.dirtyIncidentDocs),
       setMembers(pk.dirtyMaintenances),
       setMembers(pk.dirtyAvailability),
       options.tick ? setMembers(pk.pages) : known<string[]>([]),
       options.tick ? zsetByScore(pk.due, '-inf', options.now) : known<string[]>([]),
     ]),
-    ([dirty, incidents, maintenances, availability, all, due]) => ({
+    ([dirty, incidents, incidentDocs, maintenances, availability, all, due]) => ({
       dirty,
       incidents,
+      incidentDocs: incidentDocs.map(parseItemOfPage),
       maintenances,
       availability: availability.map(parseMonitorOfPage),
       all,

@@ -4,7 +4,8 @@ import { setOp, type WriteOp } from '../redis/writeOps.ts';
 import { partitionKeys } from './keys.ts';
 
 /** The sets of a partition that drive rendering; members are slugs, or "<slug>|<monitorId>". */
-export type RenderSet = 'pages' | 'dirty' | 'dirtyIncidents' | 'dirtyMaintenances' | 'dirtyAvailability';
+export type RenderSet =
+  'pages' | 'dirty' | 'dirtyIncidents' | 'dirtyIncidentDocs' | 'dirtyMaintenances' | 'dirtyAvailability';
 
 export const markForRender = (tag: string, set: RenderSet, member: string): WriteOp => ({
   op: 'sadd',

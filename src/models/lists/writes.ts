@@ -37,6 +37,12 @@ export const replaceIncidents = (
   ];
 };
 
+/** Writes these incidents' documents and list places, and these months' counts, over what is stored. */
+export const putIncidents = (page: PageRef, items: readonly ListItem[], counts: MonthCounts): WriteOp[] => {
+  const keys = incidentKeys(page);
+  return [...items.flatMap((item) => addItem(keys, item)), ...putCounts(keys, counts)];
+};
+
 /** `previousMonths`: the months the last render wrote (they may have no maintenance now). */
 export const replaceMaintenances = (
   page: PageRef,

@@ -23,10 +23,11 @@ const maintenance = (at: string) =>
   });
 
 describe('planBatch: dirty scopes', () => {
-  it('given a page, when an incident opens, then incidents are rendered again, not maintenances', () => {
+  it('given a page, when an incident opens, then that incident is rendered again, not the lists or maintenances', () => {
     const plan = when({ states: { acme: aPage() } }, [incident('2026-11-22T10:00:00Z')]);
     expect(marked(plan.writes, 'dirty')).toEqual(['acme']);
-    expect(marked(plan.writes, 'dirty:inc')).toEqual(['acme']);
+    expect(marked(plan.writes, 'dirty:inc')).toEqual([]);
+    expect(marked(plan.writes, 'dirty:inc:docs')).toEqual(['acme|i1']);
     expect(marked(plan.writes, 'dirty:mnt')).toEqual([]);
     expect(marked(plan.writes, 'pages')).toEqual(['acme']);
   });
