@@ -28,6 +28,7 @@ const SECTIONS: Record<string, string> = {
   rebuild: 'Rebuild from the log',
   render: 'Render cost of one page (every output: load, render, commit)',
   memory: 'Redis memory',
+  fleet: 'A fleet of quiet pages: steady state with one worker process (npm run bench -- --scale)',
   stream: 'Live streams (GET /api/embed/stream) on one API process',
   scale: 'Capacity model inputs (npm run bench -- --scale)',
   procs: 'Processes: compiled startup and WEB_CONCURRENCY',

@@ -43,7 +43,11 @@ const { values } = parseArgs({
 });
 if (values.scale) {
   // The capacity model's inputs run alone, in an environment of their own (bench/scalePhase.ts).
-  await runScaleBench(values.quick, formatTable);
+  if (values.only !== undefined && values.only !== 'fleet') {
+    console.error(`--scale --only ${values.only}: only the fleet phase runs alone`);
+    process.exit(2);
+  }
+  await runScaleBench(values.quick, formatTable, values.only === 'fleet');
   process.exit(0);
 }
 const quick = values.quick;

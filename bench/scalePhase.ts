@@ -19,6 +19,7 @@ import { partitionOf } from '../src/shared/pageHash.ts';
 import { MINUTE_MS } from '../src/shared/time.ts';
 import { projectorDeps, startBenchEnv, type BenchEnv } from './benchEnv.ts';
 import { startServer, startWorker, stopAll } from './children.ts';
+import { FLEET_SETTINGS, fleetPhase, type FleetSettings } from './fleetPhase.ts';
 import { appendAll, benchMonitors, checkEvent, historyPage, setupEvents, type RawEvent } from './fixtures.ts';
 import { httpLoad, warmUp } from './httpLoad.ts';
 import { usage } from './rebuildPhase.ts';
@@ -270,19 +271,43 @@ export const scalePhase = async (
   }
 };
 
+/** The fleet phase in an environment of its own. */
+const runFleet = async (settings: FleetSettings, log: Log): Promise<Figure[]> => {
+  const env = await startBenchEnv();
+  try {
+    return await fleetPhase(env, settings, log);
+  } finally {
+    await stopAll();
+    await env.close();
+  }
+};
+
 /** Entry of `npm run bench -- --scale`: runs the phase and prints its table and capacity lines. */
 export const runScaleBench = async (
   quick: boolean,
   format: (figures: readonly Figure[]) => string,
+  fleetOnly = false,
 ): Promise<void> => {
   const log: Log = (line) => void process.stderr.write(`${line}\n`);
   const settings = quick ? SCALE_SETTINGS.quick : SCALE_SETTINGS.full;
+  const fleetSettings = quick ? FLEET_SETTINGS.quick : FLEET_SETTINGS.full;
+  const fleet = await runFleet(fleetSettings, log);
+  const fleetLines = [
+    `npm run bench -- --scale${quick ? ' --quick' : ''}, fleet: ${fleetSettings.pages} pages × 5 monitors, an hour of minute checks, ${fleetSettings.steadyMinutes} minutes of steady state`,
+    format(fleet),
+  ];
+  if (fleetOnly) {
+    console.log(fleetLines.join('\n'));
+    return;
+  }
   const { figures, capacity } = await scalePhase(settings, log);
   console.log(
     [
       `npm run bench -- --scale${quick ? ' --quick' : ''}: ${settings.pages} pages × ${MONITORS} monitors, ${settings.minutes} minutes a backlog, ${settings.historyDays} days of history`,
       format(figures),
       ...capacity,
+      '',
+      ...fleetLines,
     ].join('\n'),
   );
 };

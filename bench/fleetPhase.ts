@@ -1,0 +1,299 @@
+// The fleet phase of `npm run bench -- --scale`: many quiet pages (5 monitors, an hour of minute
+// checks each), then steady state at one check per monitor per minute with a status flip every
+// few seconds, projected by one real worker process. It prints the worker's CPU per minute and per
+// page-minute, the projection lag p99, flip-to-visible freshness p99, Redis bytes per page, and
+// the cost of an incident update on a page with 10,000 incidents (docs/scaling.md).
+import { readFile } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { appendEvents } from '../src/eventLog/appendEvents.ts';
+import { partitionTag } from '../src/models/control/keys.ts';
+import { readActive } from '../src/models/control/versions.ts';
+import { embedKeys } from '../src/models/embed/keys.ts';
+import { monitorKeyPattern } from '../src/models/monitor.ts';
+import { pageKeyPattern } from '../src/models/page.ts';
+import { projectionStatus } from '../src/projector/projectionStatus.ts';
+import { createProjectorQueue } from '../src/projector/queue.ts';
+import { rebuild } from '../src/projector/rebuild.ts';
+import { runPartition } from '../src/projector/runPartition.ts';
+import { partitionOf } from '../src/shared/pageHash.ts';
+import { MINUTE_MS, formatTimestamp } from '../src/shared/time.ts';
+import { projectorDeps, type BenchEnv } from './benchEnv.ts';
+import { startWorker } from './children.ts';
+import {
+  appendAll,
+  benchMonitors,
+  checkEvent,
+  setupEvents,
+  type BenchMonitor,
+  type RawEvent,
+} from './fixtures.ts';
+import { usage } from './rebuildPhase.ts';
+import type { Figure } from './report.ts';
+
+export type FleetSettings = Readonly<{
+  pages: number;
+  /** Minutes of steady state measured. */
+  steadyMinutes: number;
+  /** Incidents on the page whose update cost is measured. */
+  incidents: number;
+}>;
+
+export const FLEET_SETTINGS = {
+  quick: { pages: 2_000, steadyMinutes: 2, incidents: 10_000 },
+  full: { pages: 10_000, steadyMinutes: 5, incidents: 10_000 },
+} satisfies Record<string, FleetSettings>;
+
+const MONITORS = 5;
+const PARTITIONS = 8;
+const HISTORY_MINUTES = 60;
+const FLIP_EVERY_MS = 3_000;
+const SAMPLED_PAGES = 10;
+const TICKS_PER_SECOND = 100; // /proc/<pid>/stat counts CPU time in clock ticks (USER_HZ)
+
+type Log = (line: string) => void;
+
+const percentile = (values: readonly number[], p: number): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+};
+
+/** CPU seconds (user + system) a process has used so far. */
+const cpuSeconds = async (pid: number): Promise<number> => {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND; // utime, stime
+};
+
+const figure = (name: string, unit: string, value: number, extra: Partial<Figure> = {}): Figure => ({
+  section: 'fleet',
+  name,
+  unit,
+  value,
+  baseline: null,
+  ratio: null,
+  ...extra,
+});
+
+const check = (m: BenchMonitor, atMs: number, status: 'up' | 'down'): RawEvent => ({
+  ...checkEvent(m, atMs),
+  data: { ...checkEvent(m, atMs).data, status },
+});
+
+/** Steady state: every monitor checked once a minute (spread over the seconds), one flip every few seconds. */
+const steadyState = async (
+  env: BenchEnv,
+  pages: readonly (readonly BenchMonitor[])[],
+  settings: FleetSettings,
+  log: Log,
+) => {
+  const queue = createProjectorQueue(env.redis, env.prefix);
+  const active = (await readActive(env.redis, env.prefix))!;
+  const down = new Set<number>();
+  const monitors = pages.flat();
+  const lags: number[] = [];
+  const freshness: number[] = [];
+  const append = async (events: RawEvent[]) => {
+    const result = await appendEvents(env.db, events, { now: new Date() });
+    await queue.wakePages(result.pages, active.partitions);
+  };
+  const endsAt = Date.now() + settings.steadyMinutes * MINUTE_MS;
+  // Checks: each second, the monitors whose turn it is (monitor i at second i mod 60).
+  const checks = (async () => {
+    for (let second = Math.floor(Date.now() / 1000); Date.now() < endsAt; second += 1) {
+      await sleep(Math.max(0, second * 1000 - Date.now()));
+      const due = monitors.filter((m) => m.id % 60 === second % 60);
+      await append(due.map((m) => check(m, second * 1000, down.has(m.id) ? 'down' : 'up')));
+    }
+  })();
+  // Flips: one monitor of page n goes down, then back up; each time its page's overall status changes.
+  const flips = (async () => {
+    await sleep(MINUTE_MS / 2); // every monitor has had a steady check: all pages operational
+    for (let n = 0; Date.now() < endsAt - FLIP_EVERY_MS; n += 1) {
+      const monitor = pages[Math.floor(n / 2) % pages.length]![0]!;
+      const slug = monitor.page;
+      const overallKey = embedKeys({
+        tag: partitionTag(env.prefix, active.version, partitionOf(slug, active.partitions)),
+        slug,
+      }).overall;
+      const before = await env.redis.get(overallKey);
+      if (n % 2 === 0) down.add(monitor.id);
+      else down.delete(monitor.id);
+      const sent = performance.now();
+      await append([check(monitor, Date.now(), down.has(monitor.id) ? 'down' : 'up')]);
+      while ((await env.redis.get(overallKey)) === before && performance.now() - sent < 60_000)
+        await sleep(5);
+      freshness.push(performance.now() - sent);
+      await sleep(Math.max(0, FLIP_EVERY_MS - (performance.now() - sent)));
+    }
+  })();
+  const lag = (async () => {
+    while (Date.now() < endsAt) {
+      lags.push((await projectionStatus(env.db, env.redis, env.prefix)).lag_seconds);
+      await sleep(1_000);
+    }
+  })();
+  let minute = 0;
+  const progress = setInterval(
+    () => log(`    steady state: minute ${(minute += 1)} of ${settings.steadyMinutes}`),
+    MINUTE_MS,
+  );
+  await Promise.all([checks, flips, lag]).finally(() => clearInterval(progress));
+  await queue.close();
+  return { lags, freshness };
+};
+
+/** Worker CPU of one incident update on a page with `count` incidents, in this process (median of 20). */
+const incidentUpdateCost = async (env: BenchEnv, count: number, log: Log) => {
+  const deps = projectorDeps(env);
+  const slug = 'fleet-incidents';
+  const monitors = benchMonitors(slug, 5_000_000, MONITORS);
+  const startMs = Date.now() - count * MINUTE_MS - 10 * MINUTE_MS;
+  log(`  a page with ${count.toLocaleString('en-US')} incidents…`);
+  function* history(): Generator<RawEvent> {
+    yield* setupEvents(slug, monitors, startMs - MINUTE_MS);
+    for (let i = 0; i < count; i += 1) {
+      const at = startMs + i * MINUTE_MS;
+      const data = {
+        incident_id: `i${i}`,
+        title: `Incident ${i}`,
+        message: 'Looking into it',
+        components: [],
+      };
+      yield { type: 'incident.opened', page: slug, at: formatTimestamp(at), data };
+      yield {
+        type: 'incident.updated',
+        page: slug,
+        at: formatTimestamp(at + 30_000),
+        data: { incident_id: `i${i}`, state: 'resolved', message: 'Fixed' },
+      };
+    }
+  }
+  await appendAll(env.db, history(), { batchSize: 5_000 });
+  const active = await rebuild(deps, { prefix: env.prefix, partitions: PARTITIONS, graceMs: 0 });
+  const ref = {
+    prefix: env.prefix,
+    version: active.version,
+    partition: partitionOf(slug, PARTITIONS),
+    partitions: PARTITIONS,
+  };
+  const costs: number[] = [];
+  for (let round = 0; round < 20; round += 1) {
+    const id = `i${count - 1 - round}`;
+    await appendEvents(
+      env.db,
+      [
+        {
+          type: 'incident.updated',
+          page: slug,
+          at: formatTimestamp(Date.now()),
+          data: { incident_id: id, state: 'monitoring', message: `Round ${round}` },
+        },
+      ],
+      { now: new Date() },
+    );
+    await sleep(20); // the reader's horizon: the append's transaction is visible to it
+    const cpu = process.cpuUsage();
+    let events = 0;
+    for (let tries = 0; events === 0 && tries < 50; tries += 1) {
+      events += (await runPartition(deps, ref, { mode: 'continuous' })).events;
+      if (events === 0) await sleep(10);
+    }
+    const used = process.cpuUsage(cpu);
+    costs.push((used.user + used.system) / 1000);
+  }
+  return percentile(costs, 50);
+};
+
+export const fleetPhase = async (env: BenchEnv, settings: FleetSettings, log: Log): Promise<Figure[]> => {
+  const deps = projectorDeps(env);
+  const pages = Array.from({ length: settings.pages }, (_, p) =>
+    benchMonitors(`fleet-${p}`, 1_000_000 + p * 10, MONITORS),
+  );
+  const nowMs = Math.floor(Date.now() / MINUTE_MS) * MINUTE_MS;
+  const firstMs = nowMs - HISTORY_MINUTES * MINUTE_MS;
+  log(
+    `  fleet: ${settings.pages.toLocaleString('en-US')} pages × ${MONITORS} monitors, an hour of minute checks…`,
+  );
+  await appendAll(
+    env.db,
+    pages.flatMap((monitors) => setupEvents(monitors[0]!.page, monitors, firstMs - MINUTE_MS)),
+    {
+      batchSize: 5_000,
+    },
+  );
+  function* hour(): Generator<RawEvent> {
+    for (let i = 0; i < HISTORY_MINUTES; i += 1)
+      for (const monitors of pages)
+        for (const m of monitors) yield check(m, firstMs + i * MINUTE_MS + m.offsetMs, 'up');
+  }
+  await appendAll(env.db, hour(), { batchSize: 5_000 });
+  const active = await rebuild(deps, { prefix: env.prefix, partitions: PARTITIONS, graceMs: 0 });
+
+  // Redis bytes of a quiet page: its own keys and its monitors', sampled.
+  let bytes = 0;
+  let keys = 0;
+  for (const monitors of pages.slice(0, SAMPLED_PAGES)) {
+    const slug = monitors[0]!.page;
+    const tag = partitionTag(env.prefix, active.version, partitionOf(slug, PARTITIONS));
+    const page = await usage(env.redis, pageKeyPattern({ tag, slug }));
+    bytes += page.bytes;
+    keys += page.keys;
+    for (const m of monitors) {
+      const own = await usage(env.redis, monitorKeyPattern({ tag, monitorId: m.id }));
+      bytes += own.bytes;
+      keys += own.keys;
+    }
+  }
+  const perPage = bytes / SAMPLED_PAGES;
+
+  log(`  steady state for ${settings.steadyMinutes} minutes, one worker process…`);
+  const worker = await startWorker({
+    REDIS_URL: env.redisUrl,
+    REDIS_PREFIX: env.prefix,
+    DATABASE_URL: env.url,
+    PROJECTOR_PARTITIONS: String(PARTITIONS),
+  });
+  await sleep(5_000); // its start-up and first clock render out of the way
+  const cpuBefore = await cpuSeconds(worker.pid);
+  const started = performance.now();
+  const { lags, freshness } = await steadyState(env, pages, settings, log);
+  const minutes = (performance.now() - started) / MINUTE_MS;
+  const cpu = (await cpuSeconds(worker.pid)) - cpuBefore;
+  await worker.stop();
+  const incidentMs = await incidentUpdateCost(env, settings.incidents, log);
+
+  const pageMinutes = settings.pages * minutes;
+  return [
+    figure(
+      `worker CPU, steady state (${settings.pages} pages × ${MONITORS} monitors)`,
+      'CPU s/min',
+      cpu / minutes,
+      {
+        detail: { cpu_seconds: cpu, minutes, note: '60 = one core flat out' },
+      },
+    ),
+    figure('worker CPU per page-minute', 'ms', (cpu * 1000) / pageMinutes, {
+      target: { text: '≤ 1 ms', met: (cpu * 1000) / pageMinutes <= 1 },
+    }),
+    figure('projection lag p99 (sampled each second)', 's', percentile(lags, 99), {
+      detail: { samples: lags.length, max: Math.max(...lags) },
+    }),
+    figure('flip-to-visible freshness p99', 'ms', percentile(freshness, 99), {
+      target: { text: '≤ 1 s', met: percentile(freshness, 99) <= 1_000 },
+      detail: { flips: freshness.length, median_ms: percentile(freshness, 50) },
+    }),
+    figure(`Redis per quiet page (${MONITORS} monitors, an hour of history)`, 'bytes', perPage, {
+      target: { text: '≤ 150 KB', met: perPage <= 150_000 },
+      detail: { keys_per_page: keys / SAMPLED_PAGES, sampled_pages: SAMPLED_PAGES },
+    }),
+    figure(
+      `incident update on a page with ${settings.incidents.toLocaleString('en-US')} incidents`,
+      'ms CPU',
+      incidentMs,
+      {
+        target: { text: '< 5 ms', met: incidentMs < 5 },
+        detail: { note: 'median of 20, projected and rendered in the bench process' },
+      },
+    ),
+  ];
+};
