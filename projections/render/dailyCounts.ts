@@ -22,12 +22,19 @@ const countsJson = (bounds: MonthBounds, perDay: readonly number[]): DailyCounts
 };
 
 /** @throws RangeError when `month` is not a real YYYY-MM month */
-export const incidentDailyCounts = (docs: Iterable<IncidentDoc>, month: string): DailyCounts => {
+export const incidentDailyCounts = (docs: Iterable<IncidentDoc>, month: string): DailyCounts =>
+  incidentDailyCountsOf(
+    Array.from(docs, (doc) => doc.startedAt),
+    month,
+  );
+
+/** The same from the incidents' start times alone. @throws RangeError on a bad month */
+export const incidentDailyCountsOf = (starts: Iterable<number>, month: string): DailyCounts => {
   const bounds = monthBounds(month);
   const perDay = new Array<number>(bounds.days).fill(0);
-  for (const doc of docs) {
-    if (doc.startedAt < bounds.start || doc.startedAt >= bounds.end) continue;
-    const i = Math.floor((doc.startedAt - bounds.start) / DAY_MS);
+  for (const startedAt of starts) {
+    if (startedAt < bounds.start || startedAt >= bounds.end) continue;
+    const i = Math.floor((startedAt - bounds.start) / DAY_MS);
     perDay[i] = (perDay[i] ?? 0) + 1;
   }
   return countsJson(bounds, perDay);

@@ -4,6 +4,7 @@
 // render can clear them.
 import {
   incidentDailyCounts,
+  incidentDailyCountsOf,
   maintenanceDailyCounts,
   monthsOfIncident,
   monthsOfMaintenance,
@@ -45,6 +46,7 @@ export const renderChangedIncidents = (
   page: PageRef,
   state: PageState,
   ids: ReadonlySet<string>,
+  monthStarts: ReadonlyMap<string, readonly number[]>,
 ): WriteOp[] => {
   const changed = [...ids].flatMap((id) => {
     const doc = state.incidents[id];
@@ -52,11 +54,12 @@ export const renderChangedIncidents = (
   });
   const items = changed.map(incidentItem);
   const months = new Set(items.flatMap((item) => item.months));
-  const docs = Object.values(state.incidents);
   return putIncidents(
     page,
     items,
-    [...months].map((month) => [month, json(incidentDailyCounts(docs, month))] as const),
+    [...months].map(
+      (month) => [month, json(incidentDailyCountsOf(monthStarts.get(month) ?? [], month))] as const,
+    ),
   );
 };
 

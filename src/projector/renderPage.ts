@@ -38,6 +38,8 @@ export type RenderInput = Readonly<{
   state: PageState | null;
   monitors: readonly MonitorSnapshot[];
   maintenanceMonths: readonly string[]; // month keys written by the previous render
+  /** Per month of a changed incident (scope.incidentIds), the start of every incident of that month. */
+  incidentMonths: ReadonlyMap<string, readonly number[]>;
   /** For a deleted page: every key it has that must go. */
   staleKeys: readonly string[];
   now: number;
@@ -104,7 +106,8 @@ export const renderPage = (input: RenderInput, scope: RenderScope): PageRenderPl
     }),
   );
   if (scope.incidents) writes.push(...renderIncidents(page, state));
-  else if (scope.incidentIds) writes.push(...renderChangedIncidents(page, state, scope.incidentIds));
+  else if (scope.incidentIds)
+    writes.push(...renderChangedIncidents(page, state, scope.incidentIds, input.incidentMonths));
   if (scope.maintenances) writes.push(...renderMaintenances(page, state, input.maintenanceMonths, now));
   for (const monitor of monitors) {
     if (scope.availability !== 'all' && !scope.availability.has(monitor.id)) continue;

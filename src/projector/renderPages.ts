@@ -7,12 +7,12 @@ import { checkpointRead } from '../models/control/reads.ts';
 import { clearRenderMark, scheduleDue, type RenderSet } from '../models/control/writes.ts';
 import { maintenanceMonthsRead } from '../models/lists/reads.ts';
 import { renderedKeysRead } from '../models/pageOutputs.ts';
-import { pageStateRead } from '../models/pageState/reads.ts';
 import type { Quarantine } from '../models/quarantine/codec.ts';
 import { quarantineRead } from '../models/quarantine/reads.ts';
 import { quarantinePage, releasePage } from '../models/quarantine/writes.ts';
 import { commitWrites } from '../models/control/commitWrites.ts';
-import { listRead, readAll, runRead, tupleRead } from '../models/redis/reads.ts';
+import { listRead, readAll, runRead } from '../models/redis/reads.ts';
+import { loadRenderStates } from './loadRenderStates.ts';
 import type { WriteOp } from '../models/redis/writeOps.ts';
 import { monitorSnapshotRead } from './monitorSnapshotRead.ts';
 import { renderPage, type RenderScope } from './renderPage.ts';
@@ -59,25 +59,33 @@ export const renderPages = async (
   const chunks = chunksOf(pages, RENDER_CHUNK_PAGES);
   for (const [c, chunk] of chunks.entries()) {
     const refs = chunk.map(({ slug }) => ({ tag, slug }));
-    const loaded = await runRead(
-      redis,
-      listRead(refs.map((page) => tupleRead([pageStateRead(page), maintenanceMonthsRead(page)]))),
+    // After a failed render, lists are rendered whole: the change that failed is in no mark now.
+    const scopes = chunk.map(({ slug, scope }) =>
+      quarantined.get(slug)?.kind === 'render' && scope.incidentIds ? { ...scope, incidents: true } : scope,
     );
+    const wanted = scopes.map((scope, i) => ({
+      page: refs[i]!,
+      whole: scope.incidents,
+      changed: [...(scope.incidentIds ?? [])],
+    }));
+    const [loaded, monthsLoaded] = await Promise.all([
+      loadRenderStates(redis, wanted),
+      runRead(redis, listRead(refs.map((page) => maintenanceMonthsRead(page)))),
+    ]);
     const writes: WriteOp[] = [];
     for (const [i, render] of chunk.entries()) {
       const page = refs[i]!;
-      const [state, maintenanceMonths] = loaded[i]!;
+      const { state, incidentMonths } = loaded[i]!;
+      const maintenanceMonths = monthsLoaded[i]!;
       const configs = state && !state.deleted ? Object.values(state.monitors).sort(byId) : [];
       const monitors = await runRead(redis, listRead(configs.map((m) => monitorSnapshotRead(tag, m, now))));
       const deleted = isGone(state);
       // A deleted page loses its outputs but its document and access (which says it is deleted).
       const stale = deleted ? await runRead(redis, renderedKeysRead(page, maintenanceMonths)) : [];
       try {
-        // After a failed render, lists are rendered whole: the change that failed is in no mark now.
-        const healing = quarantined.get(render.slug)?.kind === 'render' && render.scope.incidentIds;
         const plan = renderPage(
-          { page, state, monitors, maintenanceMonths, staleKeys: stale, now, urls },
-          healing ? { ...render.scope, incidents: true } : render.scope,
+          { page, state, monitors, maintenanceMonths, incidentMonths, staleKeys: stale, now, urls },
+          scopes[i]!,
         );
         writes.push(...plan.writes);
         // A partial render only knows the clock changes of what it rendered: it may bring the due

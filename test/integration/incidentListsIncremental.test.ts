@@ -60,4 +60,33 @@ describe('incident lists updated in place', () => {
     await rebuild(env.deps, { prefix: env.prefix, partitions: 2, graceMs: 0 });
     expect(await dump()).toEqual(incremental);
   });
+
+  it('renders the feeds and Statuspage documents from the incidents it can show, as a rebuild does', async () => {
+    await env.append(
+      pageConfigured('many', {}, '2026-08-01T00:00:00Z'),
+      monitorConfigured('many', 2, {}, '2026-08-01T00:00:00Z'),
+    );
+    await env.project();
+    // 70 incidents a day apart (a minute apart within a day), but six share the start at the 50th
+    // place from the newest and five their resolution at the 50th place by latest update.
+    const dayOf = (i: number) => new Date(Date.UTC(2026, 6, 1) + i * 86_400_000).toISOString().slice(0, 10);
+    const startOf = (i: number) => `${dayOf(i >= 17 && i <= 22 ? 17 : i)}T10:00:00Z`;
+    const resolvedAt = (i: number) => `${dayOf(i >= 16 && i <= 20 ? 16 : i)}T12:00:00Z`;
+    for (let from = 0; from < 70; from += 10) {
+      const ids = Array.from({ length: 10 }, (_, k) => from + k);
+      await env.append(...ids.map((i) => opened('many', `m${i}`, startOf(i))));
+      await env.append(
+        ...ids.filter((i) => i % 7 !== 0).map((i) => updated('many', `m${i}`, resolvedAt(i), 'resolved')),
+      );
+      await env.project();
+    }
+    // Old incidents edited later: to the top of the feed, one reopened, one renamed.
+    await env.append(updated('many', 'm1', '2026-11-10T00:00:00Z', 'monitoring'));
+    await env.project();
+    await env.append(updated('many', 'm3', '2026-11-11T00:00:00Z', 'resolved', { title: 'Renamed' }));
+    await env.project();
+    const incremental = await dump();
+    await rebuild(env.deps, { prefix: env.prefix, partitions: 2, graceMs: 0 });
+    expect(await dump()).toEqual(incremental);
+  });
 });

@@ -5,6 +5,7 @@ import { formatTimestamp } from '../../../src/shared/time.ts';
 import type { IncidentDoc, MaintenanceDoc } from '../../types.ts';
 import { escapeHtmlAttr as html } from '../escape.ts';
 import { maintenanceStatus } from '../maintenanceJson.ts';
+import { incidentUpdatedAt } from '../incidentUpdatedAt.ts';
 import { maintenanceUpdatedAt } from '../maintenanceUpdatedAt.ts';
 import { itemUrl } from '../statuspage/incidents.ts';
 
@@ -99,7 +100,7 @@ export const feedEntries = (input: FeedInput): FeedEntry[] => {
   const candidates: Candidate[] = [
     ...input.incidents.map((doc) => ({
       id: idOf(doc.startedAt, `${slug}/incident/${encodeURIComponent(doc.id)}`),
-      updated: doc.updates[doc.updates.length - 1]?.createdAt ?? doc.startedAt,
+      updated: incidentUpdatedAt(doc),
       build: () => incidentEntry(input, doc),
     })),
     ...input.maintenances.map((doc) => ({

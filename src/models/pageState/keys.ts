@@ -10,6 +10,10 @@ export const pageStateKeys = (page: PageRef) => {
     state: `${p}:state`,
     stateIncidents: `${p}:state:inc`,
     stateMaintenances: `${p}:state:mnt`,
+    /** Indexes of the incidents (a render reads only those it shows): the unresolved ids, and ids by start and by latest update. */
+    incidentsOpen: `${p}:state:inc:open`,
+    incidentsByStart: `${p}:state:inc:start`,
+    incidentsByUpdate: `${p}:state:inc:upd`,
     updated: `${p}:updated`,
   };
 };

@@ -4,15 +4,22 @@ import type { PageRef } from '../page.ts';
 import { setOp, type WriteOp } from '../redis/writeOps.ts';
 import { encodeIncident, encodeMaintenance, encodePageCore, encodeUpdated } from './codec.ts';
 import { pageStateKeys } from './keys.ts';
+import { incidentUpdatedAt } from '../../../projections/render/incidentUpdatedAt.ts';
 
 export const putPageCore = (page: PageRef, state: PageState): WriteOp =>
   setOp(pageStateKeys(page).state, encodePageCore(state));
 
-export const putIncidentDocs = (page: PageRef, docs: readonly IncidentDoc[]): WriteOp => ({
-  op: 'hset',
-  key: pageStateKeys(page).stateIncidents,
-  fields: docs.map((doc) => [doc.id, encodeIncident(doc)]),
-});
+export const putIncidentDocs = (page: PageRef, docs: readonly IncidentDoc[]): WriteOp[] => {
+  const keys = pageStateKeys(page);
+  return [
+    { op: 'hset', key: keys.stateIncidents, fields: docs.map((doc) => [doc.id, encodeIncident(doc)]) },
+    ...docs.flatMap((doc): WriteOp[] => [
+      { op: 'zadd', key: keys.incidentsByStart, score: doc.startedAt, member: doc.id },
+      { op: 'zadd', key: keys.incidentsByUpdate, score: incidentUpdatedAt(doc), member: doc.id },
+      { op: doc.state === 'resolved' ? 'srem' : 'sadd', key: keys.incidentsOpen, member: doc.id },
+    ]),
+  ];
+};
 
 export const putMaintenanceDocs = (page: PageRef, docs: readonly MaintenanceDoc[]): WriteOp => ({
   op: 'hset',
@@ -21,9 +28,12 @@ export const putMaintenanceDocs = (page: PageRef, docs: readonly MaintenanceDoc[
 });
 
 /** A deleted page keeps no incident or maintenance document. */
-export const dropPageDocs = (page: PageRef): WriteOp => {
+export const dropPageDocs = (page: PageRef): WriteOp[] => {
   const keys = pageStateKeys(page);
-  return { op: 'del', keys: [keys.stateIncidents, keys.stateMaintenances] };
+  return [
+    { op: 'del', keys: [keys.stateIncidents, keys.stateMaintenances] },
+    { op: 'del', keys: [keys.incidentsOpen, keys.incidentsByStart, keys.incidentsByUpdate] },
+  ];
 };
 
 export const putUpdatedAt = (page: PageRef, at: number): WriteOp =>
@@ -51,9 +61,9 @@ export const putPageState = (
   const incidents = changedDocs(before?.incidents ?? {}, after.incidents, all);
   const maintenances = changedDocs(before?.maintenances ?? {}, after.maintenances, all);
   return [
-    ...(how.wiped ? [dropPageDocs(page)] : []),
+    ...(how.wiped ? dropPageDocs(page) : []),
     putPageCore(page, after),
-    ...(incidents.length > 0 ? [putIncidentDocs(page, incidents)] : []),
+    ...(incidents.length > 0 ? putIncidentDocs(page, incidents) : []),
     ...(maintenances.length > 0 ? [putMaintenanceDocs(page, maintenances)] : []),
   ];
 };

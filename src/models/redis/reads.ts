@@ -53,6 +53,15 @@ export const hashGetAll = (key: string): Read<Record<string, string>> =>
 
 export const hashFields = (key: string): Read<string[]> => one((p) => p.hkeys(key), asStrings);
 
+const asCount = (reply: unknown): number => (typeof reply === 'number' ? reply : 0);
+export const hashLength = (key: string): Read<number> => one((p) => p.hlen(key), asCount);
+export const zsetSize = (key: string): Read<number> => one((p) => p.zcard(key), asCount);
+export const zsetScore = (key: string, member: string): Read<number | null> =>
+  one(
+    (p) => p.zscore(key, member),
+    (reply) => (reply === null || reply === undefined ? null : Number(reply)),
+  );
+
 export const hashGetMany = (key: string, fields: readonly string[]): Read<(string | null)[]> =>
   one(
     (p) => p.hmget(key, ...fields),

@@ -1,0 +1,194 @@
+// What a render reads of its pages' documents. A render of the whole incident lists reads every
+// incident; any other reads only those it can show — the unresolved ones and the newest
+// SHOWN_INCIDENTS by start and by latest update (with every tie at the last place) — and those
+// that changed, with the start times of their months. So an incident update, and the clock, cost
+// the same on a page with years of incidents as on a new one. Pages whose index does not cover
+// every incident (models written by an earlier release) are read whole.
+import { monthsOfIncident } from '../../projections/render/dailyCounts.ts';
+import { monthBounds } from '../../projections/figures/calendar.ts';
+import type { PageState } from '../../projections/types.ts';
+import type { PageRef } from '../models/page.ts';
+import { decodePage } from '../models/pageState/codec.ts';
+import { pageStateKeys } from '../models/pageState/keys.ts';
+import { pageStateRead } from '../models/pageState/reads.ts';
+import type { RedisClient } from '../models/redis/redisClient.ts';
+import {
+  getString,
+  hashGetAll,
+  hashGetMany,
+  hashLength,
+  known,
+  listRead,
+  mapRead,
+  runRead,
+  setMembers,
+  tupleRead,
+  zsetByScore,
+  zsetScore,
+  zsetScoredByScore,
+  zsetScoredByScoreDesc,
+  zsetSize,
+  type Read,
+  type Scored,
+} from '../models/redis/reads.ts';
+
+/** The Statuspage lists and the feeds show at most this many items. */
+export const SHOWN_INCIDENTS = 50;
+
+export type RenderState = Readonly<{
+  state: PageState | null;
+  /** Per month of a changed incident, the start time of every incident of that month. */
+  incidentMonths: ReadonlyMap<string, readonly number[]>;
+}>;
+
+/** Whole document: `incidents` says the render rewrites every incident list. */
+export type StateWanted = Readonly<{ page: PageRef; whole: boolean; changed: readonly string[] }>;
+
+const monthsOfStarts = (starts: readonly number[]): string[] => [
+  ...new Set(starts.flatMap((startedAt) => monthsOfIncident({ startedAt } as never))),
+];
+
+const countsFromDocs = (state: PageState | null, changed: readonly string[]) => {
+  const docs = Object.values(state?.incidents ?? {});
+  const months = monthsOfStarts(changed.flatMap((id) => state?.incidents[id]?.startedAt ?? []));
+  return new Map(months.map((month) => [month, docs.map((doc) => doc.startedAt)] as const));
+};
+
+const wholeRead = (want: StateWanted): Read<RenderState> =>
+  mapRead(pageStateRead(want.page), (state) => ({
+    state,
+    incidentMonths: countsFromDocs(state, want.changed),
+  }));
+
+type Probe = Readonly<{
+  core: string | null;
+  updated: string | null;
+  maintenances: Record<string, string>;
+  stored: number;
+  indexed: number;
+  open: string[];
+  byStart: Scored[];
+  byUpdate: Scored[];
+  changedStarts: (number | null)[];
+}>;
+
+const probeRead = (want: StateWanted): Read<Probe> => {
+  const keys = pageStateKeys(want.page);
+  const top = (key: string) => zsetScoredByScoreDesc(key, '+inf', '-inf', SHOWN_INCIDENTS);
+  return mapRead(
+    tupleRead([
+      getString(keys.state),
+      getString(keys.updated),
+      hashGetAll(keys.stateMaintenances),
+      hashLength(keys.stateIncidents),
+      zsetSize(keys.incidentsByStart),
+      setMembers(keys.incidentsOpen),
+      top(keys.incidentsByStart),
+      top(keys.incidentsByUpdate),
+      listRead(want.changed.map((id) => zsetScore(keys.incidentsByStart, id))),
+    ]),
+    ([core, updated, maintenances, stored, indexed, open, byStart, byUpdate, changedStarts]) => ({
+      core,
+      updated,
+      maintenances,
+      stored,
+      indexed,
+      open,
+      byStart,
+      byUpdate,
+      changedStarts,
+    }),
+  );
+};
+
+/** Every member scored like the last of a full top list (ties at the last place), else nothing. */
+const tiesRead = (key: string, top: readonly Scored[]): Read<string[]> => {
+  const last = top.length === SHOWN_INCIDENTS ? top[top.length - 1] : undefined;
+  return last ? zsetByScore(key, Number(last[1]), Number(last[1])) : known([]);
+};
+
+const monthRead = (key: string, month: string): Read<number[]> => {
+  const { start, end } = monthBounds(month);
+  return mapRead(zsetScoredByScore(key, start, `(${end}`), (scored) => scored.map(([, s]) => Number(s)));
+};
+
+type Extra = Readonly<{ ties: string[]; months: string[]; starts: number[][] }>;
+
+const extraRead = (want: StateWanted, probe: Probe): Read<Extra> => {
+  const keys = pageStateKeys(want.page);
+  const months = monthsOfStarts(probe.changedStarts.flatMap((s) => (s === null ? [] : [s])));
+  return mapRead(
+    tupleRead([
+      tiesRead(keys.incidentsByStart, probe.byStart),
+      tiesRead(keys.incidentsByUpdate, probe.byUpdate),
+      listRead(months.map((month) => monthRead(keys.incidentsByStart, month))),
+    ]),
+    ([startTies, updateTies, starts]) => ({ ties: [...startTies, ...updateTies], months, starts }),
+  );
+};
+
+const shownIds = (want: StateWanted, probe: Probe, extra: Extra): string[] => [
+  ...new Set([
+    ...probe.open,
+    ...probe.byStart.map(([id]) => id),
+    ...probe.byUpdate.map(([id]) => id),
+    ...extra.ties,
+    ...want.changed,
+  ]),
+];
+
+/** The render states of `wanted`, in order, in at most three round trips for them all. */
+export const loadRenderStates = async (
+  redis: RedisClient,
+  wanted: readonly StateWanted[],
+): Promise<RenderState[]> => {
+  const results: RenderState[] = [];
+  const probed = wanted.flatMap((want, i) => (want.whole ? [] : [i]));
+  const [wholes, probes] = await runRead(
+    redis,
+    tupleRead([
+      listRead(wanted.map((want) => (want.whole ? wholeRead(want) : known(null)))),
+      listRead(probed.map((i) => probeRead(wanted[i]!))),
+    ]),
+  );
+  for (const [i, whole] of wholes.entries()) if (whole) results[i] = whole;
+  // An index that does not cover every incident: the page is read whole after all.
+  const indexed = probed.flatMap((i, k) =>
+    probes[k]!.stored === probes[k]!.indexed ? [[i, probes[k]!] as const] : [],
+  );
+  const unindexed = probed.filter((_, k) => probes[k]!.stored !== probes[k]!.indexed);
+  const [fallbacks, extras] = await runRead(
+    redis,
+    tupleRead([
+      listRead(unindexed.map((i) => wholeRead(wanted[i]!))),
+      listRead(indexed.map(([i, probe]) => extraRead(wanted[i]!, probe))),
+    ]),
+  );
+  for (const [k, i] of unindexed.entries()) results[i] = fallbacks[k]!;
+  const ids = indexed.map(([i, probe], k) => shownIds(wanted[i]!, probe, extras[k]!));
+  const docs = await runRead(
+    redis,
+    listRead(
+      indexed.map(([i], k) =>
+        ids[k]!.length === 0
+          ? known([])
+          : hashGetMany(pageStateKeys(wanted[i]!.page).stateIncidents, ids[k]!),
+      ),
+    ),
+  );
+  for (const [k, [i, probe]] of indexed.entries()) {
+    const extra = extras[k]!;
+    const incidents = Object.fromEntries(ids[k]!.map((id, n) => [id, docs[k]![n] ?? null]));
+    const decoded = decodePage({
+      core: probe.core,
+      updated: probe.updated,
+      incidents,
+      maintenances: probe.maintenances,
+    });
+    results[i] = {
+      state: decoded?.state ?? null,
+      incidentMonths: new Map(extra.months.map((month, n) => [month, extra.starts[n] ?? []] as const)),
+    };
+  }
+  return results;
+};
