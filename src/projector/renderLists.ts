@@ -1,7 +1,8 @@
-// Incidents and maintenances are rendered whole whenever one changes (or, for maintenances,
-// the clock moves one across a window boundary): their status, status lists and month lists all
-// follow from the docs and the clock. Maintenance months written are remembered so the next
-// render can clear them.
+// Incident lists: rendered whole on page events and rebuilds; an incident event writes only that
+// incident's document, list places and month counts (an incident never moves or goes). Maintenances
+// are rendered whole whenever one changes (or the clock moves one across a window boundary): their
+// status, status lists and month lists all follow from the docs and the clock. Maintenance months
+// written are remembered so the next render can clear them.
 import {
   incidentDailyCounts,
   incidentDailyCountsOf,
