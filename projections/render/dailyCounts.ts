@@ -22,22 +22,28 @@ const countsJson = (bounds: MonthBounds, perDay: readonly number[]): DailyCounts
 };
 
 /** @throws RangeError when `month` is not a real YYYY-MM month */
-export const incidentDailyCounts = (docs: Iterable<IncidentDoc>, month: string): DailyCounts =>
-  incidentDailyCountsOf(
-    Array.from(docs, (doc) => doc.startedAt),
-    month,
-  );
-
-/** The same from the incidents' start times alone. @throws RangeError on a bad month */
-export const incidentDailyCountsOf = (starts: Iterable<number>, month: string): DailyCounts => {
+export const incidentDailyCounts = (docs: Iterable<IncidentDoc>, month: string): DailyCounts => {
   const bounds = monthBounds(month);
   const perDay = new Array<number>(bounds.days).fill(0);
-  for (const startedAt of starts) {
-    if (startedAt < bounds.start || startedAt >= bounds.end) continue;
-    const i = Math.floor((startedAt - bounds.start) / DAY_MS);
+  for (const doc of docs) {
+    if (doc.startedAt < bounds.start || doc.startedAt >= bounds.end) continue;
+    const i = Math.floor((doc.startedAt - bounds.start) / DAY_MS);
     perDay[i] = (perDay[i] ?? 0) + 1;
   }
   return countsJson(bounds, perDay);
+};
+
+/** The response from counts already made per day (the first of the month first). @throws RangeError on a bad month */
+export const dailyCountsOf = (month: string, perDay: readonly number[]): DailyCounts =>
+  countsJson(monthBounds(month), perDay);
+
+/** The [start, end) of each day of a month, for counting per day elsewhere. @throws RangeError on a bad month */
+export const daysOfMonth = (month: string): (readonly [start: number, end: number])[] => {
+  const bounds = monthBounds(month);
+  return Array.from({ length: bounds.days }, (_, i) => [
+    bounds.start + i * DAY_MS,
+    bounds.start + (i + 1) * DAY_MS,
+  ]);
 };
 
 /** Every day a non-cancelled window [start, end) overlaps. @throws RangeError on a bad month */

@@ -4,8 +4,7 @@
 // that changed, with the start times of their months. So an incident update, and the clock, cost
 // the same on a page with years of incidents as on a new one. Pages whose index does not cover
 // every incident (models written by an earlier release) are read whole.
-import { monthsOfIncident } from '../../projections/render/dailyCounts.ts';
-import { monthBounds } from '../../projections/figures/calendar.ts';
+import { daysOfMonth, incidentDailyCounts, monthsOfIncident } from '../../projections/render/dailyCounts.ts';
 import type { PageState } from '../../projections/types.ts';
 import type { PageRef } from '../models/page.ts';
 import { decodePage } from '../models/pageState/codec.ts';
@@ -24,8 +23,8 @@ import {
   setMembers,
   tupleRead,
   zsetByScore,
+  zsetCount,
   zsetScore,
-  zsetScoredByScore,
   zsetScoredByScoreDesc,
   zsetSize,
   type Read,
@@ -37,7 +36,7 @@ export const SHOWN_INCIDENTS = 50;
 
 export type RenderState = Readonly<{
   state: PageState | null;
-  /** Per month of a changed incident, the start time of every incident of that month. */
+  /** Per month of a changed incident, its incidents per day (the first of the month first). */
   incidentMonths: ReadonlyMap<string, readonly number[]>;
 }>;
 
@@ -51,7 +50,8 @@ const monthsOfStarts = (starts: readonly number[]): string[] => [
 const countsFromDocs = (state: PageState | null, changed: readonly string[]) => {
   const docs = Object.values(state?.incidents ?? {});
   const months = monthsOfStarts(changed.flatMap((id) => state?.incidents[id]?.startedAt ?? []));
-  return new Map(months.map((month) => [month, docs.map((doc) => doc.startedAt)] as const));
+  const perDay = (month: string) => Object.values(incidentDailyCounts(docs, month).counts);
+  return new Map(months.map((month) => [month, perDay(month)] as const));
 };
 
 const wholeRead = (want: StateWanted): Read<RenderState> =>
@@ -107,10 +107,9 @@ const tiesRead = (key: string, top: readonly Scored[]): Read<string[]> => {
   return last ? zsetByScore(key, Number(last[1]), Number(last[1])) : known([]);
 };
 
-const monthRead = (key: string, month: string): Read<number[]> => {
-  const { start, end } = monthBounds(month);
-  return mapRead(zsetScoredByScore(key, start, `(${end}`), (scored) => scored.map(([, s]) => Number(s)));
-};
+/** Incidents started on each day of the month: one count per day, whatever the month holds. */
+const monthRead = (key: string, month: string): Read<number[]> =>
+  listRead(daysOfMonth(month).map(([start, end]) => zsetCount(key, start, `(${end}`)));
 
 type Extra = Readonly<{ ties: string[]; months: string[]; starts: number[][] }>;
 

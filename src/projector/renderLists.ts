@@ -5,7 +5,7 @@
 // written are remembered so the next render can clear them.
 import {
   incidentDailyCounts,
-  incidentDailyCountsOf,
+  dailyCountsOf,
   maintenanceDailyCounts,
   monthsOfIncident,
   monthsOfMaintenance,
@@ -47,7 +47,7 @@ export const renderChangedIncidents = (
   page: PageRef,
   state: PageState,
   ids: ReadonlySet<string>,
-  monthStarts: ReadonlyMap<string, readonly number[]>,
+  perDay: ReadonlyMap<string, readonly number[]>,
 ): WriteOp[] => {
   const changed = [...ids].flatMap((id) => {
     const doc = state.incidents[id];
@@ -58,9 +58,7 @@ export const renderChangedIncidents = (
   return putIncidents(
     page,
     items,
-    [...months].map(
-      (month) => [month, json(incidentDailyCountsOf(monthStarts.get(month) ?? [], month))] as const,
-    ),
+    [...months].map((month) => [month, json(dailyCountsOf(month, perDay.get(month) ?? []))] as const),
   );
 };
 

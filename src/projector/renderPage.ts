@@ -38,7 +38,7 @@ export type RenderInput = Readonly<{
   state: PageState | null;
   monitors: readonly MonitorSnapshot[];
   maintenanceMonths: readonly string[]; // month keys written by the previous render
-  /** Per month of a changed incident (scope.incidentIds), the start of every incident of that month. */
+  /** Per month of a changed incident (scope.incidentIds), its incidents per day. */
   incidentMonths: ReadonlyMap<string, readonly number[]>;
   /** For a deleted page: every key it has that must go. */
   staleKeys: readonly string[];

@@ -56,6 +56,9 @@ export const hashFields = (key: string): Read<string[]> => one((p) => p.hkeys(ke
 const asCount = (reply: unknown): number => (typeof reply === 'number' ? reply : 0);
 export const hashLength = (key: string): Read<number> => one((p) => p.hlen(key), asCount);
 export const zsetSize = (key: string): Read<number> => one((p) => p.zcard(key), asCount);
+/** How many members score in [min, max] (`(n` excludes n). */
+export const zsetCount = (key: string, min: Bound, max: Bound): Read<number> =>
+  one((p) => p.zcount(key, min, max), asCount);
 export const zsetScore = (key: string, member: string): Read<number | null> =>
   one(
     (p) => p.zscore(key, member),
