@@ -171,13 +171,15 @@ const incidentUpdateCost = async (env: BenchEnv, count: number, log: Log) => {
     }
   }
   await appendAll(env.db, history(), { batchSize: 5_000 });
-  const active = await rebuild(deps, { prefix: env.prefix, partitions: PARTITIONS, graceMs: 0 });
+  // Projected by this process from the partition's checkpoint (the fleet is projected already).
+  const active = (await readActive(env.redis, env.prefix))!;
   const ref = {
     prefix: env.prefix,
     version: active.version,
-    partition: partitionOf(slug, PARTITIONS),
-    partitions: PARTITIONS,
+    partition: partitionOf(slug, active.partitions),
+    partitions: active.partitions,
   };
+  while (!(await runPartition(deps, ref, { mode: 'continuous' })).caughtUp);
   const costs: number[] = [];
   for (let round = 0; round < 20; round += 1) {
     const id = `i${count - 1 - (round % count)}`;
