@@ -145,7 +145,7 @@ const steadyState = async (
 };
 
 /** Worker CPU of one incident update on a page with `count` incidents, in this process (median of 20). */
-const incidentUpdateCost = async (env: BenchEnv, count: number, log: Log) => {
+export const incidentUpdateCost = async (env: BenchEnv, count: number, log: Log) => {
   const deps = projectorDeps(env);
   const slug = `fleet-incidents-${count}`;
   const monitors = benchMonitors(slug, 5_000_000 + count, MONITORS);
