@@ -17,7 +17,15 @@ import { parseArgs } from 'node:util';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const STAMP = '.built';
 /** What the output depends on: a newer file here makes dist/ stale. */
-const INPUTS = ['src', 'workers', 'projections', 'migrations', 'package.json', 'package-lock.json', 'build/build.js'];
+const INPUTS = [
+  'src',
+  'workers',
+  'projections',
+  'migrations',
+  'package.json',
+  'package-lock.json',
+  'build/build.js',
+];
 
 /** Files read at run time rather than imported, copied into the mirrored tree. */
 const isRuntimeFile = (path) =>
