@@ -116,6 +116,13 @@ export const createReadCache = (subscriber: Subscriber, prefix: string, options:
     return promise;
   };
 
+  const isCurrentValue = (value: object): boolean => {
+    const key = keyOfValue.get(value);
+    if (key === undefined) return false;
+    const entry = entries.get(key);
+    return entry?.value === value && entry.stale !== true;
+  };
+
   return {
     /**
      * The cached value of `variant` of `page`, or `load()`'s (kept when still fresh). `bytes` sizes
@@ -160,13 +167,9 @@ export const createReadCache = (subscriber: Subscriber, prefix: string, options:
      * stale or dropped (an announcement, the TTL, eviction) or the subscriber is away, and for
      * values never kept.
      */
-    isCurrent: (value: object): boolean => {
-      if (!subscriber.live()) return false;
-      const key = keyOfValue.get(value);
-      if (key === undefined) return false;
-      const entry = entries.get(key);
-      return entry?.value === value && entry.stale !== true;
-    },
+    isCurrent: (value: object): boolean => subscriber.live() && isCurrentValue(value),
+    /** Whether a value the routes got is no older than every change the process heard of. */
+    isSettled: (value: object): boolean => !subscriber.live() || isCurrentValue(value),
     /** Hits, stale answers, misses, reads that bypassed the cache (subscriber down) and page invalidations so far. */
     stats: () => ({ ...stats, entries: entries.size, bytes: entries.calculatedSize }),
     close: (): void => {
@@ -179,6 +182,6 @@ export const createReadCache = (subscriber: Subscriber, prefix: string, options:
 export type ReadCache = ReturnType<typeof createReadCache>;
 
 /** What the routes use: the cache, or `uncached` (an app built without a shared subscriber). */
-export type CachedReads = Pick<ReadCache, 'get'>;
+export type CachedReads = Pick<ReadCache, 'get' | 'isSettled'>;
 
-export const uncached: CachedReads = { get: (_page, _variant, load) => load() };
+export const uncached: CachedReads = { get: (_page, _variant, load) => load(), isSettled: () => true };
