@@ -116,7 +116,8 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
   }
   const e = parsed.data;
   const edge = parseEdgeSettings(present);
-  if ('issues' in edge) throw new ConfigError(`Invalid settings:\n${edge.issues.map((i) => `  ${i}`).join('\n')}`);
+  if ('issues' in edge)
+    throw new ConfigError(`Invalid settings:\n${edge.issues.map((i) => `  ${i}`).join('\n')}`);
   if (e.REDIS_CLUSTER_NODES && present['REDIS_URL'] !== undefined)
     throw new ConfigError(
       'Invalid settings:\n  REDIS_CLUSTER_NODES: set either REDIS_URL (one server) or REDIS_CLUSTER_NODES (a cluster), not both',

@@ -45,7 +45,8 @@ export const parseEdgeSettings = (env: Env): { settings: EdgeSettings } | { issu
   for (const name of listed) {
     if (name === 'off' && listed.length === 1) continue;
     const provider = PROVIDERS.find((p) => p === name);
-    if (provider === undefined) issues.push(`EDGE_PURGE: "${name}" is not off, varnish, fastly or cloudflare`);
+    if (provider === undefined)
+      issues.push(`EDGE_PURGE: "${name}" is not off, varnish, fastly or cloudflare`);
     else if (!providers.includes(provider)) providers.push(provider);
   }
   let varnishUrls: string[] = [];

@@ -17,7 +17,12 @@ export const metaRoutes = (openApiJson: string): Route[] => {
     },
     {
       path: '/openapi.json',
-      handle: (req, res) => sendBody(req, res, { ...openApi, cacheControl: cacheControl.static, edge: { keys: [STATIC_KEY], lifetime: 'day' } }),
+      handle: (req, res) =>
+        sendBody(req, res, {
+          ...openApi,
+          cacheControl: cacheControl.static,
+          edge: { keys: [STATIC_KEY], lifetime: 'day' },
+        }),
     },
   ];
 };

@@ -1,0 +1,154 @@
+// Sends the projector's purges to every configured edge, off the projection path: keys are queued
+// (never awaited by a commit), coalesced per edge for COALESCE_MS (a page that changes 50 times a
+// second is purged a few times a second), sent in calls of at most the edge's key limit, and on a
+// failure put back and retried with exponential backoff. Counted on /metrics per provider.
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import type { Logger } from '../shared/logger.ts';
+import type { PurgeTarget } from './providers.ts';
+
+export type PurgerOptions = Readonly<{
+  registry: Registry;
+  log: Logger;
+  coalesceMs?: number;
+  firstRetryMs?: number;
+  maxRetryMs?: number;
+}>;
+
+// Long enough that every API process has heard the commit's announcement before the edge refetches
+// (the refetch must see the new bytes), short enough for the 1 s purge budget.
+export const COALESCE_MS = 150;
+const FIRST_RETRY_MS = 500;
+const MAX_RETRY_MS = 30_000;
+
+const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+const createMetrics = (registry: Registry) => ({
+  purges: new Counter({
+    name: 'edge_purges_total',
+    help: 'Purge calls the edge accepted',
+    labelNames: ['provider'],
+    registers: [registry],
+  }),
+  failures: new Counter({
+    name: 'edge_purge_failures_total',
+    help: 'Purge calls that failed (retried with backoff)',
+    labelNames: ['provider'],
+    registers: [registry],
+  }),
+  keys: new Counter({
+    name: 'edge_purge_keys_total',
+    help: 'Surrogate keys purged',
+    labelNames: ['provider'],
+    registers: [registry],
+  }),
+  seconds: new Histogram({
+    name: 'edge_purge_seconds',
+    help: 'From the render commit to the edge accepting its purge',
+    labelNames: ['provider'],
+    buckets: [0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1, 2, 5, 10, 30, 60],
+    registers: [registry],
+  }),
+  pending: new Gauge({
+    name: 'edge_purge_pending_keys',
+    help: 'Keys waiting to be purged (coalescing or retrying)',
+    labelNames: ['provider'],
+    registers: [registry],
+  }),
+});
+
+type Queue = {
+  target: PurgeTarget;
+  /** key → when it was first queued (ms), so the latency counts from the oldest change. */
+  pending: Map<string, number>;
+  timer: NodeJS.Timeout | null;
+  running: Promise<void> | null;
+  failedInARow: number;
+};
+
+export const createEdgePurger = (targets: readonly PurgeTarget[], options: PurgerOptions) => {
+  const coalesceMs = options.coalesceMs ?? COALESCE_MS;
+  const firstRetryMs = options.firstRetryMs ?? FIRST_RETRY_MS;
+  const maxRetryMs = options.maxRetryMs ?? MAX_RETRY_MS;
+  const metrics = createMetrics(options.registry);
+  const queues: Queue[] = targets.map((target) => ({
+    target,
+    pending: new Map(),
+    timer: null,
+    running: null,
+    failedInARow: 0,
+  }));
+  let closed = false;
+
+  const backoffMs = (failures: number): number => {
+    const base = Math.min(maxRetryMs, firstRetryMs * 2 ** (failures - 1));
+    return Math.round(base * (0.8 + Math.random() * 0.4)); // jitter: instances do not retry in step
+  };
+
+  const schedule = (queue: Queue, delayMs: number) => {
+    if (closed || queue.timer !== null || queue.running !== null || queue.pending.size === 0) return;
+    queue.timer = setTimeout(() => {
+      queue.timer = null;
+      queue.running = send(queue).finally(() => {
+        queue.running = null;
+        schedule(queue, queue.failedInARow > 0 ? backoffMs(queue.failedInARow) : coalesceMs);
+      });
+    }, delayMs);
+  };
+
+  /** Sends everything pending, a call per `maxKeys`; what fails goes back to pending. */
+  const send = async (queue: Queue): Promise<void> => {
+    const { provider, maxKeys } = queue.target;
+    const batch = [...queue.pending];
+    queue.pending.clear();
+    for (let i = 0; i < batch.length; i += maxKeys) {
+      const chunk = batch.slice(i, i + maxKeys);
+      try {
+        await queue.target.send(chunk.map(([key]) => key));
+      } catch (error) {
+        metrics.failures.inc({ provider });
+        for (const [key, since] of batch.slice(i)) {
+          const queued = queue.pending.get(key);
+          queue.pending.set(key, queued === undefined ? since : Math.min(queued, since));
+        }
+        queue.failedInARow += 1;
+        if (queue.failedInARow === 1)
+          options.log.warn({ provider, err: errorText(error) }, 'edge purge failed: retrying with backoff');
+        metrics.pending.set({ provider }, queue.pending.size);
+        return;
+      }
+      const oldest = Math.min(...chunk.map(([, since]) => since));
+      metrics.purges.inc({ provider });
+      metrics.keys.inc({ provider }, chunk.length);
+      metrics.seconds.observe({ provider }, (Date.now() - oldest) / 1000);
+    }
+    if (queue.failedInARow > 0)
+      options.log.info({ provider, failures: queue.failedInARow }, 'edge purges recovered');
+    queue.failedInARow = 0;
+    metrics.pending.set({ provider }, queue.pending.size);
+  };
+
+  return {
+    /** Queues `keys` for every edge; returns at once. */
+    purge: (keys: readonly string[]): void => {
+      if (closed || keys.length === 0) return;
+      const now = Date.now();
+      for (const queue of queues) {
+        for (const key of keys) if (!queue.pending.has(key)) queue.pending.set(key, now);
+        metrics.pending.set({ provider: queue.target.provider }, queue.pending.size);
+        schedule(queue, coalesceMs);
+      }
+    },
+    /** Stops retrying; what is pending gets one last call (an edge's TTL bounds anything lost). */
+    close: async (): Promise<void> => {
+      closed = true;
+      for (const queue of queues) {
+        if (queue.timer !== null) clearTimeout(queue.timer);
+        queue.timer = null;
+      }
+      await Promise.all(queues.map((q) => q.running));
+      await Promise.all(queues.map((q) => (q.pending.size > 0 ? send(q) : undefined)));
+    },
+  };
+};
+
+export type EdgePurger = ReturnType<typeof createEdgePurger>;
