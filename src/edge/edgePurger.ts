@@ -56,10 +56,12 @@ const createMetrics = (registry: Registry) => ({
   }),
 });
 
+/** When a key was first queued (ms: the latency counts from the oldest change) and whether hard. */
+type Pending = { since: number; hard: boolean };
+
 type Queue = {
   target: PurgeTarget;
-  /** key → when it was first queued (ms), so the latency counts from the oldest change. */
-  pending: Map<string, number>;
+  pending: Map<string, Pending>;
   timer: NodeJS.Timeout | null;
   running: Promise<void> | null;
   failedInARow: number;
@@ -95,28 +97,42 @@ export const createEdgePurger = (targets: readonly PurgeTarget[], options: Purge
     }, delayMs);
   };
 
-  /** Sends everything pending, a call per `maxKeys`; what fails goes back to pending. */
+  const enqueue = (queue: Queue, key: string, item: Pending) => {
+    const queued = queue.pending.get(key);
+    queue.pending.set(
+      key,
+      queued === undefined
+        ? item
+        : { since: Math.min(queued.since, item.since), hard: queued.hard || item.hard },
+    );
+  };
+
+  /** Sends everything pending, hard keys first, a call per `maxKeys`; what fails goes back to pending. */
   const send = async (queue: Queue): Promise<void> => {
     const { provider, maxKeys } = queue.target;
-    const batch = [...queue.pending];
+    const all = [...queue.pending];
     queue.pending.clear();
-    for (let i = 0; i < batch.length; i += maxKeys) {
-      const chunk = batch.slice(i, i + maxKeys);
+    const hard = all.filter(([, p]) => p.hard);
+    const soft = all.filter(([, p]) => !p.hard);
+    const chunks: (typeof all)[] = [];
+    for (const group of [hard, soft])
+      for (let i = 0; i < group.length; i += maxKeys) chunks.push(group.slice(i, i + maxKeys));
+    for (const [c, chunk] of chunks.entries()) {
       try {
-        await queue.target.send(chunk.map(([key]) => key));
+        await queue.target.send(
+          chunk.map(([key]) => key),
+          chunk[0]![1].hard,
+        );
       } catch (error) {
         metrics.failures.inc({ provider });
-        for (const [key, since] of batch.slice(i)) {
-          const queued = queue.pending.get(key);
-          queue.pending.set(key, queued === undefined ? since : Math.min(queued, since));
-        }
+        for (const [key, item] of chunks.slice(c).flat()) enqueue(queue, key, item);
         queue.failedInARow += 1;
         if (queue.failedInARow === 1)
           options.log.warn({ provider, err: errorText(error) }, 'edge purge failed: retrying with backoff');
         metrics.pending.set({ provider }, queue.pending.size);
         return;
       }
-      const oldest = Math.min(...chunk.map(([, since]) => since));
+      const oldest = Math.min(...chunk.map(([, item]) => item.since));
       metrics.purges.inc({ provider });
       metrics.keys.inc({ provider }, chunk.length);
       metrics.seconds.observe({ provider }, (Date.now() - oldest) / 1000);
@@ -128,12 +144,12 @@ export const createEdgePurger = (targets: readonly PurgeTarget[], options: Purge
   };
 
   return {
-    /** Queues `keys` for every edge; returns at once. */
-    purge: (keys: readonly string[]): void => {
+    /** Queues `keys` for every edge (`hard`: no grace, for access changes); returns at once. */
+    purge: (keys: readonly string[], hard = false): void => {
       if (closed || keys.length === 0) return;
-      const now = Date.now();
+      const item = { since: Date.now(), hard };
       for (const queue of queues) {
-        for (const key of keys) if (!queue.pending.has(key)) queue.pending.set(key, now);
+        for (const key of keys) enqueue(queue, key, item);
         metrics.pending.set({ provider: queue.target.provider }, queue.pending.size);
         schedule(queue, coalesceMs);
       }

@@ -1,13 +1,14 @@
-// One purge call per edge API, as each vendor documents it. Every call is a soft purge where the
-// edge has one (the object is marked stale and refetched once, so the herd never reaches the
-// origin); a non-2xx answer, or a 2xx that reports a failure, throws.
+// One purge call per edge API, as each vendor documents it. A purge is soft where the edge has one
+// (the object is marked stale and refetched once, so the herd never reaches the origin), hard
+// when the page's access changed (a page made private, blocked or deleted must not be served from
+// grace); a non-2xx answer, or a 2xx that reports a failure, throws.
 import type { EdgeProvider, EdgeSettings } from './edgeSettings.ts';
 
 export type PurgeTarget = Readonly<{
   provider: EdgeProvider;
   /** Keys one call may carry (the vendor's documented limit). */
   maxKeys: number;
-  send: (keys: readonly string[]) => Promise<void>;
+  send: (keys: readonly string[], hard: boolean) => Promise<void>;
 }>;
 
 // Fastly: up to 256 surrogate keys per batch purge. Cloudflare: up to 100 tags per purge_cache call.
@@ -30,34 +31,37 @@ const call = async (url: string, init: RequestInit): Promise<Response> => {
   return res;
 };
 
-/** `PURGE /` with `xkey-softpurge: <keys>`, which the shipped VCL hands to xkey.softpurge(). */
+/** `PURGE /` with `xkey-softpurge: <keys>` (hard: `xkey-purge`), which the shipped VCL hands to xkey. */
 export const varnishTarget = (baseUrl: string): PurgeTarget => ({
   provider: 'varnish',
   maxKeys: VARNISH_MAX_KEYS,
-  send: async (keys) => {
+  send: async (keys, hard) => {
     await (
-      await call(`${baseUrl}/`, { method: 'PURGE', headers: { 'xkey-softpurge': keys.join(' ') } })
+      await call(`${baseUrl}/`, {
+        method: 'PURGE',
+        headers: { [hard ? 'xkey-purge' : 'xkey-softpurge']: keys.join(' ') },
+      })
     ).text();
   },
 });
 
-/** POST /service/{id}/purge with the keys in `Surrogate-Key`, `Fastly-Soft-Purge: 1`, `Fastly-Key`. */
+/** POST /service/{id}/purge with the keys in `Surrogate-Key`, `Fastly-Key`, `Fastly-Soft-Purge: 1` unless hard. */
 export const fastlyTarget = (s: NonNullable<EdgeSettings['fastly']>): PurgeTarget => ({
   provider: 'fastly',
   maxKeys: FASTLY_MAX_KEYS,
-  send: async (keys) => {
+  send: async (keys, hard) => {
     const url = `${s.apiUrl}/service/${encodeURIComponent(s.serviceId)}/purge`;
-    const headers = {
+    const headers: Record<string, string> = {
       'Fastly-Key': s.token,
       'Surrogate-Key': keys.join(' '),
-      'Fastly-Soft-Purge': '1',
       Accept: 'application/json',
     };
+    if (!hard) headers['Fastly-Soft-Purge'] = '1';
     await (await call(url, { method: 'POST', headers })).text();
   },
 });
 
-/** POST /zones/{zone}/purge_cache with `{"tags": [...]}` and a Bearer token; `success` must be true. */
+/** POST /zones/{zone}/purge_cache with `{"tags": [...]}` and a Bearer token; `success` must be true. Cloudflare has no soft purge. */
 export const cloudflareTarget = (s: NonNullable<EdgeSettings['cloudflare']>): PurgeTarget => ({
   provider: 'cloudflare',
   maxKeys: CLOUDFLARE_MAX_TAGS,

@@ -4,7 +4,7 @@ import type { Config } from '../config.ts';
 import { buildOperatorApp } from '../operatorApp.ts';
 import { createEdgePurger } from '../edge/edgePurger.ts';
 import { purgeTargets } from '../edge/providers.ts';
-import { purgeKeysOf } from '../edge/renderPurgeKeys.ts';
+import { purgeRenders } from '../edge/renderPurgeKeys.ts';
 import { createProjectorMetrics } from '../projector/projectorMetrics.ts';
 import { createProjectorQueue } from '../projector/queue.ts';
 import { collectStaleAtStart } from '../projector/rebuild.ts';
@@ -53,7 +53,7 @@ export const work = async (
       log,
       onBatch: metrics.onBatch,
       onLoss: metrics.onLoss,
-      ...(edge ? { onRendered: (renders) => edge.purge(purgeKeysOf(renders)) } : {}),
+      ...(edge ? { onRendered: (renders) => purgeRenders(edge, renders) } : {}),
       prefix: config.redisPrefix,
       partitions: config.partitions,
       requeue: (partition) => queue.wakePartitions([partition]),
