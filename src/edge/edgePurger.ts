@@ -64,6 +64,8 @@ type Queue = {
   pending: Map<string, Pending>;
   timer: NodeJS.Timeout | null;
   running: Promise<void> | null;
+  /** Keys of the calls under way. */
+  inFlight: number;
   failedInARow: number;
 };
 
@@ -77,6 +79,7 @@ export const createEdgePurger = (targets: readonly PurgeTarget[], options: Purge
     pending: new Map(),
     timer: null,
     running: null,
+    inFlight: 0,
     failedInARow: 0,
   }));
   let closed = false;
@@ -109,9 +112,18 @@ export const createEdgePurger = (targets: readonly PurgeTarget[], options: Purge
 
   /** Sends everything pending, hard keys first, a call per `maxKeys`; what fails goes back to pending. */
   const send = async (queue: Queue): Promise<void> => {
-    const { provider, maxKeys } = queue.target;
     const all = [...queue.pending];
     queue.pending.clear();
+    queue.inFlight = all.length;
+    try {
+      await sendAll(queue, all);
+    } finally {
+      queue.inFlight = 0;
+    }
+  };
+
+  const sendAll = async (queue: Queue, all: [string, Pending][]): Promise<void> => {
+    const { provider, maxKeys } = queue.target;
     const hard = all.filter(([, p]) => p.hard);
     const soft = all.filter(([, p]) => !p.hard);
     const chunks: (typeof all)[] = [];
@@ -154,6 +166,8 @@ export const createEdgePurger = (targets: readonly PurgeTarget[], options: Purge
         schedule(queue, coalesceMs);
       }
     },
+    /** Keys waiting (coalescing, in flight or retrying) over every edge. */
+    pending: (): number => queues.reduce((sum, q) => sum + q.pending.size + q.inFlight, 0),
     /** Stops retrying; what is pending gets one last call (an edge's TTL bounds anything lost). */
     close: async (): Promise<void> => {
       closed = true;
