@@ -12,6 +12,8 @@ export type PurgerOptions = Readonly<{
   coalesceMs?: number;
   firstRetryMs?: number;
   maxRetryMs?: number;
+  /** Told of each accepted call: seconds since its oldest key was queued (the bench's p99). */
+  onPurged?: (provider: string, seconds: number) => void;
 }>;
 
 // Long enough that every API process has heard the commit's announcement before the edge refetches
@@ -147,7 +149,9 @@ export const createEdgePurger = (targets: readonly PurgeTarget[], options: Purge
       const oldest = Math.min(...chunk.map(([, item]) => item.since));
       metrics.purges.inc({ provider });
       metrics.keys.inc({ provider }, chunk.length);
-      metrics.seconds.observe({ provider }, (Date.now() - oldest) / 1000);
+      const seconds = (Date.now() - oldest) / 1000;
+      metrics.seconds.observe({ provider }, seconds);
+      options.onPurged?.(provider, seconds);
     }
     if (queue.failedInARow > 0)
       options.log.info({ provider, failures: queue.failedInARow }, 'edge purges recovered');
