@@ -179,8 +179,8 @@ export const createEdgePurger = (targets: readonly PurgeTarget[], options: Purge
         if (queue.timer !== null) clearTimeout(queue.timer);
         queue.timer = null;
       }
-      await Promise.all(queues.map((q) => q.running));
-      await Promise.all(queues.map((q) => (q.pending.size > 0 ? send(q) : undefined)));
+      await Promise.all(queues.map((q) => q.running ?? Promise.resolve()));
+      await Promise.all(queues.map((q) => (q.pending.size > 0 ? send(q) : Promise.resolve())));
     },
   };
 };

@@ -115,7 +115,10 @@ describe('GET /api/embed/status', () => {
 
   it('answers pro pages without extras, and private pages with the token privately', async () => {
     const pro = await get('/api/embed/status?slug=propage');
-    expect([pro.status, pro.headers['cache-control']]).toEqual([200, 'public, max-age=15, stale-if-error=86400']);
+    expect([pro.status, pro.headers['cache-control']]).toEqual([
+      200,
+      'public, max-age=15, stale-if-error=86400',
+    ]);
     const priv = await get(`/api/embed/status?slug=secret&auth_token=${TOKEN}&inc=1`);
     expect([priv.status, priv.headers['cache-control']]).toEqual([200, 'private, no-store']);
     expect(JSON.parse(priv.text)).toEqual({
@@ -313,7 +316,9 @@ describe('GET /s/:slug', () => {
       expect(res.headers['etag']).toBe(`"${String(version)}"`);
       total += (res.body as Buffer).length;
       const versioned = await get(`${path}?v=${String(version)}`);
-      expect(versioned.headers['cache-control']).toBe('public, max-age=31536000, immutable, stale-if-error=86400');
+      expect(versioned.headers['cache-control']).toBe(
+        'public, max-age=31536000, immutable, stale-if-error=86400',
+      );
       const again = await get(path).set('If-None-Match', res.headers['etag'] as string);
       expect([again.status, again.text]).toEqual([304, '']);
     }

@@ -450,7 +450,10 @@ describe('the read API end to end, on projected models only', () => {
   describe('maintenances', () => {
     it('lists all of them by scheduled_start descending, cancelled included', async () => {
       const res = await get('/api/status-pages/acme/maintenances');
-      expect([res.status, res.headers['cache-control']]).toEqual([200, 'public, max-age=30, stale-if-error=86400']);
+      expect([res.status, res.headers['cache-control']]).toEqual([
+        200,
+        'public, max-age=30, stale-if-error=86400',
+      ]);
       const all = {
         maintenances: [mNext, mCancel, mNow, mDone], // 11-30, 11-25, 11-22, 11-18
         page: 1,
@@ -543,7 +546,10 @@ describe('the read API end to end, on projected models only', () => {
   describe('availability', () => {
     it('answers 24h for API: one failure across an hour boundary', async () => {
       const res = await get('/api/status-pages/acme/monitors/12/availability?period=24h');
-      expect([res.status, res.headers['cache-control']]).toEqual([200, 'public, max-age=30, stale-if-error=86400']);
+      expect([res.status, res.headers['cache-control']]).toEqual([
+        200,
+        'public, max-age=30, stale-if-error=86400',
+      ]);
       expect(res.body).toEqual({
         monitor_id: 12,
         monitor_name: 'API',
@@ -653,7 +659,10 @@ describe('the read API end to end, on projected models only', () => {
   describe('embed status', () => {
     it('answers the basic status, fields in spec order', async () => {
       const res = await get('/api/embed/status?slug=acme');
-      expect([res.status, res.headers['cache-control']]).toEqual([200, 'public, max-age=15, stale-if-error=86400']);
+      expect([res.status, res.headers['cache-control']]).toEqual([
+        200,
+        'public, max-age=15, stale-if-error=86400',
+      ]);
       expect(res.body).toEqual({ ...embedBase, incidents: [], dns_only: false });
       expect(Object.keys(res.body as object)).toEqual([
         'page',
@@ -765,7 +774,10 @@ describe('the read API end to end, on projected models only', () => {
 
     it('answers the snippets', async () => {
       const res = await get('/api/embed/markdown?slug=acme');
-      expect([res.status, res.headers['cache-control']]).toEqual([200, 'public, max-age=300, stale-if-error=86400']);
+      expect([res.status, res.headers['cache-control']]).toEqual([
+        200,
+        'public, max-age=300, stale-if-error=86400',
+      ]);
       expect(res.body).toEqual(snippetsAtN);
     });
 
