@@ -159,6 +159,11 @@ export const edgePhase = async (deps: EdgeDeps, options: { seconds: number }): P
     const perObject = paths.map((path) => (proxy.hits.get(path) ?? 0) / Math.max(1, changes));
     const mean = perObject.reduce((a, b) => a + b, 0) / perObject.length;
     const round = (x: number, digits = 3) => Math.round(x * 10 ** digits) / 10 ** digits;
+    const originRequests = [...proxy.hits.values()].reduce((a, b) => a + b, 0);
+    deps.log(
+      `edge: ${edge.requests} requests through Varnish (${direct.requests} straight), ${originRequests} reached ` +
+        `the API over ${changes} changes; per object per change: mean ${round(mean, 2)}, max ${round(Math.max(...perObject), 2)}`,
+    );
     const section = 'edge';
     const herdNote = `${CONNECTIONS} connections × ${options.seconds} s over ${paths.length} public URLs of /s/${SLUG}`;
     return [
@@ -174,7 +179,7 @@ export const edgePhase = async (deps: EdgeDeps, options: { seconds: number }): P
           max: round(Math.max(...perObject), 2),
           changes,
           herd_requests: edge.requests,
-          origin_requests: [...proxy.hits.values()].reduce((a, b) => a + b, 0),
+          origin_requests: originRequests,
           herd: herdNote,
         },
       },
