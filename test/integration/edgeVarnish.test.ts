@@ -45,7 +45,7 @@ describe('behind Varnish with xkey', () => {
     (await registry.getSingleMetric('edge_purges_total')?.get())?.values[0]?.value ?? 0;
   const until = async (what: string, done: () => Promise<boolean>) => {
     for (let tries = 0; !(await done()); tries += 1) {
-      if (tries > 200) throw new Error(`timed out waiting for ${what}`);
+      if (tries > 600) throw new Error(`timed out waiting for ${what}`);
       await sleep(25);
     }
   };
