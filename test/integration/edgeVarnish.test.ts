@@ -1,6 +1,7 @@
 // The service as the origin behind a real Varnish 7 with varnish-modules' xkey, running the shipped
 // VCL (deploy/varnish/default.vcl): one private Varnish for the file, on random ports, in front of
 // the public API as `npm run serve` runs it, with the projector purging it (edge-caching.md).
+import http from 'node:http';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -64,7 +65,7 @@ describe('behind Varnish with xkey', () => {
   beforeAll(async () => {
     env = await startProjectorEnv({ now: '2026-11-22T12:00:30Z' });
     await project(
-      pageConfigured('acme', { plan: 'growth' }),
+      pageConfigured('acme', { plan: 'growth', custom_domain: 'status.acme.test' }),
       monitorConfigured('acme', 1, { name: 'API', impact: 'major' }),
       checkOn('acme', 1, 'up'),
       {
@@ -183,6 +184,30 @@ describe('behind Varnish with xkey', () => {
         fetched: before.get(path),
       });
     }
+  });
+
+  it('keeps a custom domain’s answers apart from other hosts’ (Vary: Host)', async () => {
+    const at = (host: string) =>
+      new Promise<{ status: number; vary: string | undefined; keys: string | undefined }>(
+        (resolve, reject) => {
+          const url = new URL(varnish.url);
+          http
+            .get({ host: url.hostname, port: url.port, path: '/', headers: { Host: host } }, (res) => {
+              res.resume();
+              res.on('end', () =>
+                resolve({
+                  status: res.statusCode ?? 0,
+                  vary: res.headers['vary'],
+                  keys: res.headers['surrogate-key'] as string | undefined,
+                }),
+              );
+            })
+            .on('error', reject);
+        },
+      );
+    expect(await at('status.acme.test')).toEqual({ status: 200, vary: 'Host', keys: 'page-acme' });
+    expect((await at('elsewhere.test')).status).toBe(404);
+    expect(await at('status.acme.test')).toEqual({ status: 200, vary: 'Host', keys: 'page-acme' });
   });
 
   it('never serves a private page answer to a request without its token', async () => {
