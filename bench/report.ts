@@ -31,6 +31,7 @@ const SECTIONS: Record<string, string> = {
   stream: 'Live streams (GET /api/embed/stream) on one API process',
   scale: 'Capacity model inputs (npm run bench -- --scale)',
   procs: 'Processes: compiled startup and WEB_CONCURRENCY',
+  edge: 'Edge: the demo page behind Varnish (deploy/varnish/default.vcl), a herd of 64 connections',
 };
 
 const num = (x: number, unit = ''): string => {

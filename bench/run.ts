@@ -1,9 +1,10 @@
-// `npm run bench [-- --quick] [--only http|stream|load | --scale]`: every figure beside a baseline measured in the
+// `npm run bench [-- --quick] [--only http|stream|load|edge | --scale]`: every figure beside a baseline measured in the
 // same run, in an isolated environment (a fresh database sp_bench_<random> and a Redis prefix of
 // its own, both removed at the end). Prints a table; a full run writes bench/results/latest.json.
 // `--only http` (or `stream`) loads and projects the demo page and runs that phase alone; it prints
 // its table and leaves latest.json as it is. `--only load` is the part of the HTTP phase with the
-// projector ingesting (read p99 under load, freshness) alone.
+// projector ingesting (read p99 under load, freshness) alone; `--only edge` the demo page behind a
+// private Varnish (bench/edgePhase.ts) alone.
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
@@ -21,6 +22,7 @@ import { startServer, startWorker, stopAll } from './children.ts';
 import { projectorDeps, startBenchEnv } from './benchEnv.ts';
 import { appendAll, benchMonitors, DOMAIN_PAGE, domainPageEvents, historyPage } from './fixtures.ts';
 import { domainPhase } from './domainPhase.ts';
+import { edgePhase } from './edgePhase.ts';
 import { httpPhase } from './httpPhase.ts';
 import { httpUnderLoad } from './httpUnderLoad.ts';
 import { ingestPhase } from './ingestPhase.ts';
@@ -48,13 +50,14 @@ if (values.scale) {
 }
 const quick = values.quick;
 const only = values.only;
-if (only !== undefined && only !== 'http' && only !== 'stream' && only !== 'load') {
-  console.error(`--only ${only}: only the http, stream or load phase runs alone`);
+if (only !== undefined && !['http', 'stream', 'load', 'edge'].includes(only)) {
+  console.error(`--only ${only}: only the http, stream, load or edge phase runs alone`);
   process.exit(2);
 }
 const loadOnly = only === 'load';
 const httpOnly = only === 'http' || loadOnly;
 const streamOnly = only === 'stream';
+const edgeOnly = only === 'edge';
 const command = `npm run bench${quick || only ? ' --' : ''}${quick ? ' --quick' : ''}${only ? ` --only ${only}` : ''}`;
 const settings = quick
   ? {
@@ -67,6 +70,7 @@ const settings = quick
       lagRate: 2_000,
       lagSeconds: 6,
       streams: 2_000,
+      edgeSeconds: 10,
     }
   : {
       httpSeconds: 5,
@@ -78,6 +82,7 @@ const settings = quick
       lagRate: 10_000,
       lagSeconds: 20,
       streams: 10_000,
+      edgeSeconds: 30,
     };
 const PARTITIONS = 4;
 const log = (line: string) => void process.stderr.write(`${line}\n`);
@@ -158,7 +163,7 @@ try {
     DATABASE_URL: env.url,
     LOG_LEVEL: 'info',
   };
-  if (!httpOnly) {
+  if (!httpOnly && !edgeOnly) {
     const streams = streamsWithinFdLimit(settings.streams, log);
     log(`[${elapsed()}] live streams…`);
     const server = await startServer('app', serverEnv);
@@ -167,7 +172,7 @@ try {
     figures.push(...(await streamPhase({ ...phaseDeps, ...ref }, streams)));
     await server.stop();
   }
-  if (!streamOnly) {
+  if (!streamOnly && !edgeOnly) {
     log(`[${elapsed()}] HTTP…`);
     const demoCharts = chartKeys({
       tag: partitionTag(env.prefix, active.version, partitionOf('demo', PARTITIONS)),
@@ -278,6 +283,12 @@ try {
       );
     }
   }
+  if (only === undefined || edgeOnly) {
+    log(`[${elapsed()}] edge: the demo page behind Varnish…`);
+    const edgeDeps = { db: env.db, projector: deps, prefix: env.prefix, serverEnv, log };
+    const built = (await readActive(env.redis, env.prefix))!;
+    figures.push(...(await edgePhase({ ...edgeDeps, ...built }, { seconds: settings.edgeSeconds })));
+  }
   if (only === undefined) {
     log(`[${elapsed()}] processes: startup, WEB_CONCURRENCY…`);
     figures.push(...(await procsPhase({ env: serverEnv, quick, log })));
@@ -291,6 +302,7 @@ const header = [
   `${command}: ${machine.cpus} CPUs (${machine.cpu_model}), ${machine.memory_gb} GB, Node ${machine.node}, PostgreSQL ${machine.postgres}, Redis ${machine.redis}; ${seconds.toFixed(0)} s`,
   quick && httpOnly ? '--quick: 2 s per endpoint, a hello-world run after every fourth' : '',
   quick && streamOnly ? '--quick: 2,000 streams' : '',
+  quick && edgeOnly ? '--quick: a 10 s herd instead of 30 s' : '',
   quick && only === undefined
     ? '--quick: shorter runs, 10 chart monitors, 30 days instead of 1 year, 50k ingest events, 2,000 events/s for 6 s for the lag'
     : '',

@@ -2,6 +2,7 @@
 // with a message naming the variable, before anything connects anywhere.
 import proxyAddr from 'proxy-addr';
 import { z } from 'zod';
+import { parseEdgeSettings, type EdgeSettings } from './edge/edgeSettings.ts';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const onOff = z.enum(['on', 'off']);
@@ -88,6 +89,8 @@ export type Config = Readonly<{
   batchSize: number;
   concurrency: number;
   logLevel: z.infer<typeof Env>['LOG_LEVEL'];
+  /** EDGE_PURGE and the edges' settings (docs/operations.md, "Edge caching"). */
+  edge: EdgeSettings;
 }>;
 
 // A wildcard bind address is not something to put in a browser; an IPv6 literal needs brackets.
@@ -112,6 +115,9 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     throw new ConfigError(`Invalid settings:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  const edge = parseEdgeSettings(present);
+  if ('issues' in edge)
+    throw new ConfigError(`Invalid settings:\n${edge.issues.map((i) => `  ${i}`).join('\n')}`);
   if (e.REDIS_CLUSTER_NODES && present['REDIS_URL'] !== undefined)
     throw new ConfigError(
       'Invalid settings:\n  REDIS_CLUSTER_NODES: set either REDIS_URL (one server) or REDIS_CLUSTER_NODES (a cluster), not both',
@@ -135,5 +141,6 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     batchSize: e.PROJECTOR_BATCH_SIZE,
     concurrency: e.PROJECTOR_CONCURRENCY,
     logLevel: e.LOG_LEVEL,
+    edge: edge.settings,
   };
 };

@@ -19,7 +19,7 @@ import { ModelsLost } from './detectLoss.ts';
 import { poisonedPages, quarantineWrites, recordDeadLetters } from './poisonedPages.ts';
 import { planWithinCommit } from './planWithinCommit.ts';
 import { projectBatch } from './projectBatch.ts';
-import { renderPages, type QuarantineNotice } from './renderPages.ts';
+import { renderPages, type PageRender, type QuarantineNotice } from './renderPages.ts';
 
 export type ProjectorDeps = Readonly<{
   db: DatabasePool;
@@ -29,6 +29,8 @@ export type ProjectorDeps = Readonly<{
   batchSize: number;
   log: Logger;
   onBatch?: (info: { partition: number; events: number; seconds: number }) => void;
+  /** Told of the renders each live (not rebuild) render commit made: the edge purge listens. */
+  onRendered?: (renders: readonly PageRender[]) => void;
 }>;
 
 export type PartitionRef = Readonly<{
@@ -133,6 +135,7 @@ export const runPartition = async (
         const pages = full ? dirty : dirty.filter((page) => effects.urgent.has(page.slug));
         const rendered = await renderPages(redis, tag, pages, now, deps.urls, {
           onQuarantine: logQuarantine(deps.log),
+          onCommitted: deps.onRendered,
         });
         if (!rendered) return fenced();
         if (full) lastRender = performance.now();
@@ -152,11 +155,16 @@ const renderClock = async (deps: ProjectorDeps, tag: string, force: boolean): Pr
   const last = await runRead(deps.redis, tickRead(tag));
   if (!force && last >= minute) {
     const pages = await collectRenders(deps.redis, tag, { tick: false, now });
-    return renderPages(deps.redis, tag, pages, now, deps.urls, { onQuarantine: logQuarantine(deps.log) });
+    return renderPages(deps.redis, tag, pages, now, deps.urls, {
+      onQuarantine: logQuarantine(deps.log),
+      onCommitted: deps.onRendered,
+    });
   }
   const pages = await collectRenders(deps.redis, tag, { tick: true, now });
   return renderPages(deps.redis, tag, pages, now, deps.urls, {
     extra: [setTick(tag, minute)],
     onQuarantine: logQuarantine(deps.log),
+    // A rebuild's renders are not live until it activates, and then equal the live ones.
+    ...(force ? {} : { onCommitted: deps.onRendered }),
   });
 };

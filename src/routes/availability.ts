@@ -1,6 +1,7 @@
 // GET /api/status-pages/{slug}/monitors/{monitorID}/availability: one stored response per monitor
 // and period. An unknown monitor outranks a bad period (decisions.md, "HTTP"), so the monitor's
 // existence is read even when the period is invalid.
+import { pageKeys } from '../edge/surrogateKeys.ts';
 import { ApiError } from '../http/errors.ts';
 import { admit, availabilityRules, parseSlug, type RouteDeps } from '../http/pageGate.ts';
 import { MonitorIdPath, PeriodQuery } from '../http/schemas.ts';
@@ -32,6 +33,8 @@ export const availabilityRoutes = ({ reads, locate, cache }: RouteDeps): Route[]
         ...read.stored,
         cacheControl: cacheFor(isPrivate, cacheControl.lists),
         from: read,
+        edge: { keys: pageKeys(slug, true), lifetime: 'minute' },
+        settled: cache.isSettled(read),
       });
     },
   },

@@ -3,6 +3,7 @@
 // when asked for; each variant is joined (and its ETag hashed) once per change of the page, then
 // served from the process's cache. The snippets are stored whole.
 import type { Request } from 'express';
+import { pageKeys } from '../edge/surrogateKeys.ts';
 import { ApiError } from '../http/errors.ts';
 import { admit, pageRules, parseSlug, type RouteDeps } from '../http/pageGate.ts';
 import { embedBody } from '../http/embedBody.ts';
@@ -64,6 +65,8 @@ export const embedRoutes = ({ reads, locate, cache }: RouteDeps): Route[] => [
         ...read.ready,
         cacheControl: cacheFor(isPrivate, cacheControl.embed),
         from: read,
+        edge: { keys: pageKeys(slug, true), lifetime: 'minute' },
+        settled: cache.isSettled(read),
       });
     },
   },
@@ -80,6 +83,8 @@ export const embedRoutes = ({ reads, locate, cache }: RouteDeps): Route[] => [
         ...read.stored,
         cacheControl: cacheFor(isPrivate, cacheControl.snippets),
         from: read,
+        edge: { keys: pageKeys(slug, true), lifetime: 'minute' },
+        settled: cache.isSettled(read),
       });
     },
   },

@@ -3,6 +3,8 @@
 // JSON) by concatenation, so the request path never parses or re-serialises them; each variant is
 // assembled (and its ETag hashed) once per change of the page, then served from the process's cache.
 import type { Request, Response } from 'express';
+import { pageKeys } from '../edge/surrogateKeys.ts';
+import type { EdgeLifetime } from '../edge/edgeHeaders.ts';
 import { ApiError } from '../http/errors.ts';
 import { admit, pageRules, parseSlug, type RouteDeps } from '../http/pageGate.ts';
 import { MonthQuery } from '../http/schemas.ts';
@@ -30,13 +32,18 @@ type ListAnswer = Readonly<{
 const answerSize = (answer: ListAnswer): number => answer.ready?.body.length ?? 0;
 
 export const pageListHandlers = ({ reads, locate, cache }: RouteDeps, kind: ListKind) => {
-  const send = (req: Request, res: Response, answer: ListAnswer, valid: boolean) => {
+  // A maintenance's status moves with the clock; incidents and every daily count only with events.
+  const lifetime = (counts: boolean): EdgeLifetime =>
+    kind.field === 'maintenances' && !counts ? 'minute' : 'day';
+  const send = (req: Request, res: Response, answer: ListAnswer, valid: boolean, counts = false) => {
     const { isPrivate } = admit(answer.access, req.query, pageRules);
     if (!valid || answer.ready === null) throw new ApiError('invalid_parameters');
     sendBody(req, res, {
       ...answer.ready,
       cacheControl: cacheFor(isPrivate, cacheControl.lists),
       from: answer,
+      edge: { keys: pageKeys(String(req.params['slug']), false), lifetime: lifetime(counts) },
+      settled: cache.isSettled(answer),
     });
   };
 
@@ -54,7 +61,7 @@ export const pageListHandlers = ({ reads, locate, cache }: RouteDeps, kind: List
         () => answer(ref, month),
         answerSize,
       );
-      send(req, res, answered, query.success);
+      send(req, res, answered, query.success, name === 'counts');
     };
 
   return {

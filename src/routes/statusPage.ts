@@ -2,20 +2,21 @@
 // stylesheet. The document is a shell; the script reads everything else from the public API.
 // No page to show is an HTML page too (404, or 503 while the read models are rebuilt).
 import type { ErrorRequestHandler, Request, Response } from 'express';
+import { pageKeys, STATIC_KEY } from '../edge/surrogateKeys.ts';
 import { ApiError, isStoreOutage, isUndecodablePath, RETRY_AFTER_SECONDS } from '../http/errors.ts';
 import type { RouteDeps } from '../http/pageGate.ts';
 import { Slug } from '../http/schemas.ts';
-import { cacheFor, sendBody } from '../http/send.ts';
+import { cacheFor, sendBody, STALE_IF_ERROR } from '../http/send.ts';
 import { etagOf } from '../models/bytes.ts';
 import { pageAssets, type Asset } from '../statusPage/assets.ts';
 import { errorDocument, type ErrorStatus } from '../statusPage/errorDocument.ts';
 import type { Route } from './routeTable.ts';
 import { pageDocument, SCRIPT_PATH, STYLE_PATH } from '../statusPage/pageDocument.ts';
 
-export const STATUS_PAGE_CACHE = 'public, max-age=60';
-const ASSET_CACHE = 'public, max-age=300';
+export const STATUS_PAGE_CACHE = `public, max-age=60${STALE_IF_ERROR}`;
+const ASSET_CACHE = `public, max-age=300${STALE_IF_ERROR}`;
 // The document links to `?v=<content hash>`: that exact URL never changes meaning.
-const VERSIONED_ASSET_CACHE = 'public, max-age=31536000, immutable';
+const VERSIONED_ASSET_CACHE = `public, max-age=31536000, immutable${STALE_IF_ERROR}`;
 const HTML = 'text/html; charset=utf-8';
 
 const sendAsset = (pick: (assets: ReturnType<typeof pageAssets>) => Asset, contentType: string) => {
@@ -26,6 +27,7 @@ const sendAsset = (pick: (assets: ReturnType<typeof pageAssets>) => Asset, conte
       etag: asset.etag,
       contentType,
       cacheControl: req.query['v'] === asset.version ? VERSIONED_ASSET_CACHE : ASSET_CACHE,
+      edge: { keys: [STATIC_KEY], lifetime: 'day' },
     });
   };
 };
@@ -81,6 +83,8 @@ export const statusPageRoutes = ({ reads, locate, cache }: RouteDeps): Route[] =
         contentType: HTML,
         cacheControl: cacheFor(isPrivate, STATUS_PAGE_CACHE),
         from: access,
+        edge: { keys: pageKeys(slug.data, false), lifetime: 'day' },
+        settled: cache.isSettled(access),
       });
     },
   },

@@ -367,7 +367,7 @@ describe('access and plans end to end', () => {
           incidents: [],
           dns_only: false,
         },
-        'public, max-age=15',
+        'public, max-age=15, stale-if-error=86400',
       ]);
       const badge = await svg('/badge/mid.svg');
       expect([badge.status, badge.body]).toEqual([200, badgeSvg('degraded_performance')]);
@@ -406,7 +406,7 @@ describe('access and plans end to end', () => {
             ` data-show-incidents="true" data-rtm="60" data-upd="7" async></script></div>`,
           minimal_md: '**Major Outage** · [View status page](https://status.brand.example)',
         },
-        'public, max-age=300',
+        'public, max-age=300, stale-if-error=86400',
       ]);
       expect(await answer('/api/embed/status?slug=brand')).toEqual([
         200,
@@ -418,7 +418,7 @@ describe('access and plans end to end', () => {
           incidents: [],
           dns_only: true, // its only monitor is of type dns
         },
-        'public, max-age=15',
+        'public, max-age=15, stale-if-error=86400',
       ]);
       const badge = await svg('/badge/brand.svg');
       expect([badge.status, badge.body]).toEqual([200, badgeSvg('major_outage')]);
