@@ -29,6 +29,8 @@ export type ProjectorDeps = Readonly<{
   batchSize: number;
   log: Logger;
   onBatch?: (info: { partition: number; events: number; seconds: number }) => void;
+  /** Pages rendered (projector_renders_total). */
+  onRender?: (pages: number) => void;
 }>;
 
 export type PartitionRef = Readonly<{
@@ -135,6 +137,7 @@ export const runPartition = async (
           onQuarantine: logQuarantine(deps.log),
         });
         if (!rendered) return fenced();
+        deps.onRender?.(pages.length);
         if (full) lastRender = performance.now();
       }
     }
@@ -145,6 +148,11 @@ export const runPartition = async (
   return result;
 };
 
+const counted = (deps: ProjectorDeps, pages: number, rendered: boolean): boolean => {
+  if (rendered) deps.onRender?.(pages);
+  return rendered;
+};
+
 /** On a new minute (or at the end of a rebuild) renders every page for the clock. */
 const renderClock = async (deps: ProjectorDeps, tag: string, force: boolean): Promise<boolean> => {
   const now = deps.clock().getTime();
@@ -152,11 +160,19 @@ const renderClock = async (deps: ProjectorDeps, tag: string, force: boolean): Pr
   const last = await runRead(deps.redis, tickRead(tag));
   if (!force && last >= minute) {
     const pages = await collectRenders(deps.redis, tag, { tick: false, now });
-    return renderPages(deps.redis, tag, pages, now, deps.urls, { onQuarantine: logQuarantine(deps.log) });
+    return counted(
+      deps,
+      pages.length,
+      await renderPages(deps.redis, tag, pages, now, deps.urls, { onQuarantine: logQuarantine(deps.log) }),
+    );
   }
   const pages = await collectRenders(deps.redis, tag, { tick: true, now });
-  return renderPages(deps.redis, tag, pages, now, deps.urls, {
-    extra: [setTick(tag, minute)],
-    onQuarantine: logQuarantine(deps.log),
-  });
+  return counted(
+    deps,
+    pages.length,
+    await renderPages(deps.redis, tag, pages, now, deps.urls, {
+      extra: [setTick(tag, minute)],
+      onQuarantine: logQuarantine(deps.log),
+    }),
+  );
 };

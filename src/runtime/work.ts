@@ -45,6 +45,7 @@ export const work = async (
       log,
       onBatch: metrics.onBatch,
       onLoss: metrics.onLoss,
+      onRender: metrics.onRender,
       prefix: config.redisPrefix,
       partitions: config.partitions,
       requeue: (partition) => queue.wakePartitions([partition]),
@@ -52,6 +53,7 @@ export const work = async (
     queueRedis,
     config.concurrency,
   );
+  metrics.watchWorker(worker);
   const scheduler = startScheduler({
     queue,
     active: createActiveVersionReader(redis, config.redisPrefix),
