@@ -42,7 +42,10 @@ export const registerProjectorGauges = (registry: Registry, sources: MetricSourc
   const logPosition = gauge('projector_log_position', 'Position of the newest event in the log');
   const byPartition = (name: string, help: string) =>
     new Gauge({ name, help, labelNames: ['partition'], registers: [registry], collect: collectors.collect });
-  const partitionEvents = byPartition('projector_partition_lag_events', 'Events of a partition not yet projected');
+  const partitionEvents = byPartition(
+    'projector_partition_lag_events',
+    'Events of a partition not yet projected',
+  );
   const partitionSeconds = byPartition(
     'projector_partition_lag_seconds',
     'Age of the oldest event of a partition not yet projected',
@@ -105,6 +108,7 @@ export const createProjectorMetrics = (registry: Registry, sources: MetricSource
     labelNames: ['kind'],
     registers: [registry],
   });
+  for (const kind of ['checkpoint', 'page_state'] as const) lost.inc({ kind }, 0); // exported from the start
   const counter = (name: string, help: string) => new Counter({ name, help, registers: [registry] });
   const renders = counter('projector_renders_total', 'Pages rendered (their read models written anew)');
   const stalled = counter('projector_jobs_stalled_total', 'Jobs whose worker stopped renewing their lock');

@@ -34,7 +34,21 @@ export const metricsNotYetInSource = (): Set<string> => {
   return new Set(METRICS_FROM_OTHER_BRANCHES.filter((name) => !source.includes(`'${name}'`)));
 };
 
-const KEYWORDS = new Set(['and', 'or', 'unless', 'by', 'without', 'on', 'ignoring', 'group_left', 'group_right', 'offset', 'bool', 'inf', 'nan']);
+const KEYWORDS = new Set([
+  'and',
+  'or',
+  'unless',
+  'by',
+  'without',
+  'on',
+  'ignoring',
+  'group_left',
+  'group_right',
+  'offset',
+  'bool',
+  'inf',
+  'nan',
+]);
 
 /**
  * The metric names a PromQL expression selects: identifiers that are not functions (followed by

@@ -29,14 +29,21 @@ describe('the alert rules', () => {
   });
 
   it('each alert is tested firing and silent, and has a runbook entry', () => {
-    const tests = (parse(readFileSync(deployFile('prometheus', 'alerts.test.yml'), 'utf8')) as TestFile).tests;
+    const tests = (parse(readFileSync(deployFile('prometheus', 'alerts.test.yml'), 'utf8')) as TestFile)
+      .tests;
     const cases = tests.flatMap((t) => t.alert_rule_test ?? []);
     const runbook = readFileSync(`${root}/docs/operations.md`, 'utf8');
     for (const rule of alertRules()) {
       const name = rule.alert!;
       const mine = cases.filter((c) => c.alertname === name);
-      expect(mine.some((c) => (c.exp_alerts ?? []).length > 0), `${name} fires in a test`).toBe(true);
-      expect(mine.some((c) => (c.exp_alerts ?? []).length === 0), `${name} stays silent in a test`).toBe(true);
+      expect(
+        mine.some((c) => (c.exp_alerts ?? []).length > 0),
+        `${name} fires in a test`,
+      ).toBe(true);
+      expect(
+        mine.some((c) => (c.exp_alerts ?? []).length === 0),
+        `${name} stays silent in a test`,
+      ).toBe(true);
       expect(runbook, `runbook entry for ${name}`).toContain(`### ${name}\n`);
     }
   });

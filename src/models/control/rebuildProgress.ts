@@ -44,11 +44,18 @@ export const recordRebuildProgress = (
   };
   return {
     record,
-    clear: () => redis.del(key).then(() => undefined, () => undefined),
+    clear: () =>
+      redis.del(key).then(
+        () => undefined,
+        () => undefined,
+      ),
   };
 };
 
-export const readRebuildProgress = async (redis: RedisClient, prefix: string): Promise<RebuildProgressView> => {
+export const readRebuildProgress = async (
+  redis: RedisClient,
+  prefix: string,
+): Promise<RebuildProgressView> => {
   const [holder, hash] = await Promise.all([
     lockHolderPurpose(redis, prefix),
     redis.hgetall(rebuildProgressKey(prefix)),
