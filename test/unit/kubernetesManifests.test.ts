@@ -18,7 +18,11 @@ import { JOB_BUDGET_MS } from '../../src/projector/projectPartition.ts';
 import { DRAIN_WITHIN_MS } from '../../src/runtime/apiProcesses.ts';
 import { deployFile, kubernetesDocuments, root } from '../support/operatorKit.ts';
 
-type Doc = Record<string, unknown> & { kind: string; apiVersion: string; metadata: { name: string } };
+type Doc = Record<string, unknown> & {
+  kind: string;
+  apiVersion: string;
+  metadata: { name: string; labels?: Record<string, string> };
+};
 type Validated = { validate: () => void };
 const MODELS: Record<string, new (data: never) => Validated> = {
   'v1/Namespace': core.Namespace,
@@ -193,9 +197,7 @@ describe('the Kubernetes manifests', () => {
         selector: { matchLabels: Record<string, string> };
         endpoints: { port: string; path: string }[];
       };
-      const targets = services.filter((s) =>
-        matches(spec.selector.matchLabels, (s.metadata as { labels: Record<string, string> }).labels),
-      );
+      const targets = services.filter((s) => matches(spec.selector.matchLabels, s.metadata.labels ?? {}));
       expect(targets, monitor.metadata.name).toHaveLength(1);
       const ports = (targets[0]!['spec'] as { ports: { name: string }[] }).ports.map((p) => p.name);
       for (const endpoint of spec.endpoints) {

@@ -1,7 +1,8 @@
 // Writes deploy/kubernetes/prometheusrule.yaml from alerts.yml (the same rules for the Prometheus
-// Operator). Run after changing alerts.yml: node deploy/prometheus/toPrometheusRule.mjs
+// Operator). Run after changing alerts.yml: node deploy/prometheus/toPrometheusRule.js
 import { readFileSync, writeFileSync } from 'node:fs';
-import { format } from 'prettier';
+import { URL } from 'node:url';
+import { format, resolveConfig } from 'prettier';
 import { parse, stringify } from 'yaml';
 
 const here = (path) => new URL(path, import.meta.url);
@@ -16,7 +17,9 @@ const rule = {
   spec: parse(readFileSync(here('alerts.yml'), 'utf8')),
 };
 const header =
-  '# Generated from deploy/prometheus/alerts.yml by deploy/prometheus/toPrometheusRule.mjs; a test\n' +
+  '# Generated from deploy/prometheus/alerts.yml by deploy/prometheus/toPrometheusRule.js; a test\n' +
   '# checks the two hold the same rules.\n';
 const text = header + stringify(rule, { lineWidth: 0 });
-writeFileSync(here('../kubernetes/prometheusrule.yaml'), await format(text, { parser: 'yaml' }));
+const target = here('../kubernetes/prometheusrule.yaml');
+const options = await resolveConfig(target);
+writeFileSync(target, await format(text, { ...options, parser: 'yaml' }));
