@@ -10,13 +10,14 @@ import { guardedCollectors } from '../shared/guardedCollectors.ts';
 import type { Logger } from '../shared/logger.ts';
 import { registerOperatorGauges } from './operatorGauges.ts';
 import { projectionLag } from './projectionStatus.ts';
+import type { ProjectorJob } from './queue.ts';
 
 export type ProjectorMetrics = Readonly<{
   onBatch: (info: { partition: number; events: number; seconds: number }) => void;
   onLoss: (kind: 'checkpoint' | 'page_state') => void;
   onRender: (pages: number) => void;
   /** Counts the worker's stalled, retried and finally failed jobs. */
-  watchWorker: (worker: Worker) => void;
+  watchWorker: (worker: Worker<ProjectorJob, number>) => void;
 }>;
 
 export type MetricSources = Readonly<{

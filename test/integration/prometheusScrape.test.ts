@@ -19,6 +19,7 @@ import {
   kubernetesDocuments,
   metricsNotYetInSource,
   metricsTheKitNames,
+  root,
 } from '../support/operatorKit.ts';
 import { freePort } from '../support/redisServer.ts';
 import * as testEnv from '../support/testEnv.ts';
@@ -83,6 +84,8 @@ describe('Prometheus scraping the service', () => {
     const worker = startDist(build.main, ['work'], env);
     running.push(worker);
     await worker.waitForLine((line) => line.msg === 'projector workers started');
+    // The first job builds the (empty) models; events after it are projected batch by batch.
+    await worker.waitForLine((line) => line.msg === 'read models active');
 
     const now = new Date(Date.now() - 60_000).toISOString();
     const events = [pageConfigured('kit'), monitorConfigured('kit', 1), check('kit', 1, now)];
@@ -157,6 +160,13 @@ describe('Prometheus scraping the service', () => {
     const scraped = await until(scrapedNames, (names) => missing(names).length === 0, 20_000);
     expect(missing(scraped)).toEqual([]);
     expect(named.length).toBeGreaterThan(25);
+    // And every metric the service exports is explained in docs/operations.md (Node's own aside).
+    const docs = await readFile(join(root, 'docs', 'operations.md'), 'utf8');
+    const ours = scraped.filter((name) => !/^(process_|nodejs_|up$|scrape_|ALERTS)/.test(name));
+    const undocumented = ours.filter(
+      (name) => !docs.includes(`| \`${name.replace(/_(bucket|sum|count)$/, '')}\``),
+    );
+    expect(undocumented).toEqual([]);
   });
 
   it('reads what the service does: two API processes, Redis with noeviction, the reads from memory', async () => {
@@ -167,6 +177,8 @@ describe('Prometheus scraping the service', () => {
     expect(await value('max(projector_partition_lag_events)')).toBe(0);
     expect(await value('sum(read_cache_requests_total)')).toBe(5);
     expect(await value('sum(http_requests_total{route="/api/status/:slug/charts", status="200"})')).toBe(5);
+    expect(await value('sum(projector_renders_total)')).toBeGreaterThan(0);
+    expect(await value('sum(projector_events_projected_total)')).toBe(3);
   });
 
   it('answers the KEDA trigger and the probes of the manifests', async () => {
