@@ -134,9 +134,7 @@ describe('the operator metrics', () => {
     const queue = new Queue(name, { connection });
     const worker = new Worker<{ partition: number }, number>(
       name,
-      async (): Promise<number> => {
-        throw new Error('a bug');
-      },
+      (): Promise<number> => Promise.reject(new Error('a bug')),
       { connection },
     );
     metrics.watchWorker(worker);
