@@ -47,6 +47,7 @@ describe('Prometheus scraping the service', () => {
   const prefix = testEnv.freshRedisPrefix();
   const running: DistProcess[] = [];
   const ports = { public: 0, operator: 0, worker: 0, prometheus: 0 };
+  const requests = { before: 0 };
 
   const query = async (promql: string): Promise<Sample[]> => {
     const url = `http://127.0.0.1:${ports.prometheus}/api/v1/query?query=${encodeURIComponent(promql)}`;
@@ -104,7 +105,13 @@ describe('Prometheus scraping the service', () => {
       (status) => status.lag_events === 0 && status.log_position === '3',
     );
     expect(projected).toMatchObject({ lag_events: 0, log_position: '3' });
-    for (let i = 0; i < 5; i++) await fetch(`http://127.0.0.1:${ports.public}/api/status/kit/charts`);
+    // Lag 0 comes with the commit; the render follows it: read until the page answers, then 5 more.
+    const charts = () => fetch(`http://127.0.0.1:${ports.public}/api/status/kit/charts`);
+    await until(
+      async () => ((requests.before += 1), (await charts()).status),
+      (status) => status === 200,
+    );
+    for (let i = 0; i < 5; i++) expect((await charts()).status).toBe(200);
 
     // The real rules, with every `for` cut to a second so that a test sees an alert fire.
     const rules = (await readFile(deployFile('prometheus', 'alerts.yml'), 'utf8')).replace(
@@ -175,8 +182,15 @@ describe('Prometheus scraping the service', () => {
     expect(await value('min(readiness_dependency_up)')).toBe(1);
     expect(await value('min(redis_maxmemory_policy_noeviction)')).toBe(1);
     expect(await value('max(projector_partition_lag_events)')).toBe(0);
-    expect(await value('sum(read_cache_requests_total)')).toBe(5);
-    expect(await value('sum(http_requests_total{route="/api/status/:slug/charts", status="200"})')).toBe(5);
+    const made = requests.before + 5;
+    // Every answer of the page went through the cache (the ones before its render may not have).
+    const cacheReads = await value('sum(read_cache_requests_total)');
+    expect(cacheReads).toBeGreaterThanOrEqual(6);
+    expect(cacheReads).toBeLessThanOrEqual(made);
+    expect(await value('sum(http_requests_total{route="/api/status/:slug/charts"})')).toBe(made);
+    expect(
+      await value('sum(http_requests_total{route="/api/status/:slug/charts", status="200"})'),
+    ).toBeGreaterThanOrEqual(6);
     expect(await value('sum(projector_renders_total)')).toBeGreaterThan(0);
     expect(await value('sum(projector_events_projected_total)')).toBe(3);
   });
