@@ -48,6 +48,9 @@ describe('the Grafana dashboard', () => {
       expect(new Set(targets.map((t) => t.refId)).size).toBe(targets.length);
       for (const target of targets) expect(target.datasource).toEqual(SOURCE);
     }
+    const ids = board.panels.map((panel) => (panel as { id?: number }).id);
+    expect(new Set(ids).size).toBe(board.panels.length);
+    expect(ids.every((id) => Number.isInteger(id))).toBe(true);
     // Panels do not overlap.
     const cells = new Set<string>();
     for (const { gridPos: g, title } of board.panels)
