@@ -15,6 +15,7 @@ import { quarantineKey } from '../../src/models/quarantine/keys.ts';
 import { buildDist, startDist, type Build, type DistProcess } from '../support/distProcess.ts';
 import { check, monitorConfigured, pageConfigured } from '../support/events.ts';
 import {
+  dashboardExpressions,
   deployFile,
   kubernetesDocuments,
   metricsNotYetInSource,
@@ -174,6 +175,15 @@ describe('Prometheus scraping the service', () => {
       (name) => !docs.includes(`| \`${name.replace(/_(bucket|sum|count)$/, '')}\``),
     );
     expect(undocumented).toEqual([]);
+  });
+
+  it('accepts every query of the dashboard', async () => {
+    for (const expr of dashboardExpressions()) {
+      const promql = expr.replaceAll('$__rate_interval', '1m').replaceAll('$route', '.*');
+      const url = `http://127.0.0.1:${ports.prometheus}/api/v1/query?query=${encodeURIComponent(promql)}`;
+      const answer = (await (await fetch(url)).json()) as { status: string; error?: string };
+      expect(answer, expr).toEqual(expect.objectContaining({ status: 'success' }));
+    }
   });
 
   it('reads what the service does: two API processes, Redis with noeviction, the reads from memory', async () => {
