@@ -31,6 +31,8 @@ export type ProjectorDeps = Readonly<{
   onBatch?: (info: { partition: number; events: number; seconds: number }) => void;
   /** Told of the renders each live (not rebuild) render commit made: the edge purge listens. */
   onRendered?: (renders: readonly PageRender[]) => void;
+  /** Pages rendered (projector_renders_total). */
+  onRender?: (pages: number) => void;
 }>;
 
 export type PartitionRef = Readonly<{
@@ -138,6 +140,7 @@ export const runPartition = async (
           onCommitted: deps.onRendered,
         });
         if (!rendered) return fenced();
+        deps.onRender?.(pages.length);
         if (full) lastRender = performance.now();
       }
     }
@@ -148,6 +151,11 @@ export const runPartition = async (
   return result;
 };
 
+const counted = (deps: ProjectorDeps, pages: number, rendered: boolean): boolean => {
+  if (rendered) deps.onRender?.(pages);
+  return rendered;
+};
+
 /** On a new minute (or at the end of a rebuild) renders every page for the clock. */
 const renderClock = async (deps: ProjectorDeps, tag: string, force: boolean): Promise<boolean> => {
   const now = deps.clock().getTime();
@@ -155,16 +163,24 @@ const renderClock = async (deps: ProjectorDeps, tag: string, force: boolean): Pr
   const last = await runRead(deps.redis, tickRead(tag));
   if (!force && last >= minute) {
     const pages = await collectRenders(deps.redis, tag, { tick: false, now });
-    return renderPages(deps.redis, tag, pages, now, deps.urls, {
-      onQuarantine: logQuarantine(deps.log),
-      onCommitted: deps.onRendered,
-    });
+    return counted(
+      deps,
+      pages.length,
+      await renderPages(deps.redis, tag, pages, now, deps.urls, {
+        onQuarantine: logQuarantine(deps.log),
+        onCommitted: deps.onRendered,
+      }),
+    );
   }
   const pages = await collectRenders(deps.redis, tag, { tick: true, now });
-  return renderPages(deps.redis, tag, pages, now, deps.urls, {
-    extra: [setTick(tag, minute)],
-    onQuarantine: logQuarantine(deps.log),
-    // A rebuild's renders are not live until it activates, and then equal the live ones.
-    ...(force ? {} : { onCommitted: deps.onRendered }),
-  });
+  return counted(
+    deps,
+    pages.length,
+    await renderPages(deps.redis, tag, pages, now, deps.urls, {
+      extra: [setTick(tag, minute)],
+      onQuarantine: logQuarantine(deps.log),
+      // A rebuild's renders are not live until it activates, and then equal the live ones.
+      ...(force ? {} : { onCommitted: deps.onRendered }),
+    }),
+  );
 };

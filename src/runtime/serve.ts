@@ -6,6 +6,7 @@ import { Registry, collectDefaultMetrics } from 'prom-client';
 import { buildPublicHandler } from '../app.ts';
 import type { Config } from '../config.ts';
 import { createReadPath } from '../http/readPath.ts';
+import { registerReadCacheMetrics } from '../http/readCacheMetrics.ts';
 import { buildOperatorApp } from '../operatorApp.ts';
 import { registerProjectorGauges } from '../projector/projectorMetrics.ts';
 import { createProjectorQueue, createWake } from '../projector/queue.ts';
@@ -19,6 +20,7 @@ import type { Clients } from './clients.ts';
 import { ClusterRegistry } from './clusterMetrics.ts';
 import { createChangeHub } from '../stream/changeHub.ts';
 import { listen } from './listen.ts';
+import { registerProcessGauges } from './processGauges.ts';
 
 type OnShutdown = (close: () => Promise<unknown>) => void;
 
@@ -33,6 +35,7 @@ export const servePublic = async (
   // One subscriber per process: custom domains, live streams and the response cache share it.
   const readPath = createReadPath({ redis, prefix: config.redisPrefix, log });
   const { subscriber } = readPath;
+  if (readPath.cache) registerReadCacheMetrics(registry, readPath.cache, readPath.memo);
   const domains = createDomainDirectory({
     redis,
     prefix: config.redisPrefix,
@@ -105,10 +108,12 @@ export const serve = async (config: Config, clients: Clients, onShutdown: OnShut
   const wake = await serveOperator(config, clients, onShutdown, registry);
   if (processes > 1) {
     const api = await startApiProcesses(processes, log);
+    registerProcessGauges(registry, processes, () => api.pids().length);
     onShutdown(() => api.stop()); // first of these closers: the API drains before the rest closes
     log.info({ port: api.port, host: config.host, processes, pids: api.pids() }, 'public API listening');
   } else {
     await servePublic(config, { redis: clients.readRedis, log }, onShutdown, registry);
+    registerProcessGauges(registry, 1, () => 1);
     log.info({ port: config.port, host: config.host, processes }, 'public API listening');
   }
   if (!config.ingestToken)

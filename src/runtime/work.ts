@@ -54,6 +54,7 @@ export const work = async (
       onBatch: metrics.onBatch,
       onLoss: metrics.onLoss,
       ...(edge ? { onRendered: (renders) => purgeRenders(edge, renders) } : {}),
+      onRender: metrics.onRender,
       prefix: config.redisPrefix,
       partitions: config.partitions,
       requeue: (partition) => queue.wakePartitions([partition]),
@@ -61,6 +62,7 @@ export const work = async (
     queueRedis,
     config.concurrency,
   );
+  metrics.watchWorker(worker);
   const scheduler = startScheduler({
     queue,
     active: createActiveVersionReader(redis, config.redisPrefix),
