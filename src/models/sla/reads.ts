@@ -1,8 +1,15 @@
 // Typed reads of the SLA model.
 import { fromBuffer, type StoredBytes } from '../bytes.ts';
 import type { PageRef } from '../page.ts';
+import { parsePeriod } from '../../../projections/sla/periods.ts';
+import type { RedisClient } from '../redis/redisClient.ts';
+import type { PageAccess } from '../access/codec.ts';
+import { accessRead } from '../access/reads.ts';
 import {
   getString,
+  known,
+  readAll,
+  runRead,
   hashGetBuffer,
   hashGetMany,
   mapRead,
@@ -48,3 +55,28 @@ export const slaTickRead = (tag: string): Read<number> =>
 
 /** Every live page of the partition (the clock renders their current periods). */
 export const partitionPagesRead = (tag: string): Read<string[]> => setMembers(partitionKeys(tag).pages);
+
+/** The API's one or two round trips for a report: access and meta (and the body when the period is named). */
+export const createSlaReads = (redis: RedisClient) => ({
+  report: async (page: PageRef, period: string | null, format: SlaFormat): Promise<SlaRead> => {
+    const named = period !== null && parsePeriod(period) !== null;
+    const [access, meta, stored] = await readAll(redis, [
+      accessRead(page),
+      slaMetaRead(page),
+      named ? slaReportRead(page, period, format) : known(null),
+    ]);
+    const label = period ?? meta?.current ?? null;
+    if (period !== null || label === null) return { access, meta, label, stored };
+    return { access, meta, label, stored: await runRead(redis, slaReportRead(page, label, format)) };
+  },
+});
+
+export type SlaRead = Readonly<{
+  access: PageAccess | null;
+  meta: SlaMeta | null;
+  /** The period asked for, or the current month when none was. */
+  label: string | null;
+  stored: StoredBytes | null;
+}>;
+
+export type SlaReads = ReturnType<typeof createSlaReads>;
