@@ -54,10 +54,18 @@ ${row('Error budget left', `${duration(m.error_budget_remaining_seconds)} (${Str
 </tbody>
 </table>`;
 
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+
+/** "Saturday, 31 October" under the date: a row of two lines that print must keep together. */
+export const dayName = (date: string): string => {
+  const day = new Date(`${date}T00:00:00Z`);
+  return `${WEEKDAYS[day.getUTCDay()]!}, ${String(day.getUTCDate())} ${MONTHS[day.getUTCMonth()]!}`;
+};
+
 /** A day's bar: the share of its counted time that was up, drawn from 0 to 100 %. */
 const dayRow = (d: DailyEntry, target: number): string => {
   const ok = d.uptime_percentage >= target;
-  return `<tr class="${ok ? 'met' : 'missed'}"><td>${d.date}</td><td class="num">${pct(d.uptime_percentage)}</td><td class="num">${duration(d.downtime_seconds)}</td><td class="num">${duration(d.excluded_seconds)}</td><td class="bar"><span style="width:${String(d.uptime_percentage)}%"></span></td></tr>`;
+  return `<tr class="${ok ? 'met' : 'missed'}"><td>${d.date}<br><span class="dow">${dayName(d.date)}</span></td><td class="num">${pct(d.uptime_percentage)}</td><td class="num">${duration(d.downtime_seconds)}</td><td class="num">${duration(d.excluded_seconds)}</td><td class="bar"><span style="width:${String(d.uptime_percentage)}%"></span></td></tr>`;
 };
 
 const dailyTable = (m: MonitorReport): string => `<table class="daily">
@@ -76,7 +84,7 @@ h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px;break-after
 table{border-collapse:collapse;width:100%;margin:0 0 12px}
 th,td{border-bottom:1px solid #ddd;padding:3px 6px;text-align:left;vertical-align:middle}
 table.figures th{width:45%;font-weight:500;color:#333}
-.num{text-align:right;white-space:nowrap}
+.num{text-align:right;white-space:nowrap}.dow{color:#555;font-size:.85em}
 td.bar{width:30%}td.bar span{display:block;height:10px;background:#2e7d32;min-width:1px}
 tr.missed td.bar span{background:#c62828}
 tr{break-inside:avoid;page-break-inside:avoid}

@@ -3,12 +3,19 @@
 // monitor broken twice in October, once across the end of the month. Every figure below is worked
 // out by hand in the comments. Also: the CSV, the report page, a backfilled check changing past
 // reports, a time-zone change re-deriving them, and a private page's gate.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { check, monitorConfigured, pageConfigured } from '../support/events.ts';
 import { startProjectorEnv, type ProjectorEnv } from '../support/projectorEnv.ts';
 import { listenApi } from '../support/testServers.ts';
+import { launchChromium } from '../support/browser.ts';
 
 const NOW = '2026-11-22T12:00:00Z';
 const ev = (type: string, page: string, at: string, data: object) => ({ type, page, at, data });
@@ -228,5 +235,51 @@ describe('SLA reports', () => {
     expect([ok.status, ok.headers['cache-control']]).toEqual([200, 'private, no-store']);
     expect((await get('/s/hush/sla/2026-11')).status).toBe(401);
     expect((await get(`/s/hush/sla/2026-11?auth_token=${token}`)).status).toBe(200);
+  });
+});
+
+describe('the printable report in Chromium', { timeout: 120_000 }, () => {
+  let env: ProjectorEnv;
+  let server: Server;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    env = await startProjectorEnv({ now: NOW, partitions: 1 });
+    server = listenApi(env);
+    browser = await launchChromium();
+    const at = '2025-12-01T00:00:00Z';
+    await env.append(
+      pageConfigured('print', { time_zone: 'Europe/Berlin', sla_target: 99.95 }, at),
+      monitorConfigured('print', 31, { name: 'API' }, at),
+      monitorConfigured('print', 32, { name: 'Web' }, at),
+      check('print', 31, '2026-10-31T22:20:00Z', 'down'),
+      check('print', 31, '2026-10-31T23:50:00Z', 'up'),
+    );
+    await env.project();
+  });
+  afterAll(async () => {
+    await browser.close();
+    await new Promise((resolve) => server.close(resolve));
+    await env.close();
+  });
+
+  it('prints the year on A4 pages with no table row cut in two', async () => {
+    const { port } = server.address() as AddressInfo;
+    const page = await browser.newPage();
+    await page.goto(`http://127.0.0.1:${String(port)}/s/print/sla/2026`);
+    const pdf = await page.pdf({ preferCSSPageSize: true, printBackground: true });
+    await page.close();
+    const file = join(mkdtempSync(join(tmpdir(), 'sla-')), 'report.pdf');
+    writeFileSync(file, pdf);
+    expect(pdf.toString("latin1")).toMatch(/MediaBox \[0 0 59[45]\.\d+ 841\.\d+\]/); // A4: 595 × 842 pt
+    const pages = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' }).split('\f');
+    // Each daily row is two lines (the date, then its weekday): both must land on one page.
+    const where = (pattern: RegExp) =>
+      pages.flatMap((text, p) => [...text.matchAll(pattern)].map((m) => [p, m[1]!] as const));
+    const dates = where(/^\s*(\d{4}-\d{2}-\d{2})\b/gm);
+    const names = where(/^\s*((?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day, \d+ \w+)/gm);
+    expect(dates).toHaveLength(2 * 326); // two monitors, January 1st to November 22nd
+    expect(names.map(([p]) => p)).toEqual(dates.map(([p]) => p));
+    expect(new Set(dates.map(([p]) => p)).size).toBeGreaterThan(10);
   });
 });
