@@ -263,6 +263,19 @@ describe('the printable report in Chromium', { timeout: 120_000 }, () => {
     await env.close();
   });
 
+  it('is linked from the status page: this month and the last', async () => {
+    const { port } = server.address() as AddressInfo;
+    const page = await browser.newPage();
+    await page.goto(`http://127.0.0.1:${String(port)}/s/print`);
+    await page.waitForSelector('.sla-links a');
+    const links = await page.$$eval('.sla-links a', (as) => as.map((a) => [a.getAttribute('href'), a.textContent]));
+    await page.close();
+    expect(links).toEqual([
+      ['/s/print/sla/2026-11', 'November 2026 (so far)'],
+      ['/s/print/sla/2026-10', 'October 2026'],
+    ]);
+  });
+
   it('prints the year on A4 pages with no table row cut in two', async () => {
     const { port } = server.address() as AddressInfo;
     const page = await browser.newPage();
