@@ -16,6 +16,7 @@ import { check, monitorConfigured, pageConfigured } from '../support/events.ts';
 import { startProjectorEnv, type ProjectorEnv } from '../support/projectorEnv.ts';
 import { listenApi } from '../support/testServers.ts';
 import { launchChromium } from '../support/browser.ts';
+import { SlaReportBody } from '../../src/contract/slaSchemas.ts';
 
 const NOW = '2026-11-22T12:00:00Z';
 const ev = (type: string, page: string, at: string, data: object) => ({ type, page, at, data });
@@ -71,6 +72,7 @@ describe('SLA reports', () => {
     expect(res.status).toBe(200);
     expect(res.headers['cache-control']).toBe('public, max-age=3600');
     expect(res.headers['etag']).toMatch(/^"/);
+    SlaReportBody.parse(res.body); // the OpenAPI document's schema, strictly
     const body = res.body as { monitors: { daily: { date: string }[] }[] };
     const { monitors, ...head } = body;
     expect(head).toEqual({
