@@ -35,6 +35,22 @@ export type MonitorFigures = Readonly<{
   met: boolean;
 }>;
 
+const labels = new Map<number, string>();
+/** `YYYY-MM-DD` of a day number, memoised (a year's report names every day of it). */
+const labelOf = (day: number): string => {
+  let label = labels.get(day);
+  if (label === undefined) {
+    if (labels.size > 100_000) labels.clear();
+    label = dateLabel(day);
+    labels.set(day, label);
+  }
+  return label;
+};
+
+/** One day's entry as JSON text, the fields in the contract's order (a report holds many). */
+export const dailyJson = ([day, total, excluded, down]: DayFigures): string =>
+  `{"date":"${labelOf(day)}","total_seconds":${String(div(total, 1000))},"excluded_seconds":${String(div(excluded, 1000))},"downtime_seconds":${String(div(down, 1000))},"uptime_percentage":${String(percent(total - excluded - down, total - excluded))}}`;
+
 export const dailyEntry = ([day, total, excluded, down]: DayFigures): DailyEntry => ({
   date: dateLabel(day),
   total_seconds: div(total, 1000),

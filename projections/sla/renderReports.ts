@@ -4,7 +4,7 @@
 import type { PageState } from '../types.ts';
 import type { Span } from './intervals.ts';
 import { monthsOf, periodBounds, quarterOf, yearPeriod, type Period } from './periods.ts';
-import { slaReport, slaCsv } from './report.ts';
+import { slaCsv, slaReportJson } from './report.ts';
 import { excludedSpans, monitorTarget, slaSettings } from './settings.ts';
 import { combineAll, emptySummary, summarize, type Summary } from './summary.ts';
 
@@ -85,7 +85,7 @@ export const renderSlaReports = (input: SlaRenderInput): SlaRenderOutput => {
   const report = (period: Period): RenderedReport => {
     const [start, end] = periodBounds(settings.zone, period);
     const months = monthsOf(period).filter((m) => periodBounds(settings.zone, m)[0] <= asOf);
-    const body = slaReport({
+    const { json, report: body } = slaReportJson({
       slug: input.slug,
       period: period.label,
       zone: settings.zone,
@@ -93,13 +93,12 @@ export const renderSlaReports = (input: SlaRenderInput): SlaRenderOutput => {
       end,
       asOf,
       excludeMaintenance: settings.excludeMaintenance,
-      monitors: monitors.map((config) => ({
-        config,
-        target: monitorTarget(settings, config),
-        summary: combineAll(months.map((m) => summaryOf(m, config.id))),
-      })),
+      monitors: monitors.map((config) => {
+        const parts = months.map((m) => summaryOf(m, config.id));
+        return { config, target: monitorTarget(settings, config), summary: combineAll(parts), parts };
+      }),
     });
-    return { period, json: JSON.stringify(body), csv: slaCsv(body) };
+    return { period, json, csv: slaCsv(body) };
   };
   return {
     summaries: input.compute.map((m) => [m, computed.get(m.label)!] as const),

@@ -2,10 +2,27 @@
 import { formatTimestamp } from '../../src/shared/time.ts';
 import { inDisplayOrder } from '../render/monitorOrder.ts';
 import type { MonitorConfig } from '../types.ts';
-import { dailyEntry, figuresOf, type DailyEntry, type MonitorFigures } from './figures.ts';
+import { dailyEntry, dailyJson, figuresOf, type DailyEntry, type MonitorFigures } from './figures.ts';
 import type { Summary } from './summary.ts';
 
-export type ReportMonitor = Readonly<{ config: MonitorConfig; target: number; summary: Summary }>;
+/** `parts`: the summaries the period's summary combines, oldest first (their daily entries in turn). */
+export type ReportMonitor = Readonly<{
+  config: MonitorConfig;
+  target: number;
+  summary: Summary;
+  parts?: readonly Summary[];
+}>;
+
+const dailyTexts = new WeakMap<Summary, string>();
+/** A summary's daily entries as JSON text, made once per summary (a month's serve its quarter and year too). */
+const dailyText = (summary: Summary): string => {
+  let text = dailyTexts.get(summary);
+  if (text === undefined) {
+    text = summary.days.map(dailyJson).join(',');
+    dailyTexts.set(summary, text);
+  }
+  return text;
+};
 
 export type ReportInput = Readonly<{
   slug: string;
@@ -35,6 +52,22 @@ export type SlaReport = Readonly<{
   met_all: boolean;
   monitors: MonitorReport[];
 }>;
+
+/**
+ * The report as JSON text, byte for byte JSON.stringify(slaReport(input)), but with each month's
+ * daily entries written once and joined into its quarter and year.
+ */
+export const slaReportJson = (input: ReportInput): { json: string; report: SlaReport } => {
+  const report = slaReport({ ...input, monitors: input.monitors.map((m) => ({ ...m, summary: { ...m.summary, days: [] } })) });
+  const byId = new Map(input.monitors.map((m) => [m.config.id, m]));
+  const monitors = report.monitors.map(({ daily: _daily, ...figures }) => {
+    const m = byId.get(figures.monitor_id)!;
+    const days = (m.parts ?? [m.summary]).map(dailyText).filter((text) => text !== '');
+    return `${JSON.stringify(figures).slice(0, -1)},"daily":[${days.join(',')}]}`;
+  });
+  const { monitors: _monitors, ...head } = report;
+  return { json: `${JSON.stringify(head).slice(0, -1)},"monitors":[${monitors.join(',')}]}`, report };
+};
 
 export const slaReport = (input: ReportInput): SlaReport => {
   const byConfig = new Map(input.monitors.map((m) => [m.config, m]));

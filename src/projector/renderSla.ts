@@ -113,7 +113,7 @@ const renderOne = async (redis: RedisClient, plan: Plan, asOf: number): Promise<
         .filter((r) => r.period.year === year)
         .map((r) => ({ period: r.period.label, json: r.json, csv: r.csv }));
       const summaries = out.summaries.filter(([m]) => m.year === year).map(([m, s]) => [m.label, s] as const);
-      writes.push(putSlaYear(page, year, reports, summaries));
+      writes.push(...putSlaYear(page, year, reports, summaries));
     }
   }
   writes.push(dropSlaYears(page, [first - 1]), putSlaMeta(page, { time_zone: zone, current: current.label }));

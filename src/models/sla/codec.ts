@@ -1,5 +1,7 @@
 // Values of the SLA model: the meta document and the month summaries (exact ms, per monitor).
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { z } from 'zod';
+import { etagOf, type StoredBytes } from '../bytes.ts';
 import type { Summary } from '../../../projections/sla/summary.ts';
 import { parseStoredJson } from '../corruptReadModel.ts';
 
@@ -36,3 +38,14 @@ export const decodeSummaries = (text: string | null): MonthSummaries | null =>
     : new Map(
         Object.entries(parseStoredJson(MonthSummaries, text, 'sla summary')).map(([id, s]) => [Number(id), s]),
       );
+
+/**
+ * A JSON report as stored: `<etag>\n<base64 of its gzip>`. Reports repeat every day of their
+ * period (a year of a page with many monitors is megabytes), and gzip makes them about 40 times
+ * smaller in Redis and in the projector's commits. The ETag is the uncompressed body's.
+ */
+export const encodeReport = (json: string): string =>
+  `${etagOf(json)}\n${gzipSync(json, { level: 1 }).toString('base64')}`;
+
+export const decodeReport = (stored: StoredBytes | null): StoredBytes | null =>
+  stored === null ? null : { etag: stored.etag, body: gunzipSync(Buffer.from(stored.body.toString('latin1'), 'base64')) };

@@ -17,7 +17,7 @@ import {
   zsetScoredByScore,
   type Read,
 } from '../redis/reads.ts';
-import { decodeMeta, decodeSummaries, type MonthSummaries, type SlaMeta } from './codec.ts';
+import { decodeMeta, decodeReport, decodeSummaries, type MonthSummaries, type SlaMeta } from './codec.ts';
 import { csvField, reportField, slaMetaKey, slaPartitionKeys, slaYearKey, summaryField } from './keys.ts';
 import { partitionKeys } from '../control/keys.ts';
 
@@ -32,7 +32,7 @@ export const slaReportRead = (page: PageRef, period: string, format: SlaFormat):
       slaYearKey(page, Number(period.slice(0, 4))),
       format === 'csv' ? csvField(period) : reportField(period),
     ),
-    fromBuffer,
+    (stored) => (format === 'csv' ? fromBuffer(stored) : decodeReport(fromBuffer(stored))),
   );
 
 /** The stored summaries of `months` (labels of one year), null where none is stored. */

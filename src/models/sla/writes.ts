@@ -3,7 +3,7 @@ import { toBytes } from '../bytes.ts';
 import { partitionKeys } from '../control/keys.ts';
 import type { PageRef } from '../page.ts';
 import type { WriteOp } from '../redis/writeOps.ts';
-import { encodeMeta, encodeSummaries, type MonthSummaries, type SlaMeta } from './codec.ts';
+import { encodeMeta, encodeReport, encodeSummaries, type MonthSummaries, type SlaMeta } from './codec.ts';
 import { csvField, reportField, slaMetaKey, slaPartitionKeys, slaYearKey, summaryField } from './keys.ts';
 
 /** Marks a page's reports from instant `from` on (0: all of them); an earlier mark wins (ZADD LT). */
@@ -29,23 +29,27 @@ export const setSlaTick = (tag: string, minute: number): WriteOp => ({
 
 export type RenderedPeriod = Readonly<{ period: string; json: string; csv: string }>;
 
-/** One year's hash: reports, CSVs and month summaries, written field by field. */
+/**
+ * One year's hash: each report, CSV and month summary is a write of its own, so the fenced commit
+ * can spread them over calls of bounded size (a year's report of a page with many monitors is
+ * large; a single value over the cap goes alone, as every model's does).
+ */
 export const putSlaYear = (
   page: PageRef,
   year: number,
   reports: readonly RenderedPeriod[],
   summaries: readonly (readonly [month: string, MonthSummaries])[],
-): WriteOp => ({
-  op: 'hset',
-  key: slaYearKey(page, year),
-  fields: [
+): WriteOp[] => {
+  const key = slaYearKey(page, year);
+  const field = (name: string, value: string): WriteOp => ({ op: 'hset', key, fields: [[name, value]] });
+  return [
     ...reports.flatMap((r) => [
-      [reportField(r.period), toBytes(r.json)] as const,
-      [csvField(r.period), toBytes(r.csv)] as const,
+      field(reportField(r.period), encodeReport(r.json)),
+      field(csvField(r.period), toBytes(r.csv)),
     ]),
-    ...summaries.map(([month, s]) => [summaryField(month), encodeSummaries(s)] as const),
-  ],
-});
+    ...summaries.map(([month, s]) => field(summaryField(month), encodeSummaries(s))),
+  ];
+};
 
 export const putSlaMeta = (page: PageRef, meta: SlaMeta): WriteOp => ({
   op: 'set',
