@@ -46,7 +46,8 @@ const pageState = (now: number): PageState => ({
   maintenances: {},
 });
 
-const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const median = (values: readonly number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 const timed = async (work: () => Promise<unknown>): Promise<number> => {
   const started = performance.now();
@@ -71,14 +72,21 @@ export const slaPhase = async (
     options.log(`  seeding a monitor down every other minute for ${String(options.days)} days…`);
     const state = pageState(now);
     const fence = { tag, expected: (await redis.get(partitionKeys(tag).checkpoint))!, next: null };
-    await commitWrites(redis, fence, [putPageCore({ tag, slug: SLUG }, state), putAccess({ tag, slug: SLUG }, state)]);
+    await commitWrites(redis, fence, [
+      putPageCore({ tag, slug: SLUG }, state),
+      putAccess({ tag, slug: SLUG }, state),
+    ]);
     await redis.sadd(partitionKeys(tag).pages, SLUG);
     const down = timelineKeys({ tag, monitorId: 1 }).down;
     const first = Math.floor((now - options.days * DAY_MS) / MINUTE_MS);
     for (let from = first; from < Math.floor(now / MINUTE_MS) - 2; from += 20_000) {
       const pipeline = redis.pipeline();
       for (let minute = from; minute < from + 20_000 && minute < Math.floor(now / MINUTE_MS) - 2; minute += 2)
-        pipeline.zadd(down, minute * MINUTE_MS, `${String(minute * MINUTE_MS)}:${String((minute + 1) * MINUTE_MS)}`);
+        pipeline.zadd(
+          down,
+          minute * MINUTE_MS,
+          `${String(minute * MINUTE_MS)}:${String((minute + 1) * MINUTE_MS)}`,
+        );
       await pipeline.exec();
     }
     const failures = await redis.zcard(down);
@@ -100,10 +108,15 @@ export const slaPhase = async (
     await new Promise((resolve) => server!.once('listening', resolve));
     const { port } = server.address() as AddressInfo;
     const current = monthAt(ZONE, now);
-    const month = current.month === 1 ? `${String(current.year - 1)}-12` : `${String(current.year)}-${String(current.month - 1).padStart(2, '0')}`;
+    const month =
+      current.month === 1
+        ? `${String(current.year - 1)}-12`
+        : `${String(current.year)}-${String(current.month - 1).padStart(2, '0')}`;
     const year = String(current.year);
     const get = async (period: string) => {
-      const res = await fetch(`http://127.0.0.1:${String(port)}/api/status-pages/${SLUG}/sla?period=${period}`);
+      const res = await fetch(
+        `http://127.0.0.1:${String(port)}/api/status-pages/${SLUG}/sla?period=${period}`,
+      );
       if (res.status !== 200) throw new Error(`sla bench: ${period} answered ${String(res.status)}`);
       return (await res.arrayBuffer()).byteLength;
     };

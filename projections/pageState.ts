@@ -15,8 +15,16 @@ export const touchUpdatedAt = (state: PageState | null, atMs: number): PageState
     : { ...state, updatedAt: atMs };
 
 const configure = (state: PageState | null, event: StoredEventOf<'page.configured'>): PageState => {
-  const { title, plan, custom_domain, auth_token_hash, blocked, time_zone, sla_target, sla_exclude_maintenance } =
-    event.data;
+  const {
+    title,
+    plan,
+    custom_domain,
+    auth_token_hash,
+    blocked,
+    time_zone,
+    sla_target,
+    sla_exclude_maintenance,
+  } = event.data;
   const at = Date.parse(event.at);
   const settings = {
     slug: event.page,

@@ -24,7 +24,7 @@ import { createDomainDirectory, type DomainDirectory } from './models/domains/do
 import { createPageReads } from './models/pageReads.ts';
 import type { Subscriber } from './models/redis/subscriber.ts';
 import { createSlaReads } from './models/sla/reads.ts';
-import { slaApiRoutes, slaPageRoutes } from './models/sla/routes.ts';
+import { slaApiRoutes, slaPageRoutes } from './routes/sla.ts';
 import { createSubscriptionReads } from './models/subscriptionReads.ts';
 import { availabilityRoutes } from './routes/availability.ts';
 import { badgeRoutes } from './routes/badge.ts';

@@ -48,7 +48,8 @@ const overlapping = (failures: readonly Span[], from: number, to: number): Span[
 /** The quarters and years holding `months`, each once. */
 export const enclosing = (months: readonly Period[]): Period[] => {
   const byLabel = new Map<string, Period>();
-  for (const month of months) for (const p of [quarterOf(month), yearPeriod(month.year)]) byLabel.set(p.label, p);
+  for (const month of months)
+    for (const p of [quarterOf(month), yearPeriod(month.year)]) byLabel.set(p.label, p);
   return [...byLabel.values()];
 };
 

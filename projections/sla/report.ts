@@ -58,7 +58,10 @@ export type SlaReport = Readonly<{
  * daily entries written once and joined into its quarter and year.
  */
 export const slaReportJson = (input: ReportInput): { json: string; report: SlaReport } => {
-  const report = slaReport({ ...input, monitors: input.monitors.map((m) => ({ ...m, summary: { ...m.summary, days: [] } })) });
+  const report = slaReport({
+    ...input,
+    monitors: input.monitors.map((m) => ({ ...m, summary: { ...m.summary, days: [] } })),
+  });
   const byId = new Map(input.monitors.map((m) => [m.config.id, m]));
   const monitors = report.monitors.map(({ daily: _daily, ...figures }) => {
     const m = byId.get(figures.monitor_id)!;

@@ -6,8 +6,18 @@ import { parsePeriod } from './periods.ts';
 import type { MonitorReport, SlaReport } from './report.ts';
 
 const MONTHS = [
-  'January', 'February', 'March', 'April', 'May', 'June',
-  'July', 'August', 'September', 'October', 'November', 'December',
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
 ];
 
 /** "October 2026", "Q3 2026 (July – September)", "2026". */
@@ -25,7 +35,12 @@ export const duration = (seconds: number): string => {
   const sign = seconds < 0 ? '−' : '';
   let rest = Math.abs(seconds);
   const parts: string[] = [];
-  for (const [unit, size] of [['d', 86400], ['h', 3600], ['min', 60], ['s', 1]] as const) {
+  for (const [unit, size] of [
+    ['d', 86400],
+    ['h', 3600],
+    ['min', 60],
+    ['s', 1],
+  ] as const) {
     const n = Math.floor(rest / size);
     rest -= n * size;
     if (n > 0) parts.push(`${String(n)} ${unit}`);
@@ -87,7 +102,7 @@ table.figures th{width:45%;font-weight:500;color:#333}
 .num{text-align:right;white-space:nowrap}.dow{color:#555;font-size:.85em}
 td.bar{width:30%}td.bar span{display:block;height:10px;background:#2e7d32;min-width:1px}
 tr.missed td.bar span{background:#c62828}
-tr{break-inside:avoid;page-break-inside:avoid}
+tr,table.figures{break-inside:avoid;page-break-inside:avoid}
 thead{display:table-header-group}
 .monitor{break-before:auto}
 a{color:#0b57d0}

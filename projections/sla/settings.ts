@@ -32,5 +32,8 @@ export const excludedSpans = (
   monitor: MonitorConfig,
 ): Span[] =>
   page.excludeMaintenance
-    ? maintenances.filter((m) => covers(m, monitor)).map(inProgressSpan).filter((s) => s.end > s.start)
+    ? maintenances
+        .filter((m) => covers(m, monitor))
+        .map(inProgressSpan)
+        .filter((s) => s.end > s.start)
     : [];

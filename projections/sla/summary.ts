@@ -41,7 +41,11 @@ export const daysOf = (zone: string, from: number, to: number): (readonly [numbe
 };
 
 /** Adds each span's ms to the days it falls in (days and spans sorted). */
-const spread = (spans: readonly Span[], days: readonly (readonly [number, number, number])[], into: number[]) => {
+const spread = (
+  spans: readonly Span[],
+  days: readonly (readonly [number, number, number])[],
+  into: number[],
+) => {
   let d = 0;
   for (const span of spans) {
     let at = span.start;
@@ -104,7 +108,7 @@ export const emptySummary: Summary = {
 /** Two consecutive summaries as one: a failure running across their boundary counts once. */
 export const combine = (a: Summary, b: Summary): Summary => {
   const joined = a.last !== null && b.first !== null && a.last[0] === b.first[0];
-  const merged = joined ? a.last![1] + b.first![1] : 0;
+  const merged = joined ? a.last[1] + b.first[1] : 0;
   const single = (s: Summary) => s.count === 1;
   return {
     total: a.total + b.total,

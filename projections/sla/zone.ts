@@ -32,7 +32,14 @@ export const offsetAt = (zone: string, t: number): number => {
   const parts: Record<string, number> = {};
   for (const part of formatter(zone).formatToParts(t))
     if (part.type !== 'literal') parts[part.type] = Number(part.value);
-  const wall = Date.UTC(parts['year']!, parts['month']! - 1, parts['day']!, parts['hour']!, parts['minute']!, parts['second']!);
+  const wall = Date.UTC(
+    parts['year']!,
+    parts['month']! - 1,
+    parts['day'],
+    parts['hour'],
+    parts['minute'],
+    parts['second'],
+  );
   return wall - (t - (((t % 1000) + 1000) % 1000));
 };
 

@@ -14,7 +14,8 @@ export const slaEndpoints: readonly Endpoint[] = [
     params: req.SlugPath,
     query: SlaQuery.merge(req.AuthTokenQuery),
     body: SlaReportBody,
-    cache: 'public, max-age=3600 for a complete period, public, max-age=60 for the current one; private, no-store for a private page',
+    cache:
+      'public, max-age=3600 for a complete period, public, max-age=60 for the current one; private, no-store for a private page',
     errors: ['not_found', 'forbidden', 'invalid_period', 'invalid_parameters'],
   },
   {

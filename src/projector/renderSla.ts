@@ -64,10 +64,7 @@ const planPage = (job: Job, state: PageState, asOf: number, tick: number | null)
 
 const failuresRead = (tag: string, monitorId: number, from: number, asOf: number): Read<Span[]> =>
   mapRead(
-    tupleRead([
-      failuresOverlappingRead({ tag, monitorId }, from, asOf),
-      headRead({ tag, monitorId }),
-    ]),
+    tupleRead([failuresOverlappingRead({ tag, monitorId }, from, asOf), headRead({ tag, monitorId })]),
     ([closed, head]) =>
       head?.openDownStart == null ? closed : [...closed, { start: head.openDownStart, end: asOf }],
   );
@@ -83,14 +80,23 @@ const renderOne = async (redis: RedisClient, plan: Plan, asOf: number): Promise<
   for (const m of plan.full ? [] : plan.others) byYear.set(m.year, [...(byYear.get(m.year) ?? []), m]);
   const found = await runRead(
     redis,
-    listRead([...byYear].map(([year, months]) => slaSummariesRead(page, year, months.map((m) => m.label)))),
+    listRead(
+      [...byYear].map(([year, months]) =>
+        slaSummariesRead(
+          page,
+          year,
+          months.map((m) => m.label),
+        ),
+      ),
+    ),
   );
   const monitorIds = Object.values(state.monitors).map((m) => m.id);
   const missing: Period[] = [];
   [...byYear.values()].forEach((months, y) =>
     months.forEach((month, i) => {
       const summaries = found[y]![i] ?? null;
-      if (summaries !== null && monitorIds.every((id) => summaries.has(id))) stored.set(month.label, summaries);
+      if (summaries !== null && monitorIds.every((id) => summaries.has(id)))
+        stored.set(month.label, summaries);
       else missing.push(month);
     }),
   );
@@ -98,7 +104,10 @@ const renderOne = async (redis: RedisClient, plan: Plan, asOf: number): Promise<
   const writes: WriteOp[] = [];
   if (compute.length > 0) {
     const from = periodBounds(zone, compute[0]!)[0];
-    const failures = await runRead(redis, listRead(monitorIds.map((id) => failuresRead(page.tag, id, from, asOf))));
+    const failures = await runRead(
+      redis,
+      listRead(monitorIds.map((id) => failuresRead(page.tag, id, from, asOf))),
+    );
     const out = renderSlaReports({
       slug: page.slug,
       state,

@@ -40,11 +40,16 @@ export const slaMarks = (
       case 'maintenance.completed':
       case 'maintenance.cancelled': {
         const id = event.data.maintenance_id;
-        const docs = [before.get(event.page)?.maintenances[id], batch.states.get(event.page)?.maintenances[id]];
+        const docs = [
+          before.get(event.page)?.maintenances[id],
+          batch.states.get(event.page)?.maintenances[id],
+        ];
         for (const doc of docs) if (doc) mark(event.page, inProgressSpan(doc).start);
         break;
       }
-      default:
+      case 'check.recorded': // below, per monitor
+      case 'incident.opened': // incidents are not in the reports
+      case 'incident.updated':
         break;
     }
   }

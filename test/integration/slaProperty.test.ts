@@ -9,7 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { check, monitorConfigured, pageConfigured } from '../support/events.ts';
 import { startProjectorEnv, type ProjectorEnv } from '../support/projectorEnv.ts';
 import { getOk, listenApi } from '../support/testServers.ts';
-import { oracleReport, startOfLocalDate, type OraclePage, type RawMaintenance } from '../support/slaOracle.ts';
+import {
+  oracleReport,
+  startOfLocalDate,
+  type OraclePage,
+  type RawMaintenance,
+} from '../support/slaOracle.ts';
 
 const NOW = Date.parse('2026-11-22T12:34:30.250Z');
 const RUNS = Number(process.env['PROPERTY_RUNS'] ?? 6);
@@ -17,17 +22,47 @@ const PAGES = 6;
 const ZONES = ['Europe/Berlin', 'America/St_Johns', 'Asia/Kathmandu', 'UTC'] as const;
 /** Local dates whose midnight (or the night after) is a boundary: months, quarters, DST nights. */
 const DATES = [
-  '2025-12-01', '2026-01-01', '2026-03-01', '2026-03-08', '2026-03-09', '2026-03-29', '2026-03-30',
-  '2026-04-01', '2026-07-01', '2026-10-01', '2026-10-25', '2026-10-26', '2026-11-01', '2026-11-02',
+  '2025-12-01',
+  '2026-01-01',
+  '2026-03-01',
+  '2026-03-08',
+  '2026-03-09',
+  '2026-03-29',
+  '2026-03-30',
+  '2026-04-01',
+  '2026-07-01',
+  '2026-10-01',
+  '2026-10-25',
+  '2026-10-26',
+  '2026-11-01',
+  '2026-11-02',
 ];
 const PERIODS = [
-  '2025-12', '2026-01', '2026-02', '2026-03', '2026-04', '2026-06', '2026-07', '2026-09', '2026-10',
-  '2026-11', '2025-Q4', '2026-Q1', '2026-Q2', '2026-Q3', '2026-Q4', '2025', '2026',
+  '2025-12',
+  '2026-01',
+  '2026-02',
+  '2026-03',
+  '2026-04',
+  '2026-06',
+  '2026-07',
+  '2026-09',
+  '2026-10',
+  '2026-11',
+  '2025-Q4',
+  '2026-Q1',
+  '2026-Q2',
+  '2026-Q3',
+  '2026-Q4',
+  '2025',
+  '2026',
 ];
 const HOUR = 3_600_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 
-const instant = fc.record({ date: fc.constantFrom(...DATES), offset: fc.integer({ min: -5 * HOUR, max: 5 * HOUR }) });
+const instant = fc.record({
+  date: fc.constantFrom(...DATES),
+  offset: fc.integer({ min: -5 * HOUR, max: 5 * HOUR }),
+});
 
 const maintenance = fc.record({
   at: instant,
@@ -37,7 +72,12 @@ const maintenance = fc.record({
   /** Fractions of the window: completed or cancelled there. */
   completed: fc.option(fc.double({ min: 0.05, max: 1.2, noNaN: true })),
   cancelled: fc.option(fc.double({ min: 0.05, max: 1.2, noNaN: true })),
-  edit: fc.option(fc.record({ shift: fc.integer({ min: -3 * HOUR, max: 3 * HOUR }), length: fc.integer({ min: 60_000, max: 4 * HOUR }) })),
+  edit: fc.option(
+    fc.record({
+      shift: fc.integer({ min: -3 * HOUR, max: 3 * HOUR }),
+      length: fc.integer({ min: 60_000, max: 4 * HOUR }),
+    }),
+  ),
 });
 
 const scenario = fc.record({
@@ -47,10 +87,13 @@ const scenario = fc.record({
   monitors: fc.array(
     fc.record({
       target: fc.option(fc.constantFrom(99, 99.99)),
-      checks: fc.array(fc.record({ at: instant, status: fc.constantFrom('up', 'down', 'down', 'degraded') }), {
-        minLength: 1,
-        maxLength: 14,
-      }),
+      checks: fc.array(
+        fc.record({ at: instant, status: fc.constantFrom('up', 'down', 'down', 'degraded') }),
+        {
+          minLength: 1,
+          maxLength: 14,
+        },
+      ),
     }),
     { minLength: 1, maxLength: 2 },
   ),
@@ -81,15 +124,34 @@ describe('SLA reports of random histories', () => {
     const monitors = s.monitors.map((m, i) => {
       const seen = new Set<number>();
       const checks = m.checks
-        .map((c) => ({ at: at(c.at) + i, status: c.status as 'up' | 'down' | 'degraded' }))
+        .map((c) => ({ at: at(c.at) + i, status: c.status }))
         .filter((c) => !seen.has(c.at) && seen.add(c.at));
-      return { id: pages * 10 + i, name: `M${String(i)}`, position: i === 0 ? null : 1, checks, target: m.target };
+      return {
+        id: pages * 10 + i,
+        name: `M${String(i)}`,
+        position: i === 0 ? null : 1,
+        checks,
+        target: m.target,
+      };
     });
     const config = '2025-01-01T00:00:00Z';
     const head: object[] = [
-      pageConfigured(slug, { time_zone: s.zone, sla_target: s.target, sla_exclude_maintenance: s.exclude }, config),
+      pageConfigured(
+        slug,
+        { time_zone: s.zone, sla_target: s.target, sla_exclude_maintenance: s.exclude },
+        config,
+      ),
       ...monitors.map((m) =>
-        monitorConfigured(slug, m.id, { name: m.name, ...(m.position === null ? {} : { position: m.position }), ...(m.target === null ? {} : { sla_target: m.target }) }, config),
+        monitorConfigured(
+          slug,
+          m.id,
+          {
+            name: m.name,
+            ...(m.position === null ? {} : { position: m.position }),
+            ...(m.target === null ? {} : { sla_target: m.target }),
+          },
+          config,
+        ),
       ),
     ];
     const windows: RawMaintenance[] = [];
@@ -104,17 +166,40 @@ describe('SLA reports of random histories', () => {
         at: iso(Math.min(when, NOW - 60_000)),
         data: { maintenance_id: id, ...data },
       });
-      head.push(ev('maintenance.scheduled', start - 86_400_000, { title: id, scheduled_start: iso(start), scheduled_end: iso(end), components }));
+      head.push(
+        ev('maintenance.scheduled', start - 86_400_000, {
+          title: id,
+          scheduled_start: iso(start),
+          scheduled_end: iso(end),
+          components,
+        }),
+      );
       const done: { started?: number; completed?: number; cancelled?: number } = {};
-      if (w.started !== null) head.push(ev('maintenance.started', (done.started = Math.min(start + w.started, NOW - 60_000))));
+      if (w.started !== null)
+        head.push(ev('maintenance.started', (done.started = Math.min(start + w.started, NOW - 60_000))));
       if (w.completed !== null)
-        head.push(ev('maintenance.completed', (done.completed = Math.min(start + Math.round(w.length * w.completed), NOW - 60_000))));
+        head.push(
+          ev(
+            'maintenance.completed',
+            (done.completed = Math.min(start + Math.round(w.length * w.completed), NOW - 60_000)),
+          ),
+        );
       if (w.cancelled !== null)
-        head.push(ev('maintenance.cancelled', (done.cancelled = Math.min(start + Math.round(w.length * w.cancelled), NOW - 60_000))));
+        head.push(
+          ev(
+            'maintenance.cancelled',
+            (done.cancelled = Math.min(start + Math.round(w.length * w.cancelled), NOW - 60_000)),
+          ),
+        );
       if (w.edit !== null) {
         start += w.edit.shift;
         end = start + w.edit.length;
-        head.push(ev('maintenance.updated', end + 86_400_000, { scheduled_start: iso(start), scheduled_end: iso(end) }));
+        head.push(
+          ev('maintenance.updated', end + 86_400_000, {
+            scheduled_start: iso(start),
+            scheduled_end: iso(end),
+          }),
+        );
       }
       windows.push({ start, end, components, ...done });
     });
@@ -138,20 +223,27 @@ describe('SLA reports of random histories', () => {
   };
 
   it(`equal the reference (${String(RUNS * PAGES)} pages)`, async () => {
-    const property = fc.asyncProperty(fc.array(scenario, { minLength: PAGES, maxLength: PAGES }), async (scenarios) => {
-      const built = scenarios.map(build);
-      for (const round of [0, 1]) {
-        const events = built.flatMap((b) => b.rounds[round]!);
-        if (events.length > 0) await env.append(...events);
-        await env.project();
-      }
-      for (const { page } of built)
-        for (const period of PERIODS) {
-          const served = await getOk(server, `/api/status-pages/${page.slug}/sla?period=${period}`);
-          const expected = oracleReport(page, period, NOW);
-          expect({ period, zone: page.zone, served }).toEqual({ period, zone: page.zone, served: expected });
+    const property = fc.asyncProperty(
+      fc.array(scenario, { minLength: PAGES, maxLength: PAGES }),
+      async (scenarios) => {
+        const built = scenarios.map(build);
+        for (const round of [0, 1]) {
+          const events = built.flatMap((b) => b.rounds[round]!);
+          if (events.length > 0) await env.append(...events);
+          await env.project();
         }
-    });
+        for (const { page } of built)
+          for (const period of PERIODS) {
+            const served = await getOk(server, `/api/status-pages/${page.slug}/sla?period=${period}`);
+            const expected = oracleReport(page, period, NOW);
+            expect({ period, zone: page.zone, served }).toEqual({
+              period,
+              zone: page.zone,
+              served: expected,
+            });
+          }
+      },
+    );
     const seed = process.env['PROPERTY_SEED'];
     const path = process.env['PROPERTY_PATH'];
     const details = await fc.check(property, {
@@ -160,7 +252,12 @@ describe('SLA reports of random histories', () => {
       ...(path === undefined ? {} : { path }),
       endOnFailure: process.env['PROPERTY_NO_SHRINK'] !== undefined,
     });
-    console.log(`slaProperty seed ${String(details.seed)}${details.failed ? ` path ${String(details.counterexamplePath)}` : ''}`);
-    if (details.failed) throw details.errorInstance instanceof Error ? details.errorInstance : new Error(String(details.errorInstance));
+    console.log(
+      `slaProperty seed ${String(details.seed)}${details.failed ? ` path ${String(details.counterexamplePath)}` : ''}`,
+    );
+    if (details.failed)
+      throw details.errorInstance instanceof Error
+        ? details.errorInstance
+        : new Error(String(details.errorInstance));
   }, 600_000);
 });

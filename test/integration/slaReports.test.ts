@@ -210,21 +210,39 @@ describe('SLA reports', () => {
     const march = (await get('/api/status-pages/acme/sla?period=2026-03')).body as {
       monitors: Record<string, unknown>[];
     };
-    expect(march.monitors[0]).toMatchObject({ total_seconds: 743 * 3600, downtime_seconds: 1800, incident_count: 1 });
-    const q1 = (await get('/api/status-pages/acme/sla?period=2026-Q1')).body as { monitors: Record<string, unknown>[] };
+    expect(march.monitors[0]).toMatchObject({
+      total_seconds: 743 * 3600,
+      downtime_seconds: 1800,
+      incident_count: 1,
+    });
+    const q1 = (await get('/api/status-pages/acme/sla?period=2026-Q1')).body as {
+      monitors: Record<string, unknown>[];
+    };
     expect(q1.monitors[0]).toMatchObject({ downtime_seconds: 1800, incident_count: 1 });
-    const q2 = (await get('/api/status-pages/acme/sla?period=2026-Q2')).body as { monitors: Record<string, unknown>[] };
+    const q2 = (await get('/api/status-pages/acme/sla?period=2026-Q2')).body as {
+      monitors: Record<string, unknown>[];
+    };
     expect(q2.monitors[0]).toMatchObject({ downtime_seconds: 1800, incident_count: 1 });
-    const year = (await get('/api/status-pages/acme/sla?period=2026')).body as { monitors: Record<string, number>[] };
+    const year = (await get('/api/status-pages/acme/sla?period=2026')).body as {
+      monitors: Record<string, number>[];
+    };
     expect(year.monitors[0]!['downtime_seconds']).toBe(before.monitors[0]!['downtime_seconds']! + 3600);
     expect(year.monitors[0]!['incident_count']).toBe(before.monitors[0]!['incident_count']! + 1);
 
     await env.append(pageConfigured('acme', { time_zone: 'UTC', sla_target: 99.95 }, '2026-11-22T11:59:30Z'));
     await env.project();
-    const utc = (await get('/api/status-pages/acme/sla?period=2026-03')).body as { monitors: Record<string, unknown>[] };
-    expect(utc).toMatchObject({ time_zone: 'UTC', start: '2026-03-01T00:00:00Z', end: '2026-04-01T00:00:00Z' });
+    const utc = (await get('/api/status-pages/acme/sla?period=2026-03')).body as {
+      monitors: Record<string, unknown>[];
+    };
+    expect(utc).toMatchObject({
+      time_zone: 'UTC',
+      start: '2026-03-01T00:00:00Z',
+      end: '2026-04-01T00:00:00Z',
+    });
     expect(utc.monitors[0]).toMatchObject({ total_seconds: 744 * 3600, downtime_seconds: 3600 }); // all of it in UTC's March
-    const oct = (await get('/api/status-pages/acme/sla?period=2026-10')).body as { monitors: Record<string, unknown>[] };
+    const oct = (await get('/api/status-pages/acme/sla?period=2026-10')).body as {
+      monitors: Record<string, unknown>[];
+    };
     expect(oct.monitors[0]).toMatchObject({ downtime_seconds: 1800 + 90 * 60, incident_count: 2 });
   });
 
@@ -270,7 +288,9 @@ describe('the printable report in Chromium', { timeout: 120_000 }, () => {
     const page = await browser.newPage();
     await page.goto(`http://127.0.0.1:${String(port)}/s/print`);
     await page.waitForSelector('.sla-links a');
-    const links = await page.$$eval('.sla-links a', (as) => as.map((a) => [a.getAttribute('href'), a.textContent]));
+    const links = await page.$$eval('.sla-links a', (as) =>
+      as.map((a) => [a.getAttribute('href'), a.textContent]),
+    );
     await page.close();
     expect(links).toEqual([
       ['/s/print/sla/2026-11', 'November 2026 (so far)'],
@@ -286,7 +306,7 @@ describe('the printable report in Chromium', { timeout: 120_000 }, () => {
     await page.close();
     const file = join(mkdtempSync(join(tmpdir(), 'sla-')), 'report.pdf');
     writeFileSync(file, pdf);
-    expect(pdf.toString("latin1")).toMatch(/MediaBox \[0 0 59[45]\.\d+ 841\.\d+\]/); // A4: 595 × 842 pt
+    expect(pdf.toString('latin1')).toMatch(/MediaBox \[0 0 59[45]\.\d+ 841\.\d+\]/); // A4: 595 × 842 pt
     const pages = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' }).split('\f');
     // Each daily row is two lines (the date, then its weekday): both must land on one page.
     const where = (pattern: RegExp) =>

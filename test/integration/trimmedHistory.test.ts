@@ -30,11 +30,16 @@ const history = (): oracle.OracleCheck[] => {
   let downLeft = 0;
   const yearAgo = NOW - 365 * DAY;
   const dense = (at: number) => at > NOW - 450 * DAY || Math.abs(at - HORIZON) < 3 * DAY;
-  for (let at = NOW - (HISTORY_DAYS + 50) * DAY + 1234; at < NOW - 3 * DAY; at += (dense(at) ? 2 : 24) * 3_600_000) {
+  for (
+    let at = NOW - (HISTORY_DAYS + 50) * DAY + 1234;
+    at < NOW - 3 * DAY;
+    at += (dense(at) ? 2 : 24) * 3_600_000
+  ) {
     if (downLeft === 0 && random() < 0.12) downLeft = 1 + Math.floor(random() * 5);
     // One failure runs across the 1-year boundary, one across the trim horizon, one over 3 days.
     const forced =
-      Math.abs(at - yearAgo) < 5 * 3_600_000 || (at > HORIZON - 9 * 3_600_000 && at < HORIZON + 15 * 3_600_000);
+      Math.abs(at - yearAgo) < 5 * 3_600_000 ||
+      (at > HORIZON - 9 * 3_600_000 && at < HORIZON + 15 * 3_600_000);
     const long = at > NOW - 40 * DAY && at < NOW - 37 * DAY;
     const down = downLeft > 0 || forced || long;
     if (downLeft > 0) downLeft--;

@@ -35,7 +35,12 @@ const dateFormats = new Map<string, Intl.DateTimeFormat>();
 export const localDate = (zone: string, t: number): string => {
   let f = dateFormats.get(zone);
   if (!f) {
-    f = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    f = new Intl.DateTimeFormat('en-CA', {
+      timeZone: zone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    });
     dateFormats.set(zone, f);
   }
   return f.format(t);
@@ -176,7 +181,10 @@ export const oracleReport = (page: OraclePage, label: string, now: number): unkn
         total_seconds: floorDiv(de - ds, 1000),
         excluded_seconds: floorDiv(perDay[i]!.excluded, 1000),
         downtime_seconds: floorDiv(perDay[i]!.down, 1000),
-        uptime_percentage: roundedPercent(de - ds - perDay[i]!.excluded - perDay[i]!.down, de - ds - perDay[i]!.excluded),
+        uptime_percentage: roundedPercent(
+          de - ds - perDay[i]!.excluded - perDay[i]!.down,
+          de - ds - perDay[i]!.excluded,
+        ),
       })),
     };
   });

@@ -36,7 +36,10 @@ export const decodeSummaries = (text: string | null): MonthSummaries | null =>
   text === null
     ? null
     : new Map(
-        Object.entries(parseStoredJson(MonthSummaries, text, 'sla summary')).map(([id, s]) => [Number(id), s]),
+        Object.entries(parseStoredJson(MonthSummaries, text, 'sla summary')).map(([id, s]) => [
+          Number(id),
+          s,
+        ]),
       );
 
 /**
@@ -48,4 +51,6 @@ export const encodeReport = (json: string): string =>
   `${etagOf(json)}\n${gzipSync(json, { level: 1 }).toString('base64')}`;
 
 export const decodeReport = (stored: StoredBytes | null): StoredBytes | null =>
-  stored === null ? null : { etag: stored.etag, body: gunzipSync(Buffer.from(stored.body.toString('latin1'), 'base64')) };
+  stored === null
+    ? null
+    : { etag: stored.etag, body: gunzipSync(Buffer.from(stored.body.toString('latin1'), 'base64')) };

@@ -21,7 +21,8 @@ import { decodeMeta, decodeReport, decodeSummaries, type MonthSummaries, type Sl
 import { csvField, reportField, slaMetaKey, slaPartitionKeys, slaYearKey, summaryField } from './keys.ts';
 import { partitionKeys } from '../control/keys.ts';
 
-export const slaMetaRead = (page: PageRef): Read<SlaMeta | null> => mapRead(getString(slaMetaKey(page)), decodeMeta);
+export const slaMetaRead = (page: PageRef): Read<SlaMeta | null> =>
+  mapRead(getString(slaMetaKey(page)), decodeMeta);
 
 export type SlaFormat = 'json' | 'csv';
 
@@ -41,7 +42,9 @@ export const slaSummariesRead = (
   year: number,
   months: readonly string[],
 ): Read<(MonthSummaries | null)[]> =>
-  mapRead(hashGetMany(slaYearKey(page, year), months.map(summaryField)), (texts) => texts.map(decodeSummaries));
+  mapRead(hashGetMany(slaYearKey(page, year), months.map(summaryField)), (texts) =>
+    texts.map(decodeSummaries),
+  );
 
 /** The pages marked for a render, with the earliest instant that changed. */
 export const slaDirtyRead = (tag: string): Read<Map<string, number>> =>

@@ -3,16 +3,16 @@
 // against the page's zone and current month as the last render saw them, so the request path
 // needs no clock and reads no failure.
 import type { Request, Response } from 'express';
-import { parsePeriod, type Period } from '../../../projections/sla/periods.ts';
-import { reportHtml } from '../../../projections/sla/reportHtml.ts';
-import type { SlaReport } from '../../../projections/sla/report.ts';
-import { ApiError, RETRY_AFTER_SECONDS } from '../../http/errors.ts';
-import { admit, availabilityRules, parseSlug, type RouteDeps } from '../../http/pageGate.ts';
-import { cacheFor, readyBody, sendBody } from '../../http/send.ts';
-import { escapeHtml } from '../../shared/escapeHtml.ts';
-import { tokenMatches } from '../../shared/hashToken.ts';
-import type { SlaFormat, SlaRead, SlaReads } from './reads.ts';
-import type { Route } from '../../routes/routeTable.ts';
+import { parsePeriod, type Period } from '../../projections/sla/periods.ts';
+import { reportHtml } from '../../projections/sla/reportHtml.ts';
+import type { SlaReport } from '../../projections/sla/report.ts';
+import { ApiError, RETRY_AFTER_SECONDS } from '../http/errors.ts';
+import { admit, availabilityRules, parseSlug, type RouteDeps } from '../http/pageGate.ts';
+import { cacheFor, readyBody, sendBody } from '../http/send.ts';
+import { escapeHtml } from '../shared/escapeHtml.ts';
+import { tokenMatches } from '../shared/hashToken.ts';
+import type { SlaFormat, SlaRead, SlaReads } from '../models/sla/reads.ts';
+import type { Route } from './routeTable.ts';
 
 export const SLA_COMPLETE_CACHE = 'public, max-age=3600';
 export const SLA_CURRENT_CACHE = 'public, max-age=60';
@@ -130,7 +130,7 @@ export const slaPageRoutes = ({ locate, cache }: RouteDeps, sla: SlaReads): Rout
       const isPrivate = access.tokenHash !== null;
       if (isPrivate) {
         const token = single(req.query['auth_token']);
-        if (!tokenMatches(token ?? undefined, access.tokenHash!)) {
+        if (!tokenMatches(token ?? undefined, access.tokenHash)) {
           sendHtml(res, 401, tokenForm(slug, typeof token === 'string'));
           return;
         }
@@ -138,15 +138,27 @@ export const slaPageRoutes = ({ locate, cache }: RouteDeps, sla: SlaReads): Rout
       const servable = read.meta === null ? null : servablePeriod(read.label, read.meta.current);
       if (read.meta === null || read.html === null) {
         if (servable === null && read.meta !== null) {
-          sendHtml(res, 404, '<!doctype html><title>No such report</title><h1>No report for this period</h1>\n');
+          sendHtml(
+            res,
+            404,
+            '<!doctype html><title>No such report</title><h1>No report for this period</h1>\n',
+          );
           return;
         }
         res.setHeader('Retry-After', RETRY_AFTER_SECONDS);
-        sendHtml(res, 503, '<!doctype html><title>Unavailable</title><h1>The report is being prepared; try again in a few seconds</h1>\n');
+        sendHtml(
+          res,
+          503,
+          '<!doctype html><title>Unavailable</title><h1>The report is being prepared; try again in a few seconds</h1>\n',
+        );
         return;
       }
       if (servable === null) {
-        sendHtml(res, 404, '<!doctype html><title>No such report</title><h1>No report for this period</h1>\n');
+        sendHtml(
+          res,
+          404,
+          '<!doctype html><title>No such report</title><h1>No report for this period</h1>\n',
+        );
         return;
       }
       sendBody(req, res, {
