@@ -174,6 +174,11 @@ describe('SLA reports', () => {
     );
     expect(lines[2]!.startsWith("12,'=Web,2026-10,")).toBe(true);
     expect(lines.at(-1)).toBe('');
+    const again = await get('/api/status-pages/acme/sla?period=2026-10&format=csv').set(
+      'If-None-Match',
+      String(res.headers['etag']),
+    );
+    expect([again.status, again.text]).toEqual([304, '']);
   });
 
   it('refuses bad periods and formats with the contract texts', async () => {
@@ -255,6 +260,22 @@ describe('SLA reports', () => {
     expect([ok.status, ok.headers['cache-control']]).toEqual([200, 'private, no-store']);
     expect((await get('/s/hush/sla/2026-11')).status).toBe(401);
     expect((await get(`/s/hush/sla/2026-11?auth_token=${token}`)).status).toBe(200);
+  });
+
+  it('follows the clock: the current month grows, and completes when the next one starts', async () => {
+    env.setNow('2026-11-22T12:02:10.500Z');
+    await env.project();
+    const now = (await get('/api/status-pages/acme/sla')).body as Record<string, unknown>;
+    expect(now).toMatchObject({ period: '2026-11', complete: false, as_of: '2026-11-22T12:02:10Z' });
+    env.setNow('2026-12-01T00:00:05Z'); // the page is in UTC since the zone change above
+    await env.project();
+    const done = await get('/api/status-pages/acme/sla?period=2026-11');
+    expect(done.headers['cache-control']).toBe('public, max-age=3600');
+    expect(done.body).toMatchObject({ complete: true, as_of: '2026-12-01T00:00:00Z' });
+    expect((await get('/api/status-pages/acme/sla')).body).toMatchObject({
+      period: '2026-12',
+      complete: false,
+    });
   });
 });
 
