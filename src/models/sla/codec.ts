@@ -29,17 +29,23 @@ const MonthSummaries = z.record(StoredSummary);
 /** One month's summaries: monitor id → summary. */
 export type MonthSummaries = ReadonlyMap<number, Summary>;
 
+/** Gzipped and base64 as the reports are: a month holds a row per monitor and local day. */
 export const encodeSummaries = (summaries: MonthSummaries): string =>
-  JSON.stringify(Object.fromEntries([...summaries].map(([id, s]) => [String(id), s])));
+  gzipSync(JSON.stringify(Object.fromEntries([...summaries].map(([id, s]) => [String(id), s]))), {
+    level: 1,
+  }).toString('base64');
 
 export const decodeSummaries = (text: string | null): MonthSummaries | null =>
   text === null
     ? null
     : new Map(
-        Object.entries(parseStoredJson(MonthSummaries, text, 'sla summary')).map(([id, s]) => [
-          Number(id),
-          s,
-        ]),
+        Object.entries(
+          parseStoredJson(
+            MonthSummaries,
+            gunzipSync(Buffer.from(text, 'base64')).toString('utf8'),
+            'sla summary',
+          ),
+        ).map(([id, s]) => [Number(id), s]),
       );
 
 /**
