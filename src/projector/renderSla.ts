@@ -69,7 +69,7 @@ const failuresRead = (tag: string, monitorId: number, from: number, asOf: number
       head?.openDownStart == null ? closed : [...closed, { start: head.openDownStart, end: asOf }],
   );
 
-const renderOne = async (redis: RedisClient, plan: Plan, asOf: number): Promise<WriteOp[]> => {
+const renderOne = async (redis: RedisClient, plan: Plan, asOf: number, log: Logger): Promise<WriteOp[]> => {
   const { page } = plan.job;
   const { state } = plan;
   const { zone } = slaSettings(state.settings);
@@ -108,14 +108,23 @@ const renderOne = async (redis: RedisClient, plan: Plan, asOf: number): Promise<
       redis,
       listRead(monitorIds.map((id) => failuresRead(page.tag, id, from, asOf))),
     );
-    const out = renderSlaReports({
+    const input = {
       slug: page.slug,
       state,
       asOf,
       compute,
       failures: new Map(monitorIds.map((id, i) => [id, failures[i]!])),
       stored,
-    });
+    };
+    let out: ReturnType<typeof renderSlaReports>;
+    try {
+      out = renderSlaReports(input);
+    } catch (error) {
+      // A bug in the pure render: the page keeps its reports, the others go on. Reads that fail
+      // (Redis) are not caught: the run fails and is retried with the marks still in place.
+      log.error({ page: page.slug, error: String(error) }, 'sla render failed');
+      return [];
+    }
     if (plan.full) writes.push(dropSlaYears(page, years(first - 1, current.year)));
     for (const year of new Set(out.reports.map((r) => r.period.year))) {
       const reports = out.reports
@@ -164,11 +173,7 @@ export const renderSla = async (deps: SlaRenderDeps, tag: string, force: boolean
       }
       const from = force ? 0 : (dirty.get(slug) ?? null);
       const plan = planPage({ page, from, state }, state, asOf, tick ? Math.max(lastTick, 0) : null);
-      try {
-        writes.push(...(await renderOne(redis, plan, asOf)), announceSlaRender(page));
-      } catch (error) {
-        deps.log.error({ page: slug, error: String(error) }, 'sla render failed');
-      }
+      writes.push(...(await renderOne(redis, plan, asOf, deps.log)), announceSlaRender(page));
     }
     if (c + CHUNK_PAGES >= all.length && tick) writes.push(setSlaTick(tag, minute));
     if (!(await commitWrites(redis, { tag, expected: checkpoint, next: null }, writes))) return false;
