@@ -29,6 +29,7 @@ import { ingestPhase } from './ingestPhase.ts';
 import { procsPhase } from './procsPhase.ts';
 import { memoryPhase, rebuildPhase } from './rebuildPhase.ts';
 import { renderCostPhase } from './renderCostPhase.ts';
+import { slaPhase } from './slaPhase.ts';
 import { runScaleBench } from './scalePhase.ts';
 import { streamPhase } from './streamPhase.ts';
 import { streamsWithinFdLimit } from './fdLimit.ts';
@@ -258,6 +259,8 @@ try {
       log(`[${elapsed()}] render cost…`);
       const renderCost = { prefix: env.prefix, days: settings.longDays, rounds: quick ? 10 : 30, log };
       figures.push(...(await renderCostPhase(env.redis, renderCost)));
+      log(`[${elapsed()}] SLA reports…`);
+      figures.push(...(await slaPhase(env.redis, renderCost)));
 
       log(`[${elapsed()}] rebuild…`);
       figures.push(

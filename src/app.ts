@@ -23,6 +23,8 @@ import { createActiveVersionReader } from './models/control/activeVersionReader.
 import { createDomainDirectory, type DomainDirectory } from './models/domains/domainDirectory.ts';
 import { createPageReads } from './models/pageReads.ts';
 import type { Subscriber } from './models/redis/subscriber.ts';
+import { createSlaReads } from './models/sla/reads.ts';
+import { slaApiRoutes, slaPageRoutes } from './routes/sla.ts';
 import { createSubscriptionReads } from './models/subscriptionReads.ts';
 import { availabilityRoutes } from './routes/availability.ts';
 import { badgeRoutes } from './routes/badge.ts';
@@ -96,6 +98,7 @@ export const buildApp = (deps: AppDeps, observe: RequestObserver = observerOf(de
   const streams =
     deps.streams ?? createChangeHub({ redis: deps.redis, prefix: deps.prefix, log: deps.log, ...shared });
   const subscriptionReads = createSubscriptionReads(deps.redis);
+  const slaReads = createSlaReads(deps.redis);
   const openApiJson = JSON.stringify(buildOpenApiDocument(deps.config.publicBaseUrl));
   app.use(
     routeTable([
@@ -111,6 +114,8 @@ export const buildApp = (deps: AppDeps, observe: RequestObserver = observerOf(de
       ...statuspageRoutes(routeDeps, subscriptionReads),
       ...badgeRoutes(routeDeps),
       ...statusPageRoutes(routeDeps),
+      ...slaApiRoutes(routeDeps, slaReads),
+      ...slaPageRoutes(routeDeps, slaReads),
     ]),
   );
   app.use(notFoundHandler);

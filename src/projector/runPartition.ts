@@ -20,6 +20,7 @@ import { poisonedPages, quarantineWrites, recordDeadLetters } from './poisonedPa
 import { planWithinCommit } from './planWithinCommit.ts';
 import { projectBatch } from './projectBatch.ts';
 import { renderPages, type PageRender, type QuarantineNotice } from './renderPages.ts';
+import { renderSla } from './renderSla.ts';
 
 export type ProjectorDeps = Readonly<{
   db: DatabasePool;
@@ -148,6 +149,8 @@ export const runPartition = async (
   // A rebuild renders once, when its partition has caught up.
   if (options.mode === 'rebuild' && !result.caughtUp) return result;
   if (!(await renderClock(deps, tag, options.mode === 'rebuild'))) return fenced();
+  const sla = { redis, now: clock().getTime(), log: deps.log };
+  if (!(await renderSla(sla, tag, options.mode === 'rebuild'))) return fenced();
   return result;
 };
 

@@ -134,6 +134,7 @@ describe('unknown paths, probes, OpenAPI', () => {
       '/api/status-pages/{slug}/maintenances/daily-counts',
       '/api/status-pages/{slug}/maintenances/filter',
       '/api/status-pages/{slug}/monitors/{monitorID}/availability',
+      '/api/status-pages/{slug}/sla',
       '/api/status/{slug}/charts',
       '/badge/{file}',
       '/healthz',
@@ -149,6 +150,7 @@ describe('unknown paths, probes, OpenAPI', () => {
       '/s/{slug}/api/v2/summary.json',
       '/s/{slug}/feed.atom',
       '/s/{slug}/feed.rss',
+      '/s/{slug}/sla/{period}',
       '/static/embed/v1/status.js',
     ]);
     const stream = doc.paths['/api/embed/stream']?.get;
