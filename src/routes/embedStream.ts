@@ -8,6 +8,7 @@ import { admit, pageRules, type RouteDeps } from '../http/pageGate.ts';
 import { EmbedStatusQuery } from '../http/schemas.ts';
 import type { SubscriptionReads } from '../models/subscriptionReads.ts';
 import type { ChangeHub } from '../stream/changeHub.ts';
+import { within } from '../stream/streamLimits.ts';
 import { eventId, statusEvent, writeEvent, type StreamClient } from '../stream/streamClient.ts';
 import { embedBody } from '../http/embedBody.ts';
 import { asksForExtras, embedSlug } from './embed.ts';
@@ -27,9 +28,18 @@ export const embedStreamRoutes = (
     path: '/api/embed/stream',
     handle: async (req, res) => {
       const slug = embedSlug(req);
-      await hub.ready(); // subscribed before the read: a change after it is never lost
+      // Counted from here until the response closes, whatever happens in between (streamLimits.ts).
+      hub.slots.take(req.ip ?? '', res);
+      let gone = false;
+      res.once('close', () => (gone = true));
+      // Subscribed before the read: a change after it is never lost. Not waited for without a bound.
+      await within(hub.ready(), hub.limits.hubWaitMs);
+      if (gone) return;
       const changesBefore = hub.seen(slug);
-      const read = await reads.embedStream(await locate(slug));
+      const page = await locate(slug);
+      if (gone) return;
+      const read = await reads.embedStream(page);
+      if (gone) return; // nothing is registered for a client that left
       const { plan } = admit(read.access, req.query, pageRules);
       if (plan === 'free') throw new ApiError('embeds_not_in_plan');
       if (plan === 'pro' && asksForExtras(req)) throw new ApiError('plan_inc_rtm_upd');
@@ -50,6 +60,7 @@ export const embedStreamRoutes = (
         token: typeof token === 'string' ? token : undefined,
         res,
         lastId: lastEventId(req),
+        endsAt: hub.endsAt(),
       };
       hub.add(client);
       const id = eventId(read.revisions, query.data);

@@ -18,6 +18,8 @@ import { startApiProcesses } from './apiProcesses.ts';
 import type { Clients } from './clients.ts';
 import { ClusterRegistry } from './clusterMetrics.ts';
 import { createChangeHub } from '../stream/changeHub.ts';
+import { registerStreamGauge } from '../stream/streamGauge.ts';
+import { loadStreamLimits } from '../stream/streamLimits.ts';
 import { listen } from './listen.ts';
 
 type OnShutdown = (close: () => Promise<unknown>) => void;
@@ -40,7 +42,14 @@ export const servePublic = async (
     readActive: active,
     subscriber,
   });
-  const streams = createChangeHub({ redis, prefix: config.redisPrefix, log, subscriber });
+  const streams = createChangeHub({
+    redis,
+    prefix: config.redisPrefix,
+    log,
+    subscriber,
+    limits: loadStreamLimits(),
+  });
+  registerStreamGauge(registry, streams);
   const api = await listen(
     buildPublicHandler({
       redis,
