@@ -4,7 +4,7 @@
 // reconnection with Last-Event-ID gets nothing it already has), and a comment every 25 s.
 import type { Request } from 'express';
 import { ApiError } from '../http/errors.ts';
-import { admit, pageRules, type RouteDeps } from '../http/pageGate.ts';
+import { admit, pageRules, requestToken, type RouteDeps } from '../http/pageGate.ts';
 import { EmbedStatusQuery } from '../http/schemas.ts';
 import type { SubscriptionReads } from '../models/subscriptionReads.ts';
 import type { ChangeHub } from '../stream/changeHub.ts';
@@ -40,13 +40,13 @@ export const embedStreamRoutes = (
       if (gone) return;
       const read = await reads.embedStream(page);
       if (gone) return; // nothing is registered for a client that left
-      const { plan } = admit(read.access, req.query, pageRules);
+      const { plan } = admit(read.access, req, pageRules);
       if (plan === 'free') throw new ApiError('embeds_not_in_plan');
       if (plan === 'pro' && asksForExtras(req)) throw new ApiError('plan_inc_rtm_upd');
       const query = EmbedStatusQuery.safeParse(req.query);
       if (!query.success) throw new ApiError('invalid_parameters');
       const body = embedBody(read.parts, query.data);
-      const token: unknown = req.query['auth_token'];
+      const token = requestToken(req);
       res.writeHead(200, {
         'Content-Type': 'text/event-stream',
         'Cache-Control': 'no-store',
@@ -57,7 +57,7 @@ export const embedStreamRoutes = (
       const client: StreamClient = {
         slug,
         query: query.data,
-        token: typeof token === 'string' ? token : undefined,
+        token,
         res,
         lastId: lastEventId(req),
         endsAt: hub.endsAt(),

@@ -40,7 +40,7 @@ const answerSize = (answer: ListAnswer): number => answer.ready?.body.length ?? 
 export const pageListHandlers = ({ reads, locate, cache }: RouteDeps, kind: ListKind) => {
   /** Sends `answer`; `cached` false for one made for this request alone (the memo keeps none). */
   const send = (req: Request, res: Response, answer: ListAnswer, valid: boolean, cached = true) => {
-    const { isPrivate } = admit(answer.access, req.query, pageRules);
+    const { isPrivate } = admit(answer.access, req, pageRules);
     if (!valid || answer.ready === null) throw new ApiError('invalid_parameters');
     sendBody(req, res, {
       ...answer.ready,

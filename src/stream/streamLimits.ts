@@ -58,8 +58,10 @@ export const createStreamSlots = (settings: StreamLimitSettings) => {
      */
     take: (client: string, res: ServerResponse): void => {
       const held = byClient.get(client) ?? 0;
-      if (held >= settings.perClient) throw new ApiError('too_many_requests', { retryAfter: STREAM_RETRY_AFTER_S });
-      if (open >= settings.total) throw new ApiError('service_unavailable', { retryAfter: STREAM_RETRY_AFTER_S });
+      if (held >= settings.perClient)
+        throw new ApiError('too_many_requests', { retryAfter: STREAM_RETRY_AFTER_S });
+      if (open >= settings.total)
+        throw new ApiError('service_unavailable', { retryAfter: STREAM_RETRY_AFTER_S });
       byClient.set(client, held + 1);
       open += 1;
       res.once('close', () => {

@@ -132,9 +132,7 @@ describe('live streams, bounded', () => {
         {},
         {
           wrapHub: (hub) =>
-            step === 'ready'
-              ? { ...hub, ready: async () => (await hub.ready(), at.arrive()) }
-              : hub,
+            step === 'ready' ? { ...hub, ready: async () => (await hub.ready(), at.arrive()) } : hub,
           locate: (locate) =>
             step === 'locate' ? async (slug) => (await at.arrive(), locate(slug)) : locate,
           reads: (reads) =>
@@ -158,8 +156,7 @@ describe('live streams, bounded', () => {
 
   it('caps streams per client (429) and in all (503), with Retry-After, and frees slots on close', async () => {
     const { hub, base } = await serve({ perClient: 2, total: 3 });
-    const from = (ip: string) =>
-      openStream(`${base}/api/embed/stream?slug=acme`, { 'X-Forwarded-For': ip });
+    const from = (ip: string) => openStream(`${base}/api/embed/stream?slug=acme`, { 'X-Forwarded-For': ip });
     const a1 = await from('10.0.0.1');
     const a2 = await from('10.0.0.1');
     const a3 = await from('10.0.0.1');
@@ -206,7 +203,9 @@ describe('live streams, bounded', () => {
     const first = await nextStatus(stream);
     await stream.ended;
     expect(await stream.body()).toMatch(/\nretry: \d+\n\n$/);
-    const again = await openStream(`${base}/api/embed/stream?slug=acme`, { 'Last-Event-ID': String(first.id) });
+    const again = await openStream(`${base}/api/embed/stream?slug=acme`, {
+      'Last-Event-ID': String(first.id),
+    });
     expect(await again.next()).toEqual({ kind: 'comment', text: 'heartbeat' }); // nothing it already has
     again.close();
   });
