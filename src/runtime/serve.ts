@@ -18,6 +18,7 @@ import { startApiProcesses } from './apiProcesses.ts';
 import type { Clients } from './clients.ts';
 import { ClusterRegistry } from './clusterMetrics.ts';
 import { createChangeHub } from '../stream/changeHub.ts';
+import { pageAssets } from '../statusPage/assets.ts';
 import { registerStreamGauge } from '../stream/streamGauge.ts';
 import { loadStreamLimits } from '../stream/streamLimits.ts';
 import { listen } from './listen.ts';
@@ -50,6 +51,7 @@ export const servePublic = async (
     limits: loadStreamLimits(),
   });
   registerStreamGauge(registry, streams);
+  pageAssets(); // read (or bundled) now: no request ever waits for it
   const api = await listen(
     buildPublicHandler({
       redis,
