@@ -1,9 +1,10 @@
-// `npm run bench [-- --quick] [--only http|stream|load | --scale]`: every figure beside a baseline measured in the
+// `npm run bench [-- --quick] [--only http|stream|load|hostile | --scale]`: every figure beside a baseline measured in the
 // same run, in an isolated environment (a fresh database sp_bench_<random> and a Redis prefix of
 // its own, both removed at the end). Prints a table; a full run writes bench/results/latest.json.
 // `--only http` (or `stream`) loads and projects the demo page and runs that phase alone; it prints
 // its table and leaves latest.json as it is. `--only load` is the part of the HTTP phase with the
-// projector ingesting (read p99 under load, freshness) alone.
+// projector ingesting (read p99 under load, freshness) alone. `--only hostile` is the hostile and
+// careless clients against one API process (bench/hostilePhase.ts) alone.
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
@@ -19,10 +20,18 @@ import { partitionOf } from '../src/shared/pageHash.ts';
 import { chartsPhase } from './chartsPhase.ts';
 import { startServer, startWorker, stopAll } from './children.ts';
 import { projectorDeps, startBenchEnv } from './benchEnv.ts';
-import { appendAll, benchMonitors, DOMAIN_PAGE, domainPageEvents, historyPage } from './fixtures.ts';
+import {
+  appendAll,
+  benchMonitors,
+  DOMAIN_PAGE,
+  domainPageEvents,
+  historyPage,
+  PRIVATE_PAGE,
+} from './fixtures.ts';
 import { domainPhase } from './domainPhase.ts';
 import { httpPhase } from './httpPhase.ts';
 import { httpUnderLoad } from './httpUnderLoad.ts';
+import { hostilePhase } from './hostilePhase.ts';
 import { ingestPhase } from './ingestPhase.ts';
 import { procsPhase } from './procsPhase.ts';
 import { memoryPhase, rebuildPhase } from './rebuildPhase.ts';
@@ -48,10 +57,11 @@ if (values.scale) {
 }
 const quick = values.quick;
 const only = values.only;
-if (only !== undefined && only !== 'http' && only !== 'stream' && only !== 'load') {
-  console.error(`--only ${only}: only the http, stream or load phase runs alone`);
+if (only !== undefined && !['http', 'stream', 'load', 'hostile'].includes(only)) {
+  console.error(`--only ${only}: only the http, stream, load or hostile phase runs alone`);
   process.exit(2);
 }
+const hostileOnly = only === 'hostile';
 const loadOnly = only === 'load';
 const httpOnly = only === 'http' || loadOnly;
 const streamOnly = only === 'stream';
@@ -67,6 +77,9 @@ const settings = quick
       lagRate: 2_000,
       lagSeconds: 6,
       streams: 2_000,
+      floodRequests: 20_000,
+      hostileSockets: 200,
+      hostileStreams: 1_000,
     }
   : {
       httpSeconds: 5,
@@ -78,6 +91,9 @@ const settings = quick
       lagRate: 10_000,
       lagSeconds: 20,
       streams: 10_000,
+      floodRequests: 100_000,
+      hostileSockets: 500,
+      hostileStreams: 3_000,
     };
 const PARTITIONS = 4;
 const log = (line: string) => void process.stderr.write(`${line}\n`);
@@ -118,6 +134,7 @@ try {
   await loadDemo({ db: env.db, clock: () => new Date(), progress: process.stderr });
   const nowMs = Date.now();
   await appendAll(env.db, domainPageEvents(DOMAIN_PAGE, nowMs), { batchSize: 5_000 });
+  await appendAll(env.db, [PRIVATE_PAGE.event(nowMs)], { batchSize: 1 });
   const day = benchMonitors('bench-1d', 1001, settings.chartMonitors);
   const year = benchMonitors('bench-1y', 2001, settings.chartMonitors);
   const longLabel = settings.longDays === 365 ? '1 year' : `${settings.longDays} days`;
@@ -158,16 +175,18 @@ try {
     DATABASE_URL: env.url,
     LOG_LEVEL: 'info',
   };
-  if (!httpOnly) {
+  if (!httpOnly && !hostileOnly) {
     const streams = streamsWithinFdLimit(settings.streams, log);
     log(`[${elapsed()}] live streams…`);
-    const server = await startServer('app', serverEnv);
+    // The bench opens every stream from one address: the per-address cap would refuse most.
+    const caps = { LIVE_STREAMS_PER_CLIENT: String(streams + 100), LIVE_STREAMS_MAX: String(streams + 100) };
+    const server = await startServer('app', { ...serverEnv, ...caps });
     const phaseDeps = { db: env.db, redis: env.redis, projector: deps, prefix: env.prefix, server, log };
     const ref = { version: active.version, partitions: PARTITIONS };
     figures.push(...(await streamPhase({ ...phaseDeps, ...ref }, streams)));
     await server.stop();
   }
-  if (!streamOnly) {
+  if (!streamOnly && !hostileOnly) {
     log(`[${elapsed()}] HTTP…`);
     const demoCharts = chartKeys({
       tag: partitionTag(env.prefix, active.version, partitionOf('demo', PARTITIONS)),
@@ -278,6 +297,28 @@ try {
       );
     }
   }
+  if (only === undefined || hostileOnly) {
+    log(`[${elapsed()}] hostile and careless clients, one API process…`);
+    const streams = streamsWithinFdLimit(settings.hostileStreams, log);
+    // Defaults throughout, but the per-address stream cap: the bench opens every stream from one address.
+    const server = await startServer('app', { ...serverEnv, LIVE_STREAMS_PER_CLIENT: String(streams + 100) });
+    try {
+      figures.push(
+        ...(await hostilePhase(server, {
+          floodRequests: settings.floodRequests,
+          sockets: settings.hostileSockets,
+          streams,
+          guesses: 600,
+          cacheBoundMb: 64,
+          privateSlug: PRIVATE_PAGE.slug,
+          tokenFailuresMax: 10,
+          log,
+        })),
+      );
+    } finally {
+      await server.stop();
+    }
+  }
   if (only === undefined) {
     log(`[${elapsed()}] processes: startup, WEB_CONCURRENCY…`);
     figures.push(...(await procsPhase({ env: serverEnv, quick, log })));
@@ -291,6 +332,7 @@ const header = [
   `${command}: ${machine.cpus} CPUs (${machine.cpu_model}), ${machine.memory_gb} GB, Node ${machine.node}, PostgreSQL ${machine.postgres}, Redis ${machine.redis}; ${seconds.toFixed(0)} s`,
   quick && httpOnly ? '--quick: 2 s per endpoint, a hello-world run after every fourth' : '',
   quick && streamOnly ? '--quick: 2,000 streams' : '',
+  quick && hostileOnly ? '--quick: 20,000 flood requests, 200 + 200 slow sockets, 1,000 streams' : '',
   quick && only === undefined
     ? '--quick: shorter runs, 10 chart monitors, 30 days instead of 1 year, 50k ingest events, 2,000 events/s for 6 s for the lag'
     : '',
