@@ -68,6 +68,7 @@ const stats = async (base: string) =>
   (await (await fetch(`${base}/__bench/stats`)).json()) as {
     hot: { requests: number; memo: number };
     live_streams_open: number;
+    heap_mb: number;
   };
 
 const HOT_CONNECTIONS = 4;
@@ -95,6 +96,7 @@ const readHot = async (server: ServerChild, until: Promise<unknown>) => {
 const flood = async (server: ServerChild, options: HostileOptions): Promise<Figure[]> => {
   // Without a flood, a hot URL misses only when its cache entry expires (READ_CACHE_TTL_MS).
   const quiet = await readHot(server, sleep(3000));
+  const heapBefore = (await stats(server.url)).heap_mb;
   const before = await rssMb(server.pid);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
   let next = 0;
@@ -104,6 +106,7 @@ const flood = async (server: ServerChild, options: HostileOptions): Promise<Figu
   const hot = await readHot(server, Promise.all(Array.from({ length: 32 }, worker)));
   agent.destroy();
   const after = await rssMb(server.pid);
+  const heapAfter = (await stats(server.url)).heap_mb;
   const growth = after - before;
   const ratio = hot.ratio;
   const hotRequests = hot.requests;
@@ -117,6 +120,16 @@ const flood = async (server: ServerChild, options: HostileOptions): Promise<Figu
       ratio: null,
       target: { text: `≤ bound + 50 MB`, met: growth <= options.cacheBoundMb + 50 },
       detail: { rss_before_mb: before, rss_after_mb: after },
+    },
+    {
+      // What the process keeps of it: the heap after a full collection, before and after the flood.
+      section: 'hostile',
+      name: '(a) of which kept: heap growth after a full GC',
+      unit: 'MB',
+      value: heapAfter - heapBefore,
+      baseline: null,
+      ratio: null,
+      detail: { heap_before_mb: heapBefore, heap_after_mb: heapAfter },
     },
     {
       section: 'hostile',

@@ -70,10 +70,12 @@ if (mode === 'app') {
   const memo = readPath.memo;
   const instrumented: RequestListener = (req, res) => {
     if (req.url === '/__bench/stats') {
+      (globalThis as { gc?: () => void }).gc?.(); // a full collection: the heap then holds what is kept
+      const heapMb = process.memoryUsage().heapUsed / 2 ** 20;
       void registry.getSingleMetricAsString('live_streams_open').then((text) => {
         const open = Number(/^live_streams_open (\d+)$/m.exec(text)?.[1]);
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ hot, live_streams_open: open, memo: memo?.stats() }));
+        res.end(JSON.stringify({ hot, live_streams_open: open, heap_mb: heapMb, memo: memo?.stats() }));
       });
       return;
     }
