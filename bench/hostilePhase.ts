@@ -153,26 +153,35 @@ const slowSockets = async (server: ServerChild, options: HostileOptions): Promis
   let open = 0;
   let lastClosed = 0;
   const trickles: NodeJS.Timeout[] = [];
-  const sockets = Array.from({ length: 2 * options.sockets }, (_, i) => {
-    const socket = net.connect(Number(port), '127.0.0.1');
-    open += 1;
-    socket.on('error', () => {});
-    socket.on('close', () => {
-      open -= 1;
-      lastClosed = performance.now() - started;
-    });
-    if (i % 2 === 0) {
+  const connect = (i: number) =>
+    new Promise<net.Socket>((resolve) => {
+      const socket = net.connect(Number(port), '127.0.0.1', () => resolve(socket));
+      open += 1;
+      socket.on('error', () => resolve(socket));
+      socket.on('close', () => {
+        open -= 1;
+        lastClosed = performance.now() - started;
+      });
+      if (i % 2 === 1) return; // silent: never a byte
       // Slow headers: one more header line every second, never the blank line that ends them.
       socket.once('connect', () => socket.write('GET /api/status/demo/charts HTTP/1.1\r\nHost: bench\r\n'));
       trickles.push(setInterval(() => socket.writable && socket.write(`X-Slow-${rand()}: 1\r\n`), 1000));
-    }
-    return socket;
-  });
+    });
+  // Connected 100 at a time (within a second or so): all at once would overflow the listen backlog,
+  // and the kernel's SYN retries, not the server, would decide when the last one connects.
+  const sockets: net.Socket[] = [];
+  for (let i = 0; i < 2 * options.sockets; i += 100)
+    sockets.push(
+      ...(await Promise.all(
+        Array.from({ length: Math.min(100, 2 * options.sockets - i) }, (_, j) => connect(i + j)),
+      )),
+    );
   const during = await httpLoad(url, { connections: 4, duration: 12 });
   for (let waited = 0; open > 0 && waited < 60_000; waited += 250) await sleep(250);
   for (const trickle of trickles) clearInterval(trickle);
   for (const socket of sockets) socket.destroy();
-  const seconds = open > 0 ? Infinity : lastClosed / 1000;
+  const unclosed = open;
+  const seconds = unclosed > 0 ? Infinity : lastClosed / 1000;
   const ratio = during.p99 / idle.p99;
   return [
     {
@@ -183,6 +192,7 @@ const slowSockets = async (server: ServerChild, options: HostileOptions): Promis
       baseline: null,
       ratio: null,
       target: { text: '≤ 30 s', met: seconds <= 30 },
+      detail: unclosed > 0 ? { note: `${unclosed} of those sockets still open after 72 s` } : {},
     },
     {
       section: 'hostile',
