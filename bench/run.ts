@@ -31,7 +31,7 @@ import {
 import { domainPhase } from './domainPhase.ts';
 import { httpPhase } from './httpPhase.ts';
 import { httpUnderLoad } from './httpUnderLoad.ts';
-import { hostilePhase } from './hostilePhase.ts';
+import { runHostile } from './hostilePhase.ts';
 import { ingestPhase } from './ingestPhase.ts';
 import { procsPhase } from './procsPhase.ts';
 import { memoryPhase, rebuildPhase } from './rebuildPhase.ts';
@@ -77,9 +77,6 @@ const settings = quick
       lagRate: 2_000,
       lagSeconds: 6,
       streams: 2_000,
-      floodRequests: 20_000,
-      hostileSockets: 200,
-      hostileStreams: 1_000,
     }
   : {
       httpSeconds: 5,
@@ -91,9 +88,6 @@ const settings = quick
       lagRate: 10_000,
       lagSeconds: 20,
       streams: 10_000,
-      floodRequests: 100_000,
-      hostileSockets: 500,
-      hostileStreams: 3_000,
     };
 const PARTITIONS = 4;
 const log = (line: string) => void process.stderr.write(`${line}\n`);
@@ -134,7 +128,7 @@ try {
   await loadDemo({ db: env.db, clock: () => new Date(), progress: process.stderr });
   const nowMs = Date.now();
   await appendAll(env.db, domainPageEvents(DOMAIN_PAGE, nowMs), { batchSize: 5_000 });
-  await appendAll(env.db, [PRIVATE_PAGE.event(nowMs)], { batchSize: 1 });
+  await appendAll(env.db, [PRIVATE_PAGE.event(nowMs)], { batchSize: 1 }); // its tokens are guessed
   const day = benchMonitors('bench-1d', 1001, settings.chartMonitors);
   const year = benchMonitors('bench-1y', 2001, settings.chartMonitors);
   const longLabel = settings.longDays === 365 ? '1 year' : `${settings.longDays} days`;
@@ -299,25 +293,7 @@ try {
   }
   if (only === undefined || hostileOnly) {
     log(`[${elapsed()}] hostile and careless clients, one API process…`);
-    const streams = streamsWithinFdLimit(settings.hostileStreams, log);
-    // Defaults throughout, but the per-address stream cap: the bench opens every stream from one address.
-    const server = await startServer('app', { ...serverEnv, LIVE_STREAMS_PER_CLIENT: String(streams + 100) });
-    try {
-      figures.push(
-        ...(await hostilePhase(server, {
-          floodRequests: settings.floodRequests,
-          sockets: settings.hostileSockets,
-          streams,
-          guesses: 600,
-          cacheBoundMb: 64,
-          privateSlug: PRIVATE_PAGE.slug,
-          tokenFailuresMax: 10,
-          log,
-        })),
-      );
-    } finally {
-      await server.stop();
-    }
+    figures.push(...(await runHostile(serverEnv, quick, log)));
   }
   if (only === undefined) {
     log(`[${elapsed()}] processes: startup, WEB_CONCURRENCY…`);

@@ -30,16 +30,17 @@ export const embedStreamRoutes = (
       const slug = embedSlug(req);
       // Counted from here until the response closes, whatever happens in between (streamLimits.ts).
       hub.slots.take(req.ip ?? '', res);
-      let gone = false;
-      res.once('close', () => (gone = true));
+      let closed = false;
+      res.once('close', () => (closed = true));
+      const gone = (): boolean => closed;
       // Subscribed before the read: a change after it is never lost. Not waited for without a bound.
       await within(hub.ready(), hub.limits.hubWaitMs);
-      if (gone) return;
+      if (gone()) return;
       const changesBefore = hub.seen(slug);
       const page = await locate(slug);
-      if (gone) return;
+      if (gone()) return;
       const read = await reads.embedStream(page);
-      if (gone) return; // nothing is registered for a client that left
+      if (gone()) return; // nothing is registered for a client that left
       const { plan } = admit(read.access, req, pageRules);
       if (plan === 'free') throw new ApiError('embeds_not_in_plan');
       if (plan === 'pro' && asksForExtras(req)) throw new ApiError('plan_inc_rtm_upd');

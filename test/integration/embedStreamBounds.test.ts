@@ -139,7 +139,9 @@ describe('live streams, bounded', () => {
             step === 'read'
               ? { ...reads, embedStream: async (page) => (await at.arrive(), reads.embedStream(page)) }
               : reads,
-          seen: (_res, done) => (settled = done),
+          seen: (_res, done) => {
+            settled = done;
+          },
         },
       );
       const req = http.get(`${base}/api/embed/stream?slug=acme`);
