@@ -180,20 +180,12 @@
 
     // Live updates over one EventSource. Anything wrong with it (no EventSource, a CSP, an HTTP
     // error such as 429, a proxy that holds it back) falls back to polling; the stream is tried
-    // again after 1-2 min, then 2-4 ... up to 32-64 min.
+    // again after 1-2 min, then 2-4 ... up to 32-64 min (polls += 1 stops polling).
     let giveUps = 0;
     const poll = () => tick((polls += 1));
     const retryLater = () => {
-      const base = 60000 * Math.pow(2, Math.min(giveUps, 5));
-      giveUps += 1;
-      window.setTimeout(
-        () => {
-          if (removed()) return;
-          polls += 1; // polling stops
-          if (!stream()) poll();
-        },
-        base + Math.floor(Math.random() * base),
-      );
+      const wait = 60000 * Math.pow(2, Math.min(giveUps++, 5));
+      window.setTimeout(() => removed() || ((polls += 1), stream() || poll()), wait * (1 + Math.random()));
     };
     const stream = () => {
       let source;
