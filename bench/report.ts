@@ -30,6 +30,7 @@ const SECTIONS: Record<string, string> = {
   memory: 'Redis memory',
   stream: 'Live streams (GET /api/embed/stream) on one API process',
   scale: 'Capacity model inputs (npm run bench -- --scale)',
+  hostile: 'Hostile and careless clients against one API process (defaults; npm run bench -- --only hostile)',
   procs: 'Processes: compiled startup and WEB_CONCURRENCY',
   edge: 'Edge: the demo page behind Varnish (deploy/varnish/default.vcl), a herd of 64 connections',
 };

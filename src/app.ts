@@ -19,6 +19,12 @@ import {
   type RequestObserver,
 } from './http/requestLog.ts';
 import { memoFront, type ResponseMemo } from './http/responseMemo.ts';
+import {
+  THROTTLE_LOCAL,
+  createTokenThrottle,
+  loadTokenThrottleSettings,
+  type TokenThrottleSettings,
+} from './http/tokenThrottle.ts';
 import { createActiveVersionReader } from './models/control/activeVersionReader.ts';
 import { createDomainDirectory, type DomainDirectory } from './models/domains/domainDirectory.ts';
 import { createPageReads } from './models/pageReads.ts';
@@ -65,6 +71,8 @@ export type AppDeps = Readonly<{
   cache?: ReadCache;
   /** Which requests get a log line; every request without one (see readPathSettings.ts). */
   requestLog?: RequestLogPolicy;
+  /** Wrong private-page tokens per client and page; TOKEN_FAILURES_* from the environment otherwise. */
+  tokenThrottle?: TokenThrottleSettings;
 }>;
 
 const observerOf = (deps: AppDeps): RequestObserver =>
@@ -80,6 +88,7 @@ export const buildApp = (deps: AppDeps, observe: RequestObserver = observerOf(de
   app.set('etag', false); // strong ETags come from the stored bodies
   app.set('query parser', 'simple'); // flat strings; a repeated parameter becomes an array (invalid)
   app.set('trust proxy', deps.config.trustProxy); // whose X-Forwarded-Host req.hostname believes
+  app.locals[THROTTLE_LOCAL] = createTokenThrottle(deps.tokenThrottle ?? loadTokenThrottleSettings());
   app.use(requestLog(observe));
   app.use(cors);
 

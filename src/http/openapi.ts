@@ -25,7 +25,7 @@ const errorResponses = (codes: readonly ApiErrorCode[]): Record<number, Response
         description: texts.map((text) => `"${text}"`).join(' or '),
         headers: {
           'Cache-Control': header('no-store'),
-          ...(status === 503 ? { 'Retry-After': header('5') } : {}),
+          ...(status === 503 || status === 429 ? { 'Retry-After': header('seconds to wait') } : {}),
         },
         content: {
           'application/json; charset=utf-8': {

@@ -25,8 +25,8 @@ export type ReadCacheOptions = Readonly<{ ttlMs: number; maxBytes: number }>;
 type Entry = Readonly<{ value: unknown; bytes: number; stale?: true }>;
 type Fill = Readonly<{ page: string; promise: Promise<unknown> }>;
 
-// What an entry costs beyond its body: key, access document, headers (a rough, fixed estimate).
-const ENTRY_OVERHEAD = 512;
+// What an entry costs beyond its body and key: access document, headers, LRU node (an estimate).
+const ENTRY_OVERHEAD = 1024;
 const CHANNEL_SUFFIX = ':changes';
 
 const pageKeyOf = (tag: string, slug: string): string => `${tag}\n${slug}`;
@@ -93,7 +93,7 @@ export const createReadCache = (subscriber: Subscriber, prefix: string, options:
   sweep.unref();
 
   const store = (page: string, key: string, value: unknown, bytes: number) => {
-    entries.set(key, { value, bytes: bytes + ENTRY_OVERHEAD });
+    entries.set(key, { value, bytes: bytes + ENTRY_OVERHEAD + 2 * key.length }); // key: UTF-16
     if (typeof value === 'object' && value !== null) keyOfValue.set(value, key);
     let keys = byPage.get(page);
     if (keys === undefined) byPage.set(page, (keys = new Set()));

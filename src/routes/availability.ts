@@ -25,7 +25,7 @@ export const availabilityRoutes = ({ reads, locate, cache }: RouteDeps): Route[]
         () => reads.availability(page, monitorId, period),
         storedSize,
       );
-      const { isPrivate } = admit(read.access, req.query, availabilityRules);
+      const { isPrivate } = admit(read.access, req, availabilityRules);
       if (!read.monitorExists) throw new ApiError('not_found');
       if (!query.success) throw new ApiError('invalid_period');
       if (read.stored === null) throw new ApiError('service_unavailable'); // monitor known, period not rendered

@@ -57,7 +57,7 @@ export const badgeRoutes = ({ reads, locate, cache }: RouteDeps): Route[] => [
         () => reads.overall(page),
         () => 0,
       );
-      const { isPrivate, plan } = admit(read.access, req.query, pageRules);
+      const { isPrivate, plan } = admit(read.access, req, pageRules);
       if (plan === 'free') throw new ApiError('embeds_not_in_plan');
       if (!isOverall(read.overall)) throw new ApiError('service_unavailable');
       const image = badge(read.overall);

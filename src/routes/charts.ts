@@ -15,7 +15,7 @@ export const chartRoutes = ({ reads, locate, cache }: RouteDeps): Route[] => {
     const slug = parseSlug(req.params['slug'], 'status_page_not_found');
     const page = await locate(slug);
     const read = await cache.get(page, model, () => reads.bytes(page, model), storedSize);
-    const { isPrivate } = admit(read.access, req.query, chartRules);
+    const { isPrivate } = admit(read.access, req, chartRules);
     if (read.stored === null) throw new ApiError('service_unavailable'); // page known, model not rendered yet
     sendBody(req, res, {
       ...read.stored,

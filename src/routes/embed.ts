@@ -56,7 +56,7 @@ export const embedRoutes = ({ reads, locate, cache }: RouteDeps): Route[] => [
         },
         (value) => value.ready?.body.length ?? 0,
       );
-      const { isPrivate, plan } = admit(read.access, req.query, pageRules);
+      const { isPrivate, plan } = admit(read.access, req, pageRules);
       if (plan === 'free') throw new ApiError('embeds_not_in_plan');
       if (plan === 'pro' && asksForExtras(req)) throw new ApiError('plan_inc_rtm_upd');
       if (!query.success) throw new ApiError('invalid_parameters');
@@ -76,7 +76,7 @@ export const embedRoutes = ({ reads, locate, cache }: RouteDeps): Route[] => [
       const slug = embedSlug(req);
       const page = await locate(slug);
       const read = await cache.get(page, 'snippets', () => reads.bytes(page, 'snippets'), storedSize);
-      const { isPrivate, plan } = admit(read.access, req.query, pageRules);
+      const { isPrivate, plan } = admit(read.access, req, pageRules);
       if (plan === 'free' || plan === 'pro') throw new ApiError('markdown_not_in_plan');
       if (read.stored === null) throw new ApiError('service_unavailable');
       sendBody(req, res, {

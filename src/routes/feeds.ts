@@ -36,7 +36,7 @@ const feedRoute =
       () => reads.feed(page, format),
       (value) => value.stored?.body.length ?? 0,
     );
-    const { isPrivate } = admit(read.access, req.query, feedRules);
+    const { isPrivate } = admit(read.access, req, feedRules);
     if (read.stored === null) throw new ApiError('service_unavailable');
     const cacheControl = cacheFor(isPrivate, FEED_CACHE);
     // Maintenance entries follow their status, which moves with the clock.

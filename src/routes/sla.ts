@@ -7,12 +7,15 @@ import { parsePeriod, type Period } from '../../projections/sla/periods.ts';
 import { reportHtml } from '../../projections/sla/reportHtml.ts';
 import type { SlaReport } from '../../projections/sla/report.ts';
 import { ApiError, RETRY_AFTER_SECONDS } from '../http/errors.ts';
-import { admit, availabilityRules, parseSlug, type RouteDeps } from '../http/pageGate.ts';
+import { admit, availabilityRules, parseSlug, requestToken, type RouteDeps } from '../http/pageGate.ts';
 import { cacheFor, readyBody, sendBody } from '../http/send.ts';
 import { escapeHtml } from '../shared/escapeHtml.ts';
-import { tokenMatches } from '../shared/hashToken.ts';
+import { NOSNIFF } from '../statusPage/securityHeaders.ts';
+import type { PageAccess } from '../models/access/codec.ts';
 import type { SlaFormat, SlaRead, SlaReads } from '../models/sla/reads.ts';
 import type { Route } from './routeTable.ts';
+import type { EdgeAnswer } from '../edge/edgeHeaders.ts';
+import { pageKeys } from '../edge/surrogateKeys.ts';
 
 export const SLA_COMPLETE_CACHE = 'public, max-age=3600';
 export const SLA_CURRENT_CACHE = 'public, max-age=60';
@@ -40,6 +43,10 @@ const single = (value: unknown): string | null | undefined =>
 const cacheRule = (period: Period, current: string, isPrivate: boolean): string =>
   cacheFor(isPrivate, lastMonthLabel(period) < current ? SLA_COMPLETE_CACHE : SLA_CURRENT_CACHE);
 
+// Reports are rendered after the page's other models, so a purge may reach the edge before the
+// report it is about: a minute's lifetime bounds that, for past periods too.
+const slaEdge = (slug: string): EdgeAnswer => ({ keys: pageKeys(slug, true), lifetime: 'minute' });
+
 const storedSize = (read: SlaRead): number => read.stored?.body.length ?? 0;
 
 export const slaApiRoutes = ({ locate, cache }: RouteDeps, sla: SlaReads): Route[] => [
@@ -58,7 +65,7 @@ export const slaApiRoutes = ({ locate, cache }: RouteDeps, sla: SlaReads): Route
         () => sla.report(page, period === undefined ? '' : period, asked),
         storedSize,
       );
-      const { isPrivate } = admit(read.access, req.query, availabilityRules);
+      const { isPrivate } = admit(read.access, req, availabilityRules);
       if (read.meta === null) throw new ApiError('service_unavailable'); // page known, reports not rendered yet
       const servable = servablePeriod(read.label, read.meta.current);
       if (servable === null) throw new ApiError('invalid_period');
@@ -71,6 +78,8 @@ export const slaApiRoutes = ({ locate, cache }: RouteDeps, sla: SlaReads): Route
         cacheControl: cacheRule(servable, read.meta.current, isPrivate),
         ...(asked === 'csv' ? { contentType: CSV } : {}),
         from: read,
+        edge: slaEdge(slug),
+        settled: cache.isSettled(read),
       });
     },
   },
@@ -88,8 +97,26 @@ ${rejected ? '<p class="error" role="alert">That token was not accepted. Check i
 <button type="submit">Show the report</button></form></main></body></html>
 `;
 
+// The report has an inline stylesheet and no script; a private report's token may be in the address.
+const reportHeaders = (kind: 'public' | 'private'): Record<string, string> => ({
+  'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'self'; frame-ancestors ${kind === 'public' ? '*' : "'none'"}`,
+  ...NOSNIFF,
+  'Referrer-Policy': 'no-referrer',
+});
+
+/** Whether the request's token opens the page (wrong ones count toward the throttle's 429). */
+const tokenAccepted = (access: PageAccess, req: Request): boolean => {
+  try {
+    admit(access, req, availabilityRules);
+    return true;
+  } catch (error) {
+    if (error instanceof ApiError && error.code === availabilityRules.locked) return false;
+    throw error;
+  }
+};
+
 const sendHtml = (res: Response, status: number, body: string): void => {
-  res.status(status).set({ 'Content-Type': HTML, 'Cache-Control': 'no-store' });
+  res.status(status).set({ 'Content-Type': HTML, 'Cache-Control': 'no-store', ...reportHeaders('private') });
   res.end(body);
 };
 
@@ -128,12 +155,9 @@ export const slaPageRoutes = ({ locate, cache }: RouteDeps, sla: SlaReads): Rout
         return;
       }
       const isPrivate = access.tokenHash !== null;
-      if (isPrivate) {
-        const token = single(req.query['auth_token']);
-        if (!tokenMatches(token ?? undefined, access.tokenHash)) {
-          sendHtml(res, 401, tokenForm(slug, typeof token === 'string'));
-          return;
-        }
+      if (isPrivate && !tokenAccepted(access, req)) {
+        sendHtml(res, 401, tokenForm(slug, requestToken(req) !== undefined));
+        return;
       }
       const servable = read.meta === null ? null : servablePeriod(read.label, read.meta.current);
       if (read.meta === null || read.html === null) {
@@ -161,11 +185,14 @@ export const slaPageRoutes = ({ locate, cache }: RouteDeps, sla: SlaReads): Rout
         );
         return;
       }
+      res.set(reportHeaders(isPrivate ? 'private' : 'public'));
       sendBody(req, res, {
         ...read.html,
         contentType: HTML,
         cacheControl: cacheRule(servable, read.meta.current, isPrivate),
         from: read,
+        edge: slaEdge(slug),
+        settled: cache.isSettled(read),
       });
     },
   },

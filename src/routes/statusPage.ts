@@ -11,6 +11,7 @@ import { etagOf } from '../models/bytes.ts';
 import { pageAssets, type Asset } from '../statusPage/assets.ts';
 import { errorDocument, type ErrorStatus } from '../statusPage/errorDocument.ts';
 import type { Route } from './routeTable.ts';
+import { documentHeaders, NOSNIFF } from '../statusPage/securityHeaders.ts';
 import { pageDocument, SCRIPT_PATH, STYLE_PATH } from '../statusPage/pageDocument.ts';
 
 export const STATUS_PAGE_CACHE = `public, max-age=60${STALE_IF_ERROR}`;
@@ -22,6 +23,7 @@ const HTML = 'text/html; charset=utf-8';
 const sendAsset = (pick: (assets: ReturnType<typeof pageAssets>) => Asset, contentType: string) => {
   return (req: Request, res: Response): void => {
     const asset = pick(pageAssets());
+    res.setHeader('X-Content-Type-Options', NOSNIFF['X-Content-Type-Options']);
     sendBody(req, res, {
       body: asset.bytes,
       etag: asset.etag,
@@ -37,6 +39,7 @@ const sendErrorPage = (res: Response, status: ErrorStatus): void => {
     'Content-Type': HTML,
     'Cache-Control': 'no-store',
     ...(status === 503 ? { 'Retry-After': RETRY_AFTER_SECONDS } : {}),
+    ...documentHeaders('error'),
   });
   res.end(errorDocument(status, pageAssets()));
 };
@@ -77,6 +80,8 @@ export const statusPageRoutes = ({ reads, locate, cache }: RouteDeps): Route[] =
       const isPrivate = access.tokenHash !== null;
       const title = isPrivate ? null : (access.title ?? slug.data);
       const body = pageDocument({ slug: slug.data, title, assets: pageAssets() });
+      for (const [name, value] of Object.entries(documentHeaders(isPrivate ? 'private' : 'public')))
+        res.setHeader(name, value);
       sendBody(req, res, {
         body,
         etag: etagOf(body),

@@ -22,7 +22,7 @@ export const statuspageRoutes = ({ locate, cache }: RouteDeps, reads: Subscripti
         () => reads.statuspage(page, document),
         storedSize,
       );
-      const { isPrivate } = admit(read.access, req.query, pageRules);
+      const { isPrivate } = admit(read.access, req, pageRules);
       if (read.stored === null) throw new ApiError('service_unavailable');
       sendBody(req, res, {
         ...read.stored,

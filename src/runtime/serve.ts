@@ -19,6 +19,9 @@ import { startApiProcesses } from './apiProcesses.ts';
 import type { Clients } from './clients.ts';
 import { ClusterRegistry } from './clusterMetrics.ts';
 import { createChangeHub } from '../stream/changeHub.ts';
+import { pageAssets } from '../statusPage/assets.ts';
+import { registerStreamGauge } from '../stream/streamGauge.ts';
+import { loadStreamLimits } from '../stream/streamLimits.ts';
 import { listen } from './listen.ts';
 import { registerProcessGauges } from './processGauges.ts';
 
@@ -43,7 +46,15 @@ export const servePublic = async (
     readActive: active,
     subscriber,
   });
-  const streams = createChangeHub({ redis, prefix: config.redisPrefix, log, subscriber });
+  const streams = createChangeHub({
+    redis,
+    prefix: config.redisPrefix,
+    log,
+    subscriber,
+    limits: loadStreamLimits(),
+  });
+  registerStreamGauge(registry, streams);
+  pageAssets(); // read (or bundled) now: no request ever waits for it
   const api = await listen(
     buildPublicHandler({
       redis,

@@ -114,7 +114,10 @@ describe('access and plans end to end', () => {
     );
     await env.project();
     const config = loadConfig({ PUBLIC_BASE_URL: URLS.baseUrl, PAGE_URL_TEMPLATE: URLS.pageUrlTemplate });
-    api = request(buildApp({ redis: env.redis, prefix: env.prefix, config, log: pino({ level: 'silent' }) }));
+    // Every endpoint is tried with wrong tokens here; their throttling is tested in tokenThrottle.test.ts.
+    const tokenThrottle = { maxFailures: 1000, windowMs: 60_000 };
+    const log = pino({ level: 'silent' });
+    api = request(buildApp({ redis: env.redis, prefix: env.prefix, config, log, tokenThrottle }));
   });
   afterAll(() => env.close());
 

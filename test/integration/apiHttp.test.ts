@@ -155,7 +155,16 @@ describe('unknown paths, probes, OpenAPI', () => {
     ]);
     const stream = doc.paths['/api/embed/stream']?.get;
     expect(stream?.parameters?.map((p) => p.name)).toEqual(['slug', 'inc', 'rtm', 'upd', 'auth_token']);
-    expect(Object.keys(stream?.responses ?? {})).toEqual(['200', '400', '401', '403', '404', '500', '503']);
+    expect(Object.keys(stream?.responses ?? {})).toEqual([
+      '200',
+      '400',
+      '401',
+      '403',
+      '404',
+      '429',
+      '500',
+      '503',
+    ]);
     const embed = doc.paths['/api/embed/status']?.get;
     expect(embed?.parameters?.map((p) => p.name)).toEqual(['slug', 'inc', 'rtm', 'upd', 'auth_token']);
     expect(Object.keys(embed?.responses ?? {})).toEqual([
