@@ -84,6 +84,11 @@ export const createEdgePurger = (targets: readonly PurgeTarget[], options: Purge
     inFlight: 0,
     failedInARow: 0,
   }));
+  // Every series from 0, so a first failure is an increase an alert can see.
+  for (const provider of new Set(targets.map((t) => t.provider))) {
+    for (const counter of [metrics.purges, metrics.failures, metrics.keys]) counter.labels(provider).inc(0);
+    metrics.pending.labels(provider).set(0);
+  }
   let closed = false;
 
   const backoffMs = (failures: number): number => {

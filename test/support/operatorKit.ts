@@ -10,30 +10,6 @@ import { parse, parseAllDocuments } from 'yaml';
 export const root = fileURLToPath(new URL('../..', import.meta.url));
 export const deployFile = (...path: string[]): string => join(root, 'deploy', ...path);
 
-/**
- * Metrics that features developed beside this kit export (live streams, edge purges). The kit
- * names them already; they are checked only once their name appears in the code that registers
- * metrics (src/), and strictly after that.
- */
-export const METRICS_FROM_OTHER_BRANCHES = ['live_streams_open', 'edge_purge_failures_total'] as const;
-
-const sourceFiles = (dir: string): string[] =>
-  readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory()
-      ? sourceFiles(join(dir, entry.name))
-      : entry.name.endsWith('.ts')
-        ? [join(dir, entry.name)]
-        : [],
-  );
-
-/** The names of METRICS_FROM_OTHER_BRANCHES that src/ does not register (yet). */
-export const metricsNotYetInSource = (): Set<string> => {
-  const source = sourceFiles(join(root, 'src'))
-    .map((file) => readFileSync(file, 'utf8'))
-    .join('\n');
-  return new Set(METRICS_FROM_OTHER_BRANCHES.filter((name) => !source.includes(`'${name}'`)));
-};
-
 const KEYWORDS = new Set([
   'and',
   'or',
