@@ -36,17 +36,31 @@ const binaries = async (): Promise<Binaries | null> => {
 
 type Owner = Readonly<{ uid: number; gid: number }> | null;
 
-/** As root, the user PostgreSQL runs as; otherwise null (it runs as we do). */
+// `id` and `useradd` live in the system's folders, whatever PATH the service was given.
+const SYSTEM_ENV = { ...process.env, PATH: `${process.env['PATH'] ?? ''}:/usr/sbin:/usr/bin:/sbin:/bin` };
+
+const idOf = (flag: string) =>
+  Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8', env: SYSTEM_ENV, stdio: 'pipe' }).trim());
+
+/** As root, the user PostgreSQL runs as (created when missing); otherwise null (it runs as we do). */
 const serverOwner = (): Owner => {
   if (process.getuid?.() !== 0) return null;
-  const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim());
   try {
-    return { uid: id('-u'), gid: id('-g') };
+    return { uid: idOf('-u'), gid: idOf('-g') };
   } catch {
-    execFileSync('useradd', ['--system', '--user-group', '--no-create-home', 'postgres'], {
-      stdio: 'ignore',
-    });
-    return { uid: id('-u'), gid: id('-g') };
+    // no such user yet
+  }
+  try {
+    const args = ['--system', '--user-group', '--no-create-home', 'postgres'];
+    execFileSync('useradd', args, { env: SYSTEM_ENV, stdio: 'pipe' });
+    return { uid: idOf('-u'), gid: idOf('-g') };
+  } catch (error) {
+    throw new StartupError(
+      `PostgreSQL does not run as root, and no user "postgres" could be created for the embedded one ` +
+        `(${(error as Error).message.split('\n')[0]}).\nCreate one (useradd --system --user-group postgres), ` +
+        `install PostgreSQL:\n${INSTALL_POSTGRES}\nor set DATABASE_URL.`,
+      69,
+    );
   }
 };
 

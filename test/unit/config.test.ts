@@ -22,6 +22,7 @@ describe('loadConfig', () => {
       batchSize: 5000,
       concurrency: 4,
       logLevel: 'info',
+      logFormat: null,
     });
   });
 
