@@ -25,12 +25,12 @@ export const shownUrl = (url: string): string => {
 export const INSTALL_POSTGRES =
   '  Debian/Ubuntu: sudo apt-get install postgresql\n' +
   '  macOS:         brew install postgresql@17 && brew services start postgresql@17\n' +
-  '  Docker:        docker compose up -d postgres redis';
+  '  Docker:        docker compose up -d postgres redis;  DATABASE_URL=postgres://statuspage:statuspage@127.0.0.1:55432/statuspage';
 
 export const INSTALL_REDIS =
   '  Debian/Ubuntu: sudo apt-get install redis-server\n' +
   '  macOS:         brew install redis && brew services start redis\n' +
-  '  Docker:        docker compose up -d postgres redis';
+  '  Docker:        docker compose up -d postgres redis;  REDIS_URL=redis://127.0.0.1:56379';
 
 /** Errors that mean nothing listens there (or the name does not resolve). */
 const UNREACHABLE = new Set([
@@ -84,10 +84,16 @@ export const postgresFailure = (error: unknown, url: string, variableSet: boolea
           : 'or set DATABASE_URL to a server that runs (npm start runs one of its own when none answers).'),
       69,
     );
-  if (code === '28P01' || code === '28000')
+  // A server that asks for a password none was given for: pg says so in words (SASL).
+  if (
+    code === '28P01' ||
+    code === '28000' ||
+    /password must be a string|password authentication/i.test(message)
+  )
     return new StartupError(
       `PostgreSQL at ${at} refused the login: ${message}.\n` +
-        'Fix the user or password in DATABASE_URL (postgres://USER:PASSWORD@HOST:PORT/DATABASE).',
+        'Fix the user or password in DATABASE_URL (postgres://USER:PASSWORD@HOST:PORT/DATABASE); a new user, e.g.:\n' +
+        '  sudo -u postgres psql -c "CREATE ROLE statuspage LOGIN CREATEDB PASSWORD \'choose-one\'"',
       77,
     );
   if (code === '42501' || code === '3D000')

@@ -90,6 +90,19 @@ const ctrlC = async (service: Service): Promise<void> => {
 
 const WELCOME_END = 'Ingest over HTTP is disabled';
 
+/** Where the embedded servers of a running `npm start` listen, as its welcome text says. */
+const embeddedUrls = async (service: Service, app: string) => {
+  const pgPort = /PostgreSQL 18, embedded: 127\.0\.0\.1:(\d+)/.exec(service.out())?.[1];
+  const redisPort = /run privately: 127\.0\.0\.1:(\d+)/.exec(service.out())?.[1];
+  const password = (await readFile(join(app, '.data', 'postgres-password'), 'utf8')).trim();
+  const pgAt = `127.0.0.1:${pgPort ?? '?'}`;
+  return {
+    pgAt,
+    databaseUrl: `postgres://statuspage:${password}@${pgAt}/statuspage`,
+    redisUrl: `redis://127.0.0.1:${redisPort ?? '?'}`,
+  };
+};
+
 describe.skipIf(unavailable !== null)('npm start on a bare machine', () => {
   let ns: Namespace;
   let dir: string;
@@ -101,6 +114,15 @@ describe.skipIf(unavailable !== null)('npm start on a bare machine', () => {
   const run = async (argv: readonly string[], extra: Record<string, string> = {}) => {
     const result = await runIn(ns, argv, { cwd: app, env: bareEnv(extra), timeoutMs: 60_000 });
     return { ...result, stderr: result.stderr.replace(/^built dist\/main\.js in .*\n/m, '') };
+  };
+
+  const waitForPort = async (port: number) => {
+    const connect = `require('net').connect(${String(port)}, '127.0.0.1').on('connect', () => process.exit(0)).on('error', () => process.exit(1))`;
+    for (let i = 0; i < 100; i += 1) {
+      if ((await run([process.execPath, '-e', connect])).code === 0) return;
+      await sleep(100);
+    }
+    throw new Error(`nothing listens on ${String(port)}`);
   };
 
   const pageAnswers = async (slug: string, timeoutMs: number): Promise<string> => {
@@ -136,7 +158,7 @@ describe.skipIf(unavailable !== null)('npm start on a bare machine', () => {
           'Start one (then run this again):\n' +
           '  Debian/Ubuntu: sudo apt-get install postgresql\n' +
           '  macOS:         brew install postgresql@17 && brew services start postgresql@17\n' +
-          '  Docker:        docker compose up -d postgres redis\n' +
+          '  Docker:        docker compose up -d postgres redis;  DATABASE_URL=postgres://statuspage:statuspage@127.0.0.1:55432/statuspage\n' +
           'or set DATABASE_URL to a server that runs (npm start runs one of its own when none answers).\n',
       );
       expect(result.ms).toBeLessThan(10_000);
@@ -158,13 +180,11 @@ describe.skipIf(unavailable !== null)('npm start on a bare machine', () => {
     expect(welcome).toContain('set DATABASE_URL and REDIS_URL (e.g. docker compose up -d postgres redis');
     if (FULL) expect(await pageAnswers('demo', 10_000)).toContain('<html');
 
-    const password = (await readFile(join(app, '.data', 'postgres-password'), 'utf8')).trim();
-    const databaseUrl = `postgres://statuspage:${password}@127.0.0.1:${pgPort![1]!}/statuspage`;
-    const redisUrl = `redis://127.0.0.1:${redisPort![1]!}`;
+    const { databaseUrl, redisUrl } = await embeddedUrls(first, app);
     const events = [
       pageConfigured('bare'),
-      monitorConfigured('bare', 1),
-      check('bare', 1, new Date().toISOString()),
+      monitorConfigured('bare', 901), // the demo's monitors are 1 to 6
+      check('bare', 901, new Date().toISOString()),
     ];
     await writeFile(join(dir, 'bare.ndjson'), events.map((event) => JSON.stringify(event)).join('\n') + '\n');
     const ingest = await run(['npm', 'run', '--silent', 'ingest', '--', join(dir, 'bare.ndjson')], {
@@ -189,9 +209,7 @@ describe.skipIf(unavailable !== null)('npm start on a bare machine', () => {
     );
 
     // A server that answers but refuses us: each says so in one message, no stack trace.
-    const secondPg = /PostgreSQL 18, embedded: 127\.0\.0\.1:(\d+)/.exec(second.out())![1]!;
-    const secondRedis = `redis://127.0.0.1:${/run privately: 127\.0\.0\.1:(\d+)/.exec(second.out())![1]!}`;
-    const pgAt = `127.0.0.1:${secondPg}`;
+    const { pgAt, databaseUrl: secondDb, redisUrl: secondRedis } = await embeddedUrls(second, app);
     const wrongPassword = await run(['npm', 'run', '--silent', 'serve'], {
       DATABASE_URL: `postgres://statuspage:wrong@${pgAt}/statuspage`,
       REDIS_URL: secondRedis,
@@ -199,22 +217,13 @@ describe.skipIf(unavailable !== null)('npm start on a bare machine', () => {
     expect(wrongPassword.code).toBe(77);
     expect(wrongPassword.stderr).toBe(
       `PostgreSQL at postgres://statuspage:***@${pgAt}/statuspage refused the login: password authentication failed for user "statuspage".\n` +
-        'Fix the user or password in DATABASE_URL (postgres://USER:PASSWORD@HOST:PORT/DATABASE).\n',
+        'Fix the user or password in DATABASE_URL (postgres://USER:PASSWORD@HOST:PORT/DATABASE); a new user, e.g.:\n' +
+        `  sudo -u postgres psql -c "CREATE ROLE statuspage LOGIN CREATEDB PASSWORD 'choose-one'"\n`,
     );
 
     const role = `import pg from 'pg'; const c = new pg.Client(process.argv[1]); await c.connect();
       await c.query("CREATE ROLE reader LOGIN PASSWORD 'reader-pass'"); await c.end();`;
-    expect(
-      (
-        await run([
-          process.execPath,
-          '--input-type=module',
-          '-e',
-          role,
-          databaseUrl.replace(/:\d+\//, `:${secondPg}/`),
-        ])
-      ).code,
-    ).toBe(0);
+    expect((await run([process.execPath, '--input-type=module', '-e', role, secondDb])).code).toBe(0);
     const noCreatedb = await run(['npm', 'run', '--silent', 'serve'], {
       DATABASE_URL: `postgres://reader:reader-pass@${pgAt}/readers`,
       REDIS_URL: secondRedis,
@@ -238,9 +247,10 @@ describe.skipIf(unavailable !== null)('npm start on a bare machine', () => {
       const [command, ...args] = argv as [string, ...string[]];
       servers.push(spawn(command, args, { stdio: 'ignore' }));
     }
-    await sleep(500);
+    await waitForPort(6390);
+    await waitForPort(6391);
     const evicts = await run(['npm', 'run', '--silent', 'work'], {
-      DATABASE_URL: databaseUrl.replace(/:\d+\//, `:${secondPg}/`),
+      DATABASE_URL: secondDb,
       REDIS_URL: 'redis://127.0.0.1:6390',
     });
     expect(evicts.code).toBe(78);
@@ -248,13 +258,13 @@ describe.skipIf(unavailable !== null)('npm start on a bare machine', () => {
       'Redis at redis://127.0.0.1:6390: Redis maxmemory-policy must be noeviction (127.0.0.1:6390 has allkeys-lru)',
     );
     const noAuth = await run(['npm', 'run', '--silent', 'serve'], {
-      DATABASE_URL: databaseUrl.replace(/:\d+\//, `:${secondPg}/`),
+      DATABASE_URL: secondDb,
       REDIS_URL: 'redis://127.0.0.1:6391',
     });
     expect(noAuth.code).toBe(77);
     expect(noAuth.stderr).toMatch(/^Redis at redis:\/\/127\.0\.0\.1:6391 refused the login: NOAUTH/);
     const noRedis = await run(['npm', 'run', '--silent', 'serve'], {
-      DATABASE_URL: databaseUrl.replace(/:\d+\//, `:${secondPg}/`),
+      DATABASE_URL: secondDb,
       REDIS_URL: 'redis://127.0.0.1:6392',
     });
     expect(noRedis.code).toBe(69);
@@ -263,7 +273,7 @@ describe.skipIf(unavailable !== null)('npm start on a bare machine', () => {
         'Start one (then run this again):\n' +
         '  Debian/Ubuntu: sudo apt-get install redis-server\n' +
         '  macOS:         brew install redis && brew services start redis\n' +
-        '  Docker:        docker compose up -d postgres redis\n' +
+        '  Docker:        docker compose up -d postgres redis;  REDIS_URL=redis://127.0.0.1:56379\n' +
         'or set REDIS_URL (or REDIS_CLUSTER_NODES) to a server that runs.\n',
     );
     for (const result of [wrongPassword, noCreatedb, evicts, noAuth, noRedis])
@@ -279,7 +289,7 @@ describe.skipIf(unavailable !== null)('npm start on a bare machine', () => {
         'Install it (npm start then runs it privately) or start one:\n' +
         '  Debian/Ubuntu: sudo apt-get install redis-server\n' +
         '  macOS:         brew install redis && brew services start redis\n' +
-        '  Docker:        docker compose up -d postgres redis\n' +
+        '  Docker:        docker compose up -d postgres redis;  REDIS_URL=redis://127.0.0.1:56379\n' +
         'or set REDIS_URL to a server that runs.\n',
     );
     expect(existsSync(join(app, '.data', 'postgres', 'postmaster.pid'))).toBe(false);
