@@ -21,7 +21,13 @@ export const createLogger = (level: string, name = 'statuspage', format: LogForm
   if ((format ?? (process.stdout.isTTY ? 'pretty' : 'json')) === 'pretty')
     return pino(
       { name, level, redact },
-      PinoPretty({ colorize: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname', sync: true }),
+      PinoPretty({
+        colorize: Boolean(process.stdout.isTTY),
+        singleLine: true,
+        translateTime: 'SYS:HH:MM:ss',
+        ignore: 'pid,hostname',
+        sync: true,
+      }),
     );
   // No minLength: lines still go out as they come (operators tail them; a quiet process must not sit on them).
   const stream = destination({ dest: 1, sync: false });
