@@ -80,8 +80,14 @@ export const spawnServer = (
   const child = spawn(command, args, { ...options, detached: true, stdio: ['ignore', log, log] });
   let done = false;
   const exited = new Promise<number | null>((resolve) => {
-    child.once('error', () => ((done = true), resolve(null)));
-    child.once('exit', (code) => ((done = true), resolve(code)));
+    const end = (code: number | null) => {
+      done = true;
+      resolve(code);
+    };
+    child.once('error', () => {
+      end(null);
+    });
+    child.once('exit', end);
   });
   const signal = (name: NodeJS.Signals) => {
     if (!done) child.kill(name);

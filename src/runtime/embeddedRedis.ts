@@ -29,7 +29,8 @@ const answers = async (url: string): Promise<boolean> => {
   client.on('error', () => undefined);
   try {
     await client.connect();
-    return (await client.ping()) === 'PONG';
+    await client.ping();
+    return true;
   } catch {
     return false; // not up yet, or still loading its AOF
   } finally {

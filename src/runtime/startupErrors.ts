@@ -56,25 +56,29 @@ export const errorCode = (error: unknown): string | null => {
   return null;
 };
 
+/** The first line of what the error says. */
+const firstLine = (error: unknown): string =>
+  (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+
 export const isUnreachable = (error: unknown): boolean => {
   const code = errorCode(error);
   if (code !== null) return UNREACHABLE.has(code);
   // pg's connectionTimeoutMillis and ioredis's connectTimeout say so in words only.
-  return /timeout|timed out|connection terminated/i.test((error as Error).message ?? '');
+  return /timeout|timed out|connection terminated/i.test(firstLine(error));
 };
 
 const reason = (error: unknown): string => {
   const code = errorCode(error);
   if (code === 'ECONNREFUSED') return 'connection refused';
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host not found';
-  return (error as Error).message?.split('\n')[0] || String(error);
+  return firstLine(error);
 };
 
 /** PostgreSQL at `url` refused us or is not there: the message and the exit code. */
 export const postgresFailure = (error: unknown, url: string, variableSet: boolean): StartupError => {
   const at = shownUrl(url);
   const code = errorCode(error);
-  const message = (error as Error).message?.split('\n')[0] ?? String(error);
+  const message = firstLine(error);
   if (isUnreachable(error))
     return new StartupError(
       `PostgreSQL does not answer at ${at} (${reason(error)}).\n` +
@@ -109,7 +113,7 @@ export const postgresFailure = (error: unknown, url: string, variableSet: boolea
 /** Redis at `url` refused us or is not there. */
 export const redisFailure = (error: unknown, url: string): StartupError => {
   const at = shownUrl(url);
-  const message = (error as Error).message?.split('\n')[0] ?? String(error);
+  const message = firstLine(error);
   if (/NOAUTH|WRONGPASS|invalid password|invalid username/i.test(message))
     return new StartupError(
       `Redis at ${at} refused the login: ${message}.\n` +

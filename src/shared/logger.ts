@@ -22,7 +22,7 @@ export const createLogger = (level: string, name = 'statuspage', format: LogForm
     return pino(
       { name, level, redact },
       PinoPretty({
-        colorize: Boolean(process.stdout.isTTY),
+        colorize: process.stdout.isTTY,
         singleLine: true,
         translateTime: 'SYS:HH:MM:ss',
         ignore: 'pid,hostname',
