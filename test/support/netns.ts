@@ -9,12 +9,11 @@ export type Namespace = Readonly<{
   close: () => void;
 }>;
 
-/** Why a namespace cannot be made here (not root, no unshare), or null when it can. */
+/** Why a namespace cannot be made here (not root, no unshare or ip), or null when it can. */
 export const namespaceUnavailable = (): string | null => {
-  const probe = spawnSync('unshare', ['--net', 'true']);
-  return probe.status === 0
-    ? null
-    : `unshare --net failed: ${probe.stderr?.toString().trim() || 'not found'}`;
+  const probe = spawnSync('unshare', ['--net', 'ip', 'link', 'set', 'lo', 'up']);
+  const why = probe.stderr?.toString().trim() || 'not found';
+  return probe.status === 0 ? null : `unshare --net ip link set lo up failed: ${why}`;
 };
 
 export const createNamespace = async (): Promise<Namespace> => {
