@@ -150,10 +150,13 @@ describe.skipIf(unavailable !== null)('npm start on a bare machine', () => {
   }, 300_000);
 
   afterAll(async () => {
-    for (const service of running) await ctrlC(service);
-    for (const server of servers) server.kill('SIGKILL');
-    ns?.close();
-    if (dir) await rm(dir, { recursive: true, force: true });
+    try {
+      for (const service of running) await ctrlC(service);
+      for (const server of servers) if (server.exitCode === null) process.kill(-server.pid!, 'SIGKILL');
+    } finally {
+      ns?.close();
+      if (dir) await rm(dir, { recursive: true, force: true });
+    }
   }, 60_000);
 
   it('npm run serve and npm run work embed nothing: they name what is missing and the fix, within 10 s', async () => {
@@ -252,7 +255,7 @@ describe.skipIf(unavailable !== null)('npm start on a bare machine', () => {
       redisArgs(6391, '--requirepass', 'sekrit-pass'),
     ]) {
       const [command, ...args] = argv as [string, ...string[]];
-      servers.push(spawn(command, args, { stdio: 'ignore' }));
+      servers.push(spawn(command, args, { stdio: 'ignore', detached: true })); // nsenter may fork
     }
     await waitForPort(6390);
     await waitForPort(6391);
