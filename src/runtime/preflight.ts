@@ -17,14 +17,28 @@ import {
 
 const CONNECT_TIMEOUT_MS = 3000;
 
+/** Rejects when `work` takes longer than CONNECT_TIMEOUT_MS: a frozen server accepts a connection, then says nothing. */
+const withinDeadline = async <T>(work: Promise<T>): Promise<T> => {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      reject(new Error(`timed out after ${String(CONNECT_TIMEOUT_MS / 1000)} s`));
+    }, CONNECT_TIMEOUT_MS);
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+};
+
 const tryPostgres = async (url: string): Promise<void> => {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   client.on('error', () => undefined); // a dropped connection: the query below fails instead
   try {
-    await client.connect();
-    await client.query('SELECT 1');
+    await withinDeadline(client.connect().then(() => client.query('SELECT 1')));
   } finally {
-    await client.end().catch(() => undefined);
+    void client.end().catch(() => undefined); // not awaited: a frozen server would never confirm it
   }
 };
 
@@ -72,8 +86,7 @@ const probeClient = (url: string) => {
 const withRedis = async <T>(url: string, use: (client: Redis) => Promise<T>): Promise<T> => {
   const { client, lastError } = probeClient(url);
   try {
-    await client.connect();
-    return await use(client);
+    return await withinDeadline(client.connect().then(() => use(client)));
   } catch (error) {
     // ioredis reports a refused AUTH on the 'error' event and a closed connection to the caller.
     throw lastError() ?? error;
