@@ -80,7 +80,7 @@ export const welcomeText = (config: Config, facts: WelcomeFacts): string => {
         ]
       : []),
     ...(facts.servers?.length
-      ? ['', 'Servers run by npm start (no PostgreSQL or Redis answered):', ...facts.servers]
+      ? ['', 'Servers run by npm start (nothing answered at their defaults):', ...facts.servers]
       : []),
     '',
     'Try:',

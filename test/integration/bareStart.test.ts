@@ -180,7 +180,7 @@ describe.skipIf(unavailable !== null)('npm start on a bare machine', () => {
     running.push(first);
     await waitFor(first, WELCOME_END, FULL ? 400_000 : 120_000);
     const welcome = first.out();
-    expect(welcome).toContain('Servers run by npm start (no PostgreSQL or Redis answered):');
+    expect(welcome).toContain('Servers run by npm start (nothing answered at their defaults):');
     const pgPort = /PostgreSQL 18, embedded: 127\.0\.0\.1:(\d+), data in (\S+)\n/.exec(welcome);
     const redisPort = /Redis \S+, run privately: 127\.0\.0\.1:(\d+), data in \S+ \(AOF, noeviction\)\n/.exec(
       welcome,
