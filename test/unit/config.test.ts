@@ -23,6 +23,7 @@ describe('loadConfig', () => {
       concurrency: 4,
       logLevel: 'info',
       edge: { providers: [], varnishUrls: [], fastly: null, cloudflare: null },
+      logFormat: null,
     });
   });
 
