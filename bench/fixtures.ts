@@ -1,5 +1,6 @@
 // Data the benchmarks run against, appended through the real write path: pages of monitors with
 // history (checks in order per monitor), and live checks for the ingest figures.
+import { randomBytes } from 'node:crypto';
 import type { DatabasePool } from 'slonik';
 import {
   DEMO_MONITORS,
@@ -106,3 +107,19 @@ export function* domainPageEvents(page: typeof DOMAIN_PAGE, nowMs: number): Gene
       ? { ...event, data: { ...event.data, custom_domain: page.host } }
       : event;
 }
+
+/** A private page, for the token-guessing figure of the hostile bench. */
+export const PRIVATE_PAGE = {
+  slug: 'bench-private',
+  event: (nowMs: number): RawEvent => ({
+    type: 'page.configured',
+    page: 'bench-private',
+    at: new Date(nowMs - 60_000).toISOString(),
+    data: {
+      title: 'Private',
+      plan: 'growth',
+      custom_domain: null,
+      auth_token: randomBytes(24).toString('hex'),
+    },
+  }),
+} as const;

@@ -31,7 +31,9 @@ const SECTIONS: Record<string, string> = {
   fleet: 'A fleet of quiet pages: steady state with one worker process (npm run bench -- --scale)',
   stream: 'Live streams (GET /api/embed/stream) on one API process',
   scale: 'Capacity model inputs (npm run bench -- --scale)',
+  hostile: 'Hostile and careless clients against one API process (defaults; npm run bench -- --only hostile)',
   procs: 'Processes: compiled startup and WEB_CONCURRENCY',
+  edge: 'Edge: the demo page behind Varnish (deploy/varnish/default.vcl), a herd of 64 connections',
 };
 
 const num = (x: number, unit = ''): string => {

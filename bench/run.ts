@@ -1,9 +1,11 @@
-// `npm run bench [-- --quick] [--only http|stream|load | --scale]`: every figure beside a baseline measured in the
+// `npm run bench [-- --quick] [--only http|stream|load|edge|hostile | --scale]`: every figure beside a baseline measured in the
 // same run, in an isolated environment (a fresh database sp_bench_<random> and a Redis prefix of
 // its own, both removed at the end). Prints a table; a full run writes bench/results/latest.json.
 // `--only http` (or `stream`) loads and projects the demo page and runs that phase alone; it prints
 // its table and leaves latest.json as it is. `--only load` is the part of the HTTP phase with the
-// projector ingesting (read p99 under load, freshness) alone.
+// projector ingesting (read p99 under load, freshness) alone; `--only edge` the demo page behind a
+// private Varnish (bench/edgePhase.ts) alone; `--only hostile` the hostile and careless clients
+// against one API process (bench/hostilePhase.ts) alone.
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
@@ -19,14 +21,24 @@ import { partitionOf } from '../src/shared/pageHash.ts';
 import { chartsPhase } from './chartsPhase.ts';
 import { startServer, startWorker, stopAll } from './children.ts';
 import { projectorDeps, startBenchEnv } from './benchEnv.ts';
-import { appendAll, benchMonitors, DOMAIN_PAGE, domainPageEvents, historyPage } from './fixtures.ts';
+import {
+  appendAll,
+  benchMonitors,
+  DOMAIN_PAGE,
+  domainPageEvents,
+  historyPage,
+  PRIVATE_PAGE,
+} from './fixtures.ts';
 import { domainPhase } from './domainPhase.ts';
+import { edgePhase } from './edgePhase.ts';
 import { httpPhase } from './httpPhase.ts';
 import { httpUnderLoad } from './httpUnderLoad.ts';
+import { runHostile } from './hostilePhase.ts';
 import { ingestPhase } from './ingestPhase.ts';
 import { procsPhase } from './procsPhase.ts';
 import { memoryPhase, rebuildPhase } from './rebuildPhase.ts';
 import { renderCostPhase } from './renderCostPhase.ts';
+import { slaPhase } from './slaPhase.ts';
 import { runScaleBench } from './scalePhase.ts';
 import { streamPhase } from './streamPhase.ts';
 import { streamsWithinFdLimit } from './fdLimit.ts';
@@ -52,13 +64,15 @@ if (values.scale) {
 }
 const quick = values.quick;
 const only = values.only;
-if (only !== undefined && only !== 'http' && only !== 'stream' && only !== 'load') {
-  console.error(`--only ${only}: only the http, stream or load phase runs alone`);
+if (only !== undefined && !['http', 'stream', 'load', 'edge', 'hostile'].includes(only)) {
+  console.error(`--only ${only}: only the http, stream, load, edge or hostile phase runs alone`);
   process.exit(2);
 }
+const hostileOnly = only === 'hostile';
 const loadOnly = only === 'load';
 const httpOnly = only === 'http' || loadOnly;
 const streamOnly = only === 'stream';
+const edgeOnly = only === 'edge';
 const command = `npm run bench${quick || only ? ' --' : ''}${quick ? ' --quick' : ''}${only ? ` --only ${only}` : ''}`;
 const settings = quick
   ? {
@@ -71,6 +85,7 @@ const settings = quick
       lagRate: 2_000,
       lagSeconds: 6,
       streams: 2_000,
+      edgeSeconds: 10,
     }
   : {
       httpSeconds: 5,
@@ -82,6 +97,7 @@ const settings = quick
       lagRate: 10_000,
       lagSeconds: 20,
       streams: 10_000,
+      edgeSeconds: 30,
     };
 const PARTITIONS = 4;
 const log = (line: string) => void process.stderr.write(`${line}\n`);
@@ -122,6 +138,7 @@ try {
   await loadDemo({ db: env.db, clock: () => new Date(), progress: process.stderr });
   const nowMs = Date.now();
   await appendAll(env.db, domainPageEvents(DOMAIN_PAGE, nowMs), { batchSize: 5_000 });
+  await appendAll(env.db, [PRIVATE_PAGE.event(nowMs)], { batchSize: 1 }); // its tokens are guessed
   const day = benchMonitors('bench-1d', 1001, settings.chartMonitors);
   const year = benchMonitors('bench-1y', 2001, settings.chartMonitors);
   const longLabel = settings.longDays === 365 ? '1 year' : `${settings.longDays} days`;
@@ -162,16 +179,18 @@ try {
     DATABASE_URL: env.url,
     LOG_LEVEL: 'info',
   };
-  if (!httpOnly) {
+  if (!httpOnly && !edgeOnly && !hostileOnly) {
     const streams = streamsWithinFdLimit(settings.streams, log);
     log(`[${elapsed()}] live streams…`);
-    const server = await startServer('app', serverEnv);
+    // The bench opens every stream from one address: the per-address cap would refuse most.
+    const caps = { LIVE_STREAMS_PER_CLIENT: String(streams + 100), LIVE_STREAMS_MAX: String(streams + 100) };
+    const server = await startServer('app', { ...serverEnv, ...caps });
     const phaseDeps = { db: env.db, redis: env.redis, projector: deps, prefix: env.prefix, server, log };
     const ref = { version: active.version, partitions: PARTITIONS };
     figures.push(...(await streamPhase({ ...phaseDeps, ...ref }, streams)));
     await server.stop();
   }
-  if (!streamOnly) {
+  if (!streamOnly && !edgeOnly && !hostileOnly) {
     log(`[${elapsed()}] HTTP…`);
     const demoCharts = chartKeys({
       tag: partitionTag(env.prefix, active.version, partitionOf('demo', PARTITIONS)),
@@ -257,6 +276,8 @@ try {
       log(`[${elapsed()}] render cost…`);
       const renderCost = { prefix: env.prefix, days: settings.longDays, rounds: quick ? 10 : 30, log };
       figures.push(...(await renderCostPhase(env.redis, renderCost)));
+      log(`[${elapsed()}] SLA reports…`);
+      figures.push(...(await slaPhase(env.redis, renderCost)));
 
       log(`[${elapsed()}] rebuild…`);
       figures.push(
@@ -282,6 +303,16 @@ try {
       );
     }
   }
+  if (only === undefined || edgeOnly) {
+    log(`[${elapsed()}] edge: the demo page behind Varnish…`);
+    const edgeDeps = { db: env.db, projector: deps, prefix: env.prefix, serverEnv, log };
+    const built = (await readActive(env.redis, env.prefix))!;
+    figures.push(...(await edgePhase({ ...edgeDeps, ...built }, { seconds: settings.edgeSeconds })));
+  }
+  if (only === undefined || hostileOnly) {
+    log(`[${elapsed()}] hostile and careless clients, one API process…`);
+    figures.push(...(await runHostile(serverEnv, quick, log)));
+  }
   if (only === undefined) {
     log(`[${elapsed()}] processes: startup, WEB_CONCURRENCY…`);
     figures.push(...(await procsPhase({ env: serverEnv, quick, log })));
@@ -295,6 +326,8 @@ const header = [
   `${command}: ${machine.cpus} CPUs (${machine.cpu_model}), ${machine.memory_gb} GB, Node ${machine.node}, PostgreSQL ${machine.postgres}, Redis ${machine.redis}; ${seconds.toFixed(0)} s`,
   quick && httpOnly ? '--quick: 2 s per endpoint, a hello-world run after every fourth' : '',
   quick && streamOnly ? '--quick: 2,000 streams' : '',
+  quick && edgeOnly ? '--quick: a 10 s herd instead of 30 s' : '',
+  quick && hostileOnly ? '--quick: 20,000 flood requests, 200 + 200 slow sockets, 1,000 streams' : '',
   quick && only === undefined
     ? '--quick: shorter runs, 10 chart monitors, 30 days instead of 1 year, 50k ingest events, 2,000 events/s for 6 s for the lag'
     : '',

@@ -1,12 +1,14 @@
 // A server under test, run as a child process (`node --import tsx bench/server.ts <mode>`) so the
 // load generator never shares its event loop. Prints {"port": n} once listening.
 //   app    the real API (buildApp with the request path of `npm run serve`: shared subscriber,
-//          response cache, request-log policy from the environment), logging to /dev/null and
-//          counting request metrics
+//          response cache, request-log policy, live-stream limits and the listener's connection
+//          bounds from the environment), logging to /dev/null and counting request metrics; for
+//          the hostile bench, GET /__bench/stats tells how requests marked X-Bench-Hot fared
+//          (answered from the memo or not) and the live_streams_open gauge
 //   hello  baseline: an Express 5 hello-world route
 //   raw    baseline: node:http answering every request with one Redis GET (BENCH_KEY)
 //   sql    the comparison: the charts response computed from PostgreSQL per request
-import { createServer } from 'node:http';
+import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { Redis } from 'ioredis';
@@ -16,6 +18,10 @@ import { buildPublicHandler } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { createReadPath } from '../src/http/readPath.ts';
 import { createDb } from '../src/eventLog/createDb.ts';
+import { listen } from '../src/runtime/listen.ts';
+import { createChangeHub } from '../src/stream/changeHub.ts';
+import { registerStreamGauge } from '../src/stream/streamGauge.ts';
+import { loadStreamLimits } from '../src/stream/streamLimits.ts';
 import { sqlCharts } from './sqlCharts.ts';
 
 const mode = process.argv[2];
@@ -39,18 +45,52 @@ if (mode === 'app') {
   const log = pino({ level: 'info' }, destination({ dest: '/dev/null', sync: false }));
   const readPath = createReadPath({ redis, prefix: config.redisPrefix, log });
   await readPath.subscriber.ready();
+  const registry = new Registry();
+  const streams = createChangeHub({
+    redis,
+    prefix: config.redisPrefix,
+    log,
+    subscriber: readPath.subscriber,
+    limits: loadStreamLimits(),
+  });
+  registerStreamGauge(registry, streams);
   const app = buildPublicHandler({
     redis,
     prefix: config.redisPrefix,
     config,
     log,
-    registry: new Registry(),
+    registry,
+    streams,
     subscriber: readPath.subscriber,
     requestLog: readPath.requestLog,
     ...(readPath.cache ? { cache: readPath.cache } : {}),
     ...(readPath.memo ? { memo: readPath.memo } : {}),
   });
-  listening(createServer(app).listen(0, '127.0.0.1'));
+  const hot = { requests: 0, memo: 0 };
+  const memo = readPath.memo;
+  const instrumented: RequestListener = (req, res) => {
+    if (req.url === '/__bench/stats') {
+      (globalThis as { gc?: () => void }).gc?.(); // a full collection: the heap then holds what is kept
+      const heapMb = process.memoryUsage().heapUsed / 2 ** 20;
+      void registry.getSingleMetricAsString('live_streams_open').then((text) => {
+        const open = Number(/^live_streams_open (\d+)$/m.exec(text)?.[1]);
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ hot, live_streams_open: open, heap_mb: heapMb, memo: memo?.stats() }));
+      });
+      return;
+    }
+    if (req.headers['x-bench-hot'] === undefined || memo === undefined) {
+      app(req, res);
+      return;
+    }
+    // The memo answers synchronously or not at all: its hit count moves within this call.
+    const before = memo.stats().hits;
+    app(req, res);
+    hot.requests += 1;
+    hot.memo += memo.stats().hits - before;
+  };
+  const { server } = await listen(instrumented, 0, '127.0.0.1');
+  console.log(JSON.stringify({ port: (server.address() as AddressInfo).port }));
 } else if (mode === 'hello') {
   const app = express();
   app.get('/', (_req, res) => {

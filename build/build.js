@@ -68,6 +68,30 @@ const moduleUrls = {
   },
 };
 
+/**
+ * The status page's script and stylesheet, bundled once here rather than by a process on a
+ * request (src/statusPage/assets.ts reads them from built/ beside itself; same options as there).
+ */
+const buildStatusPageAssets = async (build, outdir) => {
+  const into = join(outdir, 'src/statusPage/built');
+  for (const [entry, name] of [
+    ['src/statusPage/client/main.ts', 'page.js'],
+    ['src/statusPage/styles/page.css', 'page.css'],
+  ])
+    await build({
+      absWorkingDir: root,
+      entryPoints: [entry],
+      outfile: join(into, name),
+      bundle: true,
+      minify: true,
+      ...(entry.endsWith('.ts') ? { format: 'iife' } : {}),
+      target: ['chrome100', 'firefox100', 'safari15'],
+      legalComments: 'none',
+      charset: 'utf8',
+      logLevel: 'warning',
+    });
+};
+
 export const buildDist = async (outdir) => {
   const started = performance.now();
   await rm(outdir, { recursive: true, force: true });
@@ -86,6 +110,7 @@ export const buildDist = async (outdir) => {
     plugins: [moduleUrls],
     logLevel: 'warning',
   });
+  await buildStatusPageAssets(build, outdir);
   const copied = (await Promise.all(['src', 'migrations'].map(walk)))
     .flat()
     .filter((f) => isRuntimeFile(f.path));

@@ -38,6 +38,10 @@ export const evolveMaintenance = (
   };
 };
 
+/** The first time of a transition: the earliest `at` of its events, whatever their order. */
+const earliest = (known: number | undefined, at: string): number =>
+  Math.min(known ?? Number.POSITIVE_INFINITY, Date.parse(at));
+
 const changed = (
   doc: MaintenanceDoc,
   event: Exclude<MaintenanceEvent, { type: 'maintenance.scheduled' }>,
@@ -55,10 +59,10 @@ const changed = (
       };
     }
     case 'maintenance.started':
-      return { ...doc, started: true };
+      return { ...doc, started: true, startedAt: earliest(doc.startedAt, event.at) };
     case 'maintenance.completed':
-      return { ...doc, completed: true };
+      return { ...doc, completed: true, completedAt: earliest(doc.completedAt, event.at) };
     case 'maintenance.cancelled':
-      return { ...doc, cancelled: true };
+      return { ...doc, cancelled: true, cancelledAt: earliest(doc.cancelledAt, event.at) };
   }
 };

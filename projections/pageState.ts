@@ -15,7 +15,16 @@ export const touchUpdatedAt = (state: PageState | null, atMs: number): PageState
     : { ...state, updatedAt: atMs };
 
 const configure = (state: PageState | null, event: StoredEventOf<'page.configured'>): PageState => {
-  const { title, plan, custom_domain, auth_token_hash, blocked } = event.data;
+  const {
+    title,
+    plan,
+    custom_domain,
+    auth_token_hash,
+    blocked,
+    time_zone,
+    sla_target,
+    sla_exclude_maintenance,
+  } = event.data;
   const at = Date.parse(event.at);
   const settings = {
     slug: event.page,
@@ -25,6 +34,9 @@ const configure = (state: PageState | null, event: StoredEventOf<'page.configure
     tokenHash: auth_token_hash,
     blocked,
     configuredAt: at,
+    ...(time_zone === undefined ? {} : { timeZone: time_zone }),
+    ...(sla_target === undefined ? {} : { slaTarget: sla_target }),
+    ...(sla_exclude_maintenance === undefined ? {} : { slaExcludeMaintenance: sla_exclude_maintenance }),
   };
   if (state === null) {
     return { settings, deleted: false, updatedAt: at, monitors: {}, incidents: {}, maintenances: {} };
@@ -42,8 +54,15 @@ export const evolvePageState = (state: PageState | null, event: StoredEvent): Pa
     case 'check.recorded':
       return page;
     case 'monitor.configured': {
-      const { monitor_id, name, type, impact, position } = event.data;
-      const monitor = { id: monitor_id, name, type, impact, position: position ?? null };
+      const { monitor_id, name, type, impact, position, sla_target } = event.data;
+      const monitor = {
+        id: monitor_id,
+        name,
+        type,
+        impact,
+        position: position ?? null,
+        ...(sla_target === undefined ? {} : { slaTarget: sla_target }),
+      };
       return { ...page, monitors: { ...page.monitors, [String(monitor_id)]: monitor } };
     }
     case 'monitor.removed': {

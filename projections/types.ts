@@ -32,6 +32,8 @@ export type MonitorConfig = Readonly<{
   type: string;
   impact: Impact;
   position: number | null;
+  /** The monitor's own SLA target (percent), overriding the page's; absent: the page's. */
+  slaTarget?: number | undefined;
 }>;
 
 export type MonitorSnapshot = MonitorConfig &
@@ -71,6 +73,10 @@ export type MaintenanceDoc = Readonly<{
   started: boolean;
   completed: boolean;
   cancelled: boolean;
+  /** `at` of the first explicit transition of each kind (SLA reports: the in-progress interval). */
+  startedAt?: number | undefined;
+  completedAt?: number | undefined;
+  cancelledAt?: number | undefined;
 }>;
 
 export type MaintenanceStatus = 'scheduled' | 'in_progress' | 'completed' | 'cancelled';
@@ -84,6 +90,10 @@ export type PageSettings = Readonly<{
   blocked: boolean;
   /** When the page was last configured; null in documents stored before it was kept. */
   configuredAt: number | null;
+  /** SLA reports (sla-reports.md): the page's IANA zone, target (percent), maintenance left out. Absent: UTC, 99.9, true. */
+  timeZone?: string | undefined;
+  slaTarget?: number | undefined;
+  slaExcludeMaintenance?: boolean | undefined;
 }>;
 
 /** The per-page document the projector keeps (`pg:<slug>:state`). */

@@ -19,10 +19,18 @@ import {
   type RequestObserver,
 } from './http/requestLog.ts';
 import { memoFront, type ResponseMemo } from './http/responseMemo.ts';
+import {
+  THROTTLE_LOCAL,
+  createTokenThrottle,
+  loadTokenThrottleSettings,
+  type TokenThrottleSettings,
+} from './http/tokenThrottle.ts';
 import { createActiveVersionReader } from './models/control/activeVersionReader.ts';
 import { createDomainDirectory, type DomainDirectory } from './models/domains/domainDirectory.ts';
 import { createPageReads } from './models/pageReads.ts';
 import type { Subscriber } from './models/redis/subscriber.ts';
+import { createSlaReads } from './models/sla/reads.ts';
+import { slaApiRoutes, slaPageRoutes } from './routes/sla.ts';
 import { createSubscriptionReads } from './models/subscriptionReads.ts';
 import { availabilityRoutes } from './routes/availability.ts';
 import { badgeRoutes } from './routes/badge.ts';
@@ -63,6 +71,8 @@ export type AppDeps = Readonly<{
   cache?: ReadCache;
   /** Which requests get a log line; every request without one (see readPathSettings.ts). */
   requestLog?: RequestLogPolicy;
+  /** Wrong private-page tokens per client and page; TOKEN_FAILURES_* from the environment otherwise. */
+  tokenThrottle?: TokenThrottleSettings;
 }>;
 
 const observerOf = (deps: AppDeps): RequestObserver =>
@@ -78,6 +88,7 @@ export const buildApp = (deps: AppDeps, observe: RequestObserver = observerOf(de
   app.set('etag', false); // strong ETags come from the stored bodies
   app.set('query parser', 'simple'); // flat strings; a repeated parameter becomes an array (invalid)
   app.set('trust proxy', deps.config.trustProxy); // whose X-Forwarded-Host req.hostname believes
+  app.locals[THROTTLE_LOCAL] = createTokenThrottle(deps.tokenThrottle ?? loadTokenThrottleSettings());
   app.use(requestLog(observe));
   app.use(cors);
 
@@ -96,6 +107,7 @@ export const buildApp = (deps: AppDeps, observe: RequestObserver = observerOf(de
   const streams =
     deps.streams ?? createChangeHub({ redis: deps.redis, prefix: deps.prefix, log: deps.log, ...shared });
   const subscriptionReads = createSubscriptionReads(deps.redis);
+  const slaReads = createSlaReads(deps.redis);
   const openApiJson = JSON.stringify(buildOpenApiDocument(deps.config.publicBaseUrl));
   app.use(
     routeTable([
@@ -111,6 +123,8 @@ export const buildApp = (deps: AppDeps, observe: RequestObserver = observerOf(de
       ...statuspageRoutes(routeDeps, subscriptionReads),
       ...badgeRoutes(routeDeps),
       ...statusPageRoutes(routeDeps),
+      ...slaApiRoutes(routeDeps, slaReads),
+      ...slaPageRoutes(routeDeps, slaReads),
     ]),
   );
   app.use(notFoundHandler);

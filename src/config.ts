@@ -2,6 +2,7 @@
 // with a message naming the variable, before anything connects anywhere.
 import proxyAddr from 'proxy-addr';
 import { z } from 'zod';
+import { parseEdgeSettings, type EdgeSettings } from './edge/edgeSettings.ts';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const onOff = z.enum(['on', 'off']);
@@ -63,6 +64,7 @@ const Env = z.object({
   PROJECTOR_BATCH_SIZE: z.coerce.number().int().min(1).max(50_000).default(5000),
   PROJECTOR_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
 });
 
 /** Express's `trust proxy`: false, true, or the trusted addresses and subnets. */
@@ -88,6 +90,10 @@ export type Config = Readonly<{
   batchSize: number;
   concurrency: number;
   logLevel: z.infer<typeof Env>['LOG_LEVEL'];
+  /** EDGE_PURGE and the edges' settings (docs/operations.md, "Edge caching"). */
+  edge: EdgeSettings;
+  /** null: human lines on a terminal, JSON lines otherwise. */
+  logFormat: 'json' | 'pretty' | null;
 }>;
 
 // A wildcard bind address is not something to put in a browser; an IPv6 literal needs brackets.
@@ -112,6 +118,9 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     throw new ConfigError(`Invalid settings:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  const edge = parseEdgeSettings(present);
+  if ('issues' in edge)
+    throw new ConfigError(`Invalid settings:\n${edge.issues.map((i) => `  ${i}`).join('\n')}`);
   if (e.REDIS_CLUSTER_NODES && present['REDIS_URL'] !== undefined)
     throw new ConfigError(
       'Invalid settings:\n  REDIS_CLUSTER_NODES: set either REDIS_URL (one server) or REDIS_CLUSTER_NODES (a cluster), not both',
@@ -135,5 +144,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     batchSize: e.PROJECTOR_BATCH_SIZE,
     concurrency: e.PROJECTOR_CONCURRENCY,
     logLevel: e.LOG_LEVEL,
+    edge: edge.settings,
+    logFormat: e.LOG_FORMAT ?? null,
   };
 };

@@ -8,6 +8,8 @@ import { migrate } from './eventLog/migrate.ts';
 import { RedisEvicts } from './models/redis/evictionPolicy.ts';
 import { createClients, type Clients } from './runtime/clients.ts';
 import { createShutdown } from './runtime/onShutdown.ts';
+import { explainPostgresError, preflightCommand } from './runtime/preflight.ts';
+import { StartupError } from './runtime/startupErrors.ts';
 import { webConcurrency } from './runtime/webConcurrency.ts';
 
 /**
@@ -76,8 +78,16 @@ const main = async () => {
   try {
     // A process forked by `serve` or `start` with WEB_CONCURRENCY > 1 serves the public API only.
     if (cluster.isWorker) return await (await import('./runtime/apiProcess.ts')).apiProcess(loadConfig());
-    return await command(loadConfig(), args);
+    const config = loadConfig();
+    await preflightCommand(name, config); // a missing server: a clear message, not a stack trace
+    return await command(config, args).catch((error: unknown) => {
+      throw explainPostgresError(error, config) ?? error;
+    });
   } catch (error) {
+    if (error instanceof StartupError) {
+      console.error(error.message);
+      return error.exitCode;
+    }
     if (error instanceof ConfigError) {
       console.error(error.message);
       return 78; // EX_CONFIG

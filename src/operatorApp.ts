@@ -1,5 +1,5 @@
 // The operator listener (INGEST_HOST:INGEST_PORT, loopback by default): ingest, probes,
-// projection status and Prometheus metrics. `npm run work` serves the same probes without
+// projection status, the autoscaler's figures and Prometheus metrics. `npm run work` serves the same probes without
 // ingest on WORKER_PROBE_PORT.
 import express, { type Express } from 'express';
 import type { RedisClient } from './models/redis/redisClient.ts';
@@ -10,6 +10,7 @@ import { domainCheckRouter } from './http/domainCheck.ts';
 import { probesRouter } from './http/probes.ts';
 import { ingestRouter } from './ingest/ingestRouter.ts';
 import type { Wake } from './projector/queue.ts';
+import { autoscaleFigures } from './projector/autoscaleFigures.ts';
 import { projectionStatus } from './projector/projectionStatus.ts';
 import type { Clock } from './shared/clock.ts';
 import type { Logger } from './shared/logger.ts';
@@ -47,6 +48,15 @@ export const buildOperatorApp = (deps: OperatorDeps): Express => {
       res.json(await projectionStatus(deps.db, deps.redis, deps.prefix));
     } catch (error) {
       deps.log.warn({ err: (error as Error).message }, 'projection status unavailable');
+      sendError(res, 'service_unavailable');
+    }
+  });
+  // KEDA's metrics-api scaler reads this (docs/deploy.md): the projection backlog, not the queue.
+  app.get('/v1/autoscale', async (_req, res) => {
+    try {
+      res.set('Cache-Control', 'no-store').json(await autoscaleFigures(deps.db, deps.redis, deps.prefix));
+    } catch (error) {
+      deps.log.warn({ err: (error as Error).message }, 'autoscale figures unavailable');
       sendError(res, 'service_unavailable');
     }
   });

@@ -10,8 +10,8 @@ export const startProjectorWorker = (
   ctx: JobContext,
   connection: RedisClient,
   concurrency: number,
-): Worker<ProjectorJob> => {
-  const worker = new Worker<ProjectorJob>(
+): Worker<ProjectorJob, number> => {
+  const worker = new Worker<ProjectorJob, number>(
     PROJECTOR_QUEUE,
     async (job) => {
       const result = await projectPartition(ctx, job.data.partition);

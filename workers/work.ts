@@ -2,6 +2,9 @@
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import type { Config } from '../src/config.ts';
 import { buildOperatorApp } from '../src/operatorApp.ts';
+import { createEdgePurger } from '../src/edge/edgePurger.ts';
+import { purgeTargets } from '../src/edge/providers.ts';
+import { purgeRenders } from '../src/projector/renderPurgeKeys.ts';
 import { createProjectorMetrics } from '../src/projector/projectorMetrics.ts';
 import { createProjectorQueue } from '../src/projector/queue.ts';
 import { collectStaleAtStart } from '../src/projector/rebuild.ts';
@@ -35,6 +38,11 @@ export const work = async (
     log,
     queue: queue.queue,
   });
+  // Purges go from here, the process that commits the render: once per change, not per API process.
+  const edge =
+    config.edge.providers.length === 0
+      ? null
+      : createEdgePurger(purgeTargets(config.edge), { registry, log });
   const worker = startProjectorWorker(
     {
       db,
@@ -45,6 +53,8 @@ export const work = async (
       log,
       onBatch: metrics.onBatch,
       onLoss: metrics.onLoss,
+      ...(edge ? { onRendered: (renders) => purgeRenders(edge, renders) } : {}),
+      onRender: metrics.onRender,
       prefix: config.redisPrefix,
       partitions: config.partitions,
       requeue: (partition) => queue.wakePartitions([partition]),
@@ -52,6 +62,7 @@ export const work = async (
     queueRedis,
     config.concurrency,
   );
+  metrics.watchWorker(worker);
   const scheduler = startScheduler({
     queue,
     active: createActiveVersionReader(redis, config.redisPrefix),
@@ -75,6 +86,7 @@ export const work = async (
   );
   await queue.wakePartitions(Array.from({ length: config.partitions }, (_, p) => p));
   onShutdown(() => queue.close());
+  if (edge) onShutdown(() => edge.close()); // after the worker: its last renders' purges go out
   onShutdown(() => worker.close()); // waits for running jobs (BullMQ going-to-production)
   onShutdown(() => scheduler.stop());
   if (options.probes) {

@@ -167,18 +167,26 @@
     plain('loading', 'Loading status\u2026');
     const removed = () => !doc.documentElement.contains(container);
 
-    const tick = () => {
-      if (removed()) return; // stop polling
+    let polls = 0; // the current polling loop
+    const tick = (run) => {
+      if (removed() || run !== polls) return; // stop polling
       // 45 s plus jitter, so the embeds of one page don't poll in lockstep
-      const next = () => window.setTimeout(tick, 45000 + Math.floor(Math.random() * 10000));
+      const next = () => window.setTimeout(() => tick(run), 45000 + Math.floor(Math.random() * 10000));
       fetchStatus(api + 'status?' + params)
         .then(render)
         .catch(() => plain('unknown', 'Status unknown'))
         .then(next, next);
     };
 
-    // Live updates over one EventSource. Anything wrong with it (no EventSource, a CSP that blocks
-    // it, an HTTP error, a proxy that holds the stream back) falls back to polling.
+    // Live updates over one EventSource. Anything wrong with it (no EventSource, a CSP, an HTTP
+    // error such as 429, a proxy that holds it back) falls back to polling; the stream is tried
+    // again after 1-2 min, then 2-4 ... up to 32-64 min (polls += 1 stops polling).
+    let giveUps = 0;
+    const poll = () => tick((polls += 1));
+    const retryLater = () => {
+      const wait = 60000 * Math.pow(2, Math.min(giveUps++, 5));
+      window.setTimeout(() => removed() || ((polls += 1), stream() || poll()), wait * (1 + Math.random()));
+    };
     const stream = () => {
       let source;
       try {
@@ -195,13 +203,15 @@
       const fallback = () => {
         if (!open) return;
         stop();
-        tick();
+        poll();
+        retryLater();
       };
       window.setTimeout(() => received || fallback(), 20000);
       const watch = () => open && (removed() ? stop() : window.setTimeout(watch, 60000));
       window.setTimeout(watch, 60000);
       source.addEventListener('status', (event) => {
         received = true;
+        giveUps = 0;
         if (removed()) return stop();
         try {
           render(accept(JSON.parse(event.data)));
@@ -209,14 +219,13 @@
           plain('unknown', 'Status unknown');
         }
       });
-      // CLOSED (2): the browser gave up (an error answer or a blocked request); otherwise it reconnects
-      // by itself, resuming with Last-Event-ID.
+      // CLOSED (2): given up (an error answer, a block); else it reconnects with Last-Event-ID
       source.onerror = () => source.readyState === 2 && fallback();
       return true;
     };
 
     const live = typeof window.EventSource === 'function' && !/^(false|0)$/i.test(attr('data-live'));
-    if (!live || !stream()) tick();
+    if (!live || !stream()) poll();
   };
 
   try {

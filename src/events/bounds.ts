@@ -50,6 +50,27 @@ export const BoundedTimestamp = z
 /** The clock-relative limits of ingest: true when `ms` is more than `aheadMs` after `now`. */
 export const tooFarAhead = (ms: number, now: Date, aheadMs: number): boolean => ms > now.getTime() + aheadMs;
 
+/** How deep an event may nest (the event object is level 1); no event type needs more than a few. */
+export const MAX_NESTING = 32;
+
+/**
+ * Whether `value` nests deeper than `max` levels of objects and arrays. Iterative, and stops at the
+ * first level past `max`, so a hostile body costs time linear in its size and never the stack:
+ * checked before anything else walks an event.
+ */
+export const nestsDeeperThan = (value: unknown, max: number): boolean => {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (typeof item !== 'object' || item === null) continue;
+    if (depth > max) return true;
+    for (const child of Array.isArray(item) ? item : Object.values(item)) {
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+};
+
 // PostgreSQL stores neither NUL in text nor unpaired UTF-16 surrogates in jsonb: such a string
 // would fail the append with a database error instead of a 400.
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;

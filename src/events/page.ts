@@ -1,5 +1,6 @@
 import { domainToASCII } from 'node:url';
 import { z } from 'zod';
+import { isKnownZone } from '../shared/timeZone.ts';
 
 export const Plan = z.enum(['free', 'pro', 'growth', 'business', 'oss_hero', 'enterprise']);
 export type Plan = z.infer<typeof Plan>;
@@ -14,6 +15,19 @@ const hostname = z
   .max(253)
   .refine((value) => ASCII_HOSTNAME.test(domainToASCII(value)), 'invalid hostname');
 
+/** An SLA target in percent: 0 < t ≤ 100 with at most 3 decimals (sla-reports.md). */
+export const SlaTarget = z
+  .number()
+  .gt(0)
+  .max(100)
+  .refine((t) => Math.round(t * 1000) / 1000 === t, 'at most 3 decimals');
+
+const SlaSettings = {
+  time_zone: z.string().refine(isKnownZone, 'unknown time zone').optional(),
+  sla_target: SlaTarget.optional(),
+  sla_exclude_maintenance: z.boolean().optional(),
+};
+
 /** What an agent sends: the token in plaintext. */
 export const PageConfigured = z
   .object({
@@ -22,6 +36,7 @@ export const PageConfigured = z
     custom_domain: hostname.nullable().default(null),
     auth_token: z.string().min(16).max(200).nullable().default(null),
     blocked: z.boolean().default(false),
+    ...SlaSettings,
   })
   .strict();
 
@@ -33,6 +48,7 @@ export const StoredPageConfigured = z
     custom_domain: z.string().nullable(),
     auth_token_hash: z.string().nullable(),
     blocked: z.boolean(),
+    ...SlaSettings,
   })
   .strict();
 export type StoredPageConfigured = z.infer<typeof StoredPageConfigured>;

@@ -4,7 +4,14 @@
 import type { z } from 'zod';
 import { hashToken } from '../shared/hashToken.ts';
 import { normalizeTimestamp } from '../shared/time.ts';
-import { MAX_AT_AHEAD_MS, MAX_SCHEDULE_AHEAD_MS, tooFarAhead, unstorableStringPath } from './bounds.ts';
+import {
+  MAX_AT_AHEAD_MS,
+  MAX_NESTING,
+  MAX_SCHEDULE_AHEAD_MS,
+  nestsDeeperThan,
+  tooFarAhead,
+  unstorableStringPath,
+} from './bounds.ts';
 import { Envelope, EventTypeSchema, IncomingEvent } from './catalogue.ts';
 import type { StoredEventBody } from './storedEvent.ts';
 
@@ -53,6 +60,8 @@ const scheduledTooFar = (data: Window, now: Date): string | null =>
   }) ?? null;
 
 export const parseEvent = (raw: unknown, index: number, now: Date): ParsedEvent | EventError => {
+  if (nestsDeeperThan(raw, MAX_NESTING))
+    return { index, message: `event: nested more than ${MAX_NESTING} levels deep` };
   const envelope = Envelope.safeParse(raw);
   if (!envelope.success) return { index, message: describe(envelope.error) };
   const { id, type, page, at, data } = envelope.data;

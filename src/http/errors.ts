@@ -19,6 +19,7 @@ const apiErrors = {
   plan_inc_rtm_upd: { status: 403, message: 'incidents and sparklines require Growth plan or higher' },
   markdown_not_in_plan: { status: 403, message: 'Markdown API requires Growth plan or higher' },
   service_unavailable: { status: 503, message: 'service unavailable', retryAfter: true },
+  too_many_requests: { status: 429, message: 'too many requests', retryAfter: true },
   internal: { status: 500, message: 'internal error' },
   // The operator listener: POST /v1/events (ingest.md).
   ingest_disabled: { status: 503, message: 'ingest disabled' }, // until INGEST_TOKEN is set: no retry
@@ -43,20 +44,28 @@ export class ApiError extends Error {
   override readonly name = 'ApiError';
   readonly code: ApiErrorCode;
   readonly status: number;
-  constructor(code: ApiErrorCode, options?: ErrorOptions) {
+  /** Seconds for Retry-After, when not the default. */
+  readonly retryAfter: number | undefined;
+  constructor(code: ApiErrorCode, options?: ErrorOptions & { retryAfter?: number }) {
     super(apiErrors[code].message, options);
     this.code = code;
     this.status = apiErrors[code].status;
+    this.retryAfter = options?.retryAfter;
   }
 }
 
 /** Sends the row of `code`; `details` (invalid events) goes in the body after the text. */
-export const sendError = (res: Response, code: ApiErrorCode, details?: readonly unknown[]): void => {
+export const sendError = (
+  res: Response,
+  code: ApiErrorCode,
+  details?: readonly unknown[],
+  retryAfter?: number,
+): void => {
   const { status, message, ...row } = apiErrorTable[code];
   res.status(status).set({
     'Content-Type': 'application/json; charset=utf-8',
     'Cache-Control': 'no-store',
-    ...(row.retryAfter ? { 'Retry-After': RETRY_AFTER_SECONDS } : {}),
+    ...(row.retryAfter ? { 'Retry-After': String(retryAfter ?? RETRY_AFTER_SECONDS) } : {}),
   });
   res.end(JSON.stringify({ error: message, details }));
 };
@@ -123,5 +132,5 @@ export const errorHandler =
     } else if (isStoreOutage(err)) {
       log.warn({ err: (err as Error).message }, 'read models unreachable');
     }
-    sendError(res, code ?? 'internal');
+    sendError(res, code ?? 'internal', undefined, err instanceof ApiError ? err.retryAfter : undefined);
   };

@@ -25,7 +25,7 @@ export const pageSuffixOf = (path: string): string | null => {
  */
 export const hostRouting =
   (pageOf: DomainLookup): RequestHandler =>
-  (req, _res, next) => {
+  (req, res, next) => {
     const suffix = req.method === 'GET' || req.method === 'HEAD' ? pageSuffixOf(req.path) : null;
     const hostname = suffix === null ? undefined : (req.hostname as string | undefined); // none without a Host header
     const host = hostname === undefined ? null : normalizeHost(hostname);
@@ -35,6 +35,8 @@ export const hostRouting =
     }
     void Promise.resolve(pageOf(host)).then((slug) => {
       if (slug !== null) {
+        // The same path is another page at another host: a shared cache must key on it too.
+        res.setHeader('Vary', req.app.get('trust proxy') === false ? 'Host' : 'Host, X-Forwarded-Host');
         const query = req.url.indexOf('?');
         req.url = `/s/${slug}${suffix ?? ''}${query === -1 ? '' : req.url.slice(query)}`;
       }

@@ -5,6 +5,7 @@ import { apiErrorTable, type ApiErrorCode } from './errors.ts';
 import { endpoints } from './openapiEndpoints.ts';
 import { ErrorBody } from '../contract/responseSchemas.ts';
 import { subscriptionEndpoints } from './openapiSubscriptions.ts';
+import { slaEndpoints } from './openapiSla.ts';
 
 const header = (description: string) => ({ schema: { type: 'string' as const }, description });
 
@@ -24,7 +25,7 @@ const errorResponses = (codes: readonly ApiErrorCode[]): Record<number, Response
         description: texts.map((text) => `"${text}"`).join(' or '),
         headers: {
           'Cache-Control': header('no-store'),
-          ...(status === 503 ? { 'Retry-After': header('5') } : {}),
+          ...(status === 503 || status === 429 ? { 'Retry-After': header('seconds to wait') } : {}),
         },
         content: {
           'application/json; charset=utf-8': {
@@ -39,7 +40,7 @@ const errorResponses = (codes: readonly ApiErrorCode[]): Record<number, Response
 
 export const buildOpenApiDocument = (baseUrl: string) => {
   const registry = new OpenAPIRegistry();
-  for (const e of [...endpoints, ...subscriptionEndpoints]) {
+  for (const e of [...endpoints, ...subscriptionEndpoints, ...slaEndpoints]) {
     registry.registerPath({
       method: 'get',
       path: e.path,

@@ -128,6 +128,6 @@ export const subscriptionEndpoints: readonly Endpoint[] = [
     contentType: 'text/event-stream',
     cache: cacheControl.noStore,
     conditional: false,
-    errors: EMBED_STATUS_ERRORS,
+    errors: [...EMBED_STATUS_ERRORS, 'too_many_requests'], // streams per client address
   },
 ];

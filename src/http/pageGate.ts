@@ -1,6 +1,7 @@
 // What every page endpoint does before it reads a model: find the page's keys under the active
 // version (503 without one) and apply the precedence of decisions.md, "HTTP": unknown or deleted
 // page, then blocked, then token. Plan, monitor and parameter checks follow in the route.
+import type { Request } from 'express';
 import type { Config } from '../config.ts';
 import type { Plan } from '../events/page.ts';
 import type { PageAccess } from '../models/access/codec.ts';
@@ -13,6 +14,7 @@ import { partitionOf } from '../shared/pageHash.ts';
 import { ApiError, type ApiErrorCode } from './errors.ts';
 import type { CachedReads } from './readCache.ts';
 import { AuthTokenQuery, Slug } from './schemas.ts';
+import { THROTTLE_LOCAL, type TokenThrottle } from './tokenThrottle.ts';
 
 export type PageLocator = (slug: string) => Promise<PageRef>;
 
@@ -55,13 +57,45 @@ export const availabilityRules: AccessRules = {
 
 export type Admitted = Readonly<{ isPrivate: boolean; plan: Plan; title: string | null }>;
 
-/** @throws ApiError per `rules` for an unknown, deleted, blocked or locked page */
-export const admit = (access: PageAccess | null, query: unknown, rules: AccessRules): Admitted => {
+/** A page token, and who presents it and their app's throttle (none for a stream's kept token). */
+export type Credentials = Readonly<{ token: string | undefined; client?: string; throttle?: TokenThrottle }>;
+
+const BEARER = /^Bearer +([\x21-\x7e]+) *$/i;
+
+/** A request's page token: `Authorization: Bearer <token>`, else its `auth_token` parameter. */
+export const requestToken = (req: Request): string | undefined => {
+  const header = req.headers.authorization;
+  const bearer = header === undefined ? null : BEARER.exec(header);
+  if (bearer !== null) return bearer[1];
+  const query = AuthTokenQuery.safeParse(req.query);
+  return query.success ? query.data.auth_token : undefined;
+};
+
+const credentialsOf = (from: Request | Credentials): Credentials => {
+  if (!('headers' in from)) return from;
+  const throttle = from.app.locals[THROTTLE_LOCAL] as TokenThrottle | undefined;
+  return { token: requestToken(from), client: from.ip ?? '', ...(throttle ? { throttle } : {}) };
+};
+
+/**
+ * @throws ApiError per `rules` for an unknown, deleted, blocked or locked page; too_many_requests
+ * while the client's wrong tokens for the page are throttled (tokenThrottle.ts)
+ */
+export const admit = (
+  access: PageAccess | null,
+  from: Request | Credentials,
+  rules: AccessRules,
+): Admitted => {
   if (access === null || access.state === 'deleted') throw new ApiError(rules.missing);
   if (access.state === 'blocked') throw new ApiError(rules.blocked);
   if (access.tokenHash !== null) {
-    const token = AuthTokenQuery.safeParse(query);
-    if (!tokenMatches(token.success ? token.data.auth_token : undefined, access.tokenHash)) {
+    const { token, client, throttle } = credentialsOf(from);
+    // No token is no guess (a page's shell asks for one): only presented tokens count.
+    const key = token === undefined || client === undefined ? null : `${client}\n${access.tokenHash}`;
+    const wait = key === null || throttle === undefined ? 0 : throttle.wait(key);
+    if (wait > 0) throw new ApiError('too_many_requests', { retryAfter: wait });
+    if (!tokenMatches(token, access.tokenHash)) {
+      if (key !== null) throttle?.failed(key);
       throw new ApiError(rules.locked);
     }
   }

@@ -14,6 +14,15 @@ export type ProbesDeps = { db: DatabasePool; redis: RedisClient };
 const answersWithin = async (check: () => Promise<unknown>, ms: number): Promise<boolean> =>
   (await settleWithin(check(), ms)).ok;
 
+/** The dependencies that do not answer within `ms` (the same checks as GET /readyz). */
+export const failingDependencies = async (deps: ProbesDeps, ms = PROBE_TIMEOUT_MS): Promise<string[]> => {
+  const [postgres, redis] = await Promise.all([
+    answersWithin(() => deps.db.query(sql.unsafe`SELECT 1`), ms),
+    answersWithin(() => deps.redis.ping(), ms),
+  ]);
+  return [...(postgres ? [] : ['postgres']), ...(redis ? [] : ['redis'])];
+};
+
 /** GET /healthz and GET /readyz. */
 export const probesRouter = (deps: ProbesDeps): Router =>
   Router()
@@ -21,11 +30,7 @@ export const probesRouter = (deps: ProbesDeps): Router =>
       res.set('Cache-Control', 'no-store').json({ status: 'ok' });
     })
     .get('/readyz', async (_req, res) => {
-      const [postgres, redis] = await Promise.all([
-        answersWithin(() => deps.db.query(sql.unsafe`SELECT 1`), PROBE_TIMEOUT_MS),
-        answersWithin(() => deps.redis.ping(), PROBE_TIMEOUT_MS),
-      ]);
-      const failing = [...(postgres ? [] : ['postgres']), ...(redis ? [] : ['redis'])];
+      const failing = await failingDependencies(deps);
       res.set('Cache-Control', 'no-store');
       if (failing.length === 0) res.json({ status: 'ready' });
       else res.status(503).json({ status: 'not ready', failing });

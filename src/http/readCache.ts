@@ -25,8 +25,8 @@ export type ReadCacheOptions = Readonly<{ ttlMs: number; maxBytes: number }>;
 type Entry = Readonly<{ value: unknown; bytes: number; stale?: true }>;
 type Fill = Readonly<{ page: string; promise: Promise<unknown> }>;
 
-// What an entry costs beyond its body: key, access document, headers (a rough, fixed estimate).
-const ENTRY_OVERHEAD = 512;
+// What an entry costs beyond its body and key: access document, headers, LRU node (an estimate).
+const ENTRY_OVERHEAD = 1024;
 const CHANNEL_SUFFIX = ':changes';
 
 const pageKeyOf = (tag: string, slug: string): string => `${tag}\n${slug}`;
@@ -48,19 +48,23 @@ export const createReadCache = (subscriber: Subscriber, prefix: string, options:
   // The entry key of every value kept, so a whole answer made from it can ask whether it is current.
   const keyOfValue = new WeakMap<object, string>();
   const fills = new Map<string, Fill>();
-  // Invalidation sequence numbers per page since the last sweep; a sweep starts a new epoch, so a
-  // fill that began before it is not kept (its page's record may have been swept).
+  // Invalidation sequence numbers per page since the last sweep, and those of the sweep before: a
+  // fill is judged on both, so one that spans a sweep is still kept (and its answer settled at the
+  // edge); one that spans two sweeps, or a drop of everything (`generation`), is not.
   let invalidated = new Map<string, number>();
+  let previous = new Map<string, number>();
   let seq = 0;
   let epoch = 0;
+  let generation = 0;
   const stats = { hits: 0, stale: 0, misses: 0, bypassed: 0, invalidations: 0 };
 
   const dropAll = () => {
-    epoch += 1;
+    generation += 1;
     entries.clear();
     byPage.clear();
     fills.clear();
     invalidated = new Map();
+    previous = new Map();
   };
 
   const invalidate = (page: string) => {
@@ -83,12 +87,13 @@ export const createReadCache = (subscriber: Subscriber, prefix: string, options:
   subscriber.onLive(dropAll);
   const sweep = setInterval(() => {
     epoch += 1;
+    previous = invalidated;
     invalidated = new Map();
   }, options.ttlMs);
   sweep.unref();
 
   const store = (page: string, key: string, value: unknown, bytes: number) => {
-    entries.set(key, { value, bytes: bytes + ENTRY_OVERHEAD });
+    entries.set(key, { value, bytes: bytes + ENTRY_OVERHEAD + 2 * key.length }); // key: UTF-16
     if (typeof value === 'object' && value !== null) keyOfValue.set(value, key);
     let keys = byPage.get(page);
     if (keys === undefined) byPage.set(page, (keys = new Set()));
@@ -99,11 +104,16 @@ export const createReadCache = (subscriber: Subscriber, prefix: string, options:
   const fill = <T>(pageKey: string, key: string, load: () => Promise<T>, bytes: (value: T) => number) => {
     const startSeq = seq;
     const startEpoch = epoch;
+    const startGeneration = generation;
     const promise = load().then(
       (value) => {
         if (fills.get(key)?.promise === promise) fills.delete(key);
+        const untouched = (since: Map<string, number>) => (since.get(pageKey) ?? -1) <= startSeq;
         const fresh =
-          subscriber.live() && epoch === startEpoch && (invalidated.get(pageKey) ?? -1) <= startSeq;
+          subscriber.live() &&
+          generation === startGeneration &&
+          untouched(invalidated) &&
+          (epoch === startEpoch || (epoch === startEpoch + 1 && untouched(previous)));
         if (fresh) store(pageKey, key, value, bytes(value));
         return value;
       },
@@ -114,6 +124,13 @@ export const createReadCache = (subscriber: Subscriber, prefix: string, options:
     );
     fills.set(key, { page: pageKey, promise });
     return promise;
+  };
+
+  const isCurrentValue = (value: object): boolean => {
+    const key = keyOfValue.get(value);
+    if (key === undefined) return false;
+    const entry = entries.get(key);
+    return entry?.value === value && entry.stale !== true;
   };
 
   return {
@@ -160,13 +177,9 @@ export const createReadCache = (subscriber: Subscriber, prefix: string, options:
      * stale or dropped (an announcement, the TTL, eviction) or the subscriber is away, and for
      * values never kept.
      */
-    isCurrent: (value: object): boolean => {
-      if (!subscriber.live()) return false;
-      const key = keyOfValue.get(value);
-      if (key === undefined) return false;
-      const entry = entries.get(key);
-      return entry?.value === value && entry.stale !== true;
-    },
+    isCurrent: (value: object): boolean => subscriber.live() && isCurrentValue(value),
+    /** Whether a value the routes got is no older than every change the process heard of. */
+    isSettled: (value: object): boolean => !subscriber.live() || isCurrentValue(value),
     /** Hits, stale answers, misses, reads that bypassed the cache (subscriber down) and page invalidations so far. */
     stats: () => ({ ...stats, entries: entries.size, bytes: entries.calculatedSize }),
     close: (): void => {
@@ -179,6 +192,6 @@ export const createReadCache = (subscriber: Subscriber, prefix: string, options:
 export type ReadCache = ReturnType<typeof createReadCache>;
 
 /** What the routes use: the cache, or `uncached` (an app built without a shared subscriber). */
-export type CachedReads = Pick<ReadCache, 'get'>;
+export type CachedReads = Pick<ReadCache, 'get' | 'isSettled'>;
 
-export const uncached: CachedReads = { get: (_page, _variant, load) => load() };
+export const uncached: CachedReads = { get: (_page, _variant, load) => load(), isSettled: () => true };

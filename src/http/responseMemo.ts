@@ -4,15 +4,17 @@
 // render's announcement, the TTL, a subscriber going away or an eviction end the cache entry, and
 // with it every answer made from it (checked on each use, so nothing has to be told).
 //
-// What is remembered: only answers of public pages (never `private, no-store`), keyed by the
-// request's Host, X-Forwarded-Host and raw URL (before custom-domain routing rewrites it). A
+// What is remembered: only answers of public pages (never `private, no-store`), keyed on what the
+// route validated (memoKey.ts), never on the raw query: a flood of random URLs adds no entry. A
 // request with If-None-Match gets the same 304 the route would give; one with If-Modified-Since
 // (the feeds' other conditional form) goes to the routes.
 import type { IncomingMessage, OutgoingHttpHeaders, RequestListener, ServerResponse } from 'node:http';
+import type { Request } from 'express';
 import { LRUCache } from 'lru-cache';
 import type { ReadCache } from './readCache.ts';
 import type { RequestObserver } from './requestLog.ts';
 import { etagMatches } from './etagMatches.ts';
+import { isCanonical, memoKeyOf } from './memoKey.ts';
 
 type Answer = Readonly<{
   /** The cache value the answer was made from: valid while it is the cache's current entry. */
@@ -24,16 +26,21 @@ type Answer = Readonly<{
   /** A HEAD's: without Content-Length, as Node sends `res.end(body)` to a HEAD. */
   head: OutgoingHttpHeaders;
   notModified: OutgoingHttpHeaders;
+  /** Everything the entry holds: key, body, the three header sets, bookkeeping. */
+  bytes: number;
 }>;
 
-// Key, headers and bookkeeping of an answer beyond its body (a rough, fixed estimate).
+// Bookkeeping of an entry beyond what is counted byte for byte (objects, LRU node, strings' heads).
 const ANSWER_OVERHEAD = 512;
+
+const headerBytes = (headers: OutgoingHttpHeaders): number => {
+  let bytes = 0;
+  for (const [name, value] of Object.entries(headers)) bytes += 2 * (name.length + String(value).length) + 64;
+  return bytes;
+};
 
 // The memo key of a request still on its way through the routes, to remember its answer under.
 const pending = new WeakMap<IncomingMessage, { memo: ResponseMemo; key: string }>();
-
-const keyOf = (req: IncomingMessage): string =>
-  `${req.headers.host ?? ''}\n${String(req.headers['x-forwarded-host'] ?? '')}\n${req.url ?? ''}`;
 
 /** An answer of a public page, as `sendBody` is about to send it. */
 export type Remembered = Readonly<{
@@ -47,7 +54,7 @@ export type Remembered = Readonly<{
 export const createResponseMemo = (cache: Pick<ReadCache, 'isCurrent'>, options: { maxBytes: number }) => {
   const answers = new LRUCache<string, Answer>({
     maxSize: options.maxBytes,
-    sizeCalculation: (answer) => answer.body.length + ANSWER_OVERHEAD,
+    sizeCalculation: (answer) => answer.bytes,
   });
   const stats = { hits: 0, stored: 0 };
 
@@ -56,7 +63,8 @@ export const createResponseMemo = (cache: Pick<ReadCache, 'isCurrent'>, options:
     answer: (req: IncomingMessage, res: ServerResponse, observe: RequestObserver): boolean => {
       if (req.method !== 'GET' && req.method !== 'HEAD') return false;
       if (req.headers['if-modified-since'] !== undefined) return false;
-      const key = keyOf(req);
+      const key = memoKeyOf(req);
+      if (key === null) return false;
       const answer = answers.get(key);
       if (answer === undefined || !cache.isCurrent(answer.from)) {
         if (answer !== undefined) answers.delete(key);
@@ -86,6 +94,7 @@ export const createResponseMemo = (cache: Pick<ReadCache, 'isCurrent'>, options:
       for (const name of named.getRawHeaderNames()) notModified[name] = res.getHeader(name);
       const body = typeof out.body === 'string' ? Buffer.from(out.body, 'utf8') : out.body;
       const head = { ...notModified, 'Content-Type': out.contentType };
+      const headers = { ...head, 'Content-Length': body.length };
       answers.set(key, {
         from: out.from,
         route: out.route,
@@ -93,9 +102,16 @@ export const createResponseMemo = (cache: Pick<ReadCache, 'isCurrent'>, options:
         body,
         // With the head written first, Node would send the body chunked: give its length, as
         // `res.end(body)` alone does.
-        headers: { ...head, 'Content-Length': body.length },
+        headers,
         head,
         notModified,
+        bytes:
+          ANSWER_OVERHEAD +
+          2 * (key.length + out.route.length + out.etag.length) +
+          body.length +
+          headerBytes(headers) +
+          headerBytes(head) +
+          headerBytes(notModified),
       });
       stats.stored += 1;
     },
@@ -111,11 +127,11 @@ export type ResponseMemo = ReturnType<typeof createResponseMemo>;
  * Called by `sendBody` just before it sends a public page's 200 or 304 made from a cache value:
  * remembers the answer when the request came through a memo.
  */
-export const rememberAnswer = (req: IncomingMessage, res: ServerResponse, out: Remembered): void => {
+export const rememberAnswer = (req: Request, res: ServerResponse, out: Remembered): void => {
   const slot = pending.get(req);
   if (slot === undefined) return;
   pending.delete(req);
-  slot.memo.store(slot.key, res, out);
+  if (isCanonical(req, out.route)) slot.memo.store(slot.key, res, out);
 };
 
 /** The public listener: the memo first, the app for everything it cannot answer. */

@@ -9,6 +9,7 @@ import type { DeadLetter } from './parseRows.ts';
 import { planBackfill, type BackfillSpan } from './planBackfill.ts';
 import { planDomains } from './planDomains.ts';
 import { isLate, planChecks, type LateSpan, type MonitorChecks } from './planChecks.ts';
+import { slaMarks } from './slaMarks.ts';
 
 export type BatchInputs = LoadedHeads &
   Readonly<{
@@ -64,6 +65,7 @@ export const planEvolvedBatch = (
 ): BatchPlan => {
   const writes = batch.writes;
   const urgent = new Set(events.flatMap((e) => (e.type === 'check.recorded' ? [] : [e.page])));
+  const changedTimelines = new Set<number>();
   for (const m of monitorChecks(batch)) {
     const span = isLate(m) ? inputs.spans.get(m.monitorId) : undefined;
     if (isLate(m) && span === undefined) throw new SpanNotLoaded(`monitor ${m.monitorId} has late checks`);
@@ -75,10 +77,12 @@ export const planEvolvedBatch = (
     writes.push(...plan.writes);
     const slug = batch.pageOf.get(m.monitorId)!;
     if (plan.timelineChanged) {
+      changedTimelines.add(m.monitorId);
       batch.mark('dirtyAvailability', formatMonitorOfPage({ slug, monitorId: m.monitorId }));
       urgent.add(slug);
     }
   }
+  writes.push(...slaMarks(tag, events, batch, inputs.states, changedTimelines, now));
   const deleted = new Set(events.flatMap((e) => (e.type === 'page.deleted' ? [e.page] : [])));
   for (const slug of batch.changed) {
     const state = batch.states.get(slug);

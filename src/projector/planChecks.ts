@@ -3,6 +3,7 @@
 // replay from the latest check with no extra reads; a late check (up to 24 h, see RECENT_MS in
 // models/timeline/retention.ts) comes with the recent checks around it, and the span after it
 // is replayed exactly as if it had come in order.
+import { DAY_MS } from '../shared/time.ts';
 import { compareChecks, replayTimeline, type Anchor, type TimedCheck } from '../../projections/timeline.ts';
 import type { Interval } from '../../projections/types.ts';
 import { countChecks } from '../models/buckets/writes.ts';
@@ -13,7 +14,6 @@ import {
   addFailure,
   addRecentCheck,
   dropFailuresFrom,
-  FAILURE_HISTORY_MS,
   keepRecentFrom,
   putHead,
   summarizeFailures,
@@ -22,7 +22,7 @@ import { recentCutoff } from '../models/timeline/retention.ts';
 import type { Check } from './evolveBatch.ts';
 
 /** How far back a late check looks for the failure it may extend. */
-export const FAILURE_LOOKBACK_MS = FAILURE_HISTORY_MS;
+export const FAILURE_LOOKBACK_MS = 400 * DAY_MS;
 
 export type MonitorChecks = Readonly<{ monitorId: number; head: TimelineHead | null; checks: Check[] }>;
 

@@ -17,7 +17,7 @@ export type JobContext = ProjectorDeps &
     onLoss?: (kind: LossKind) => void;
   }>;
 
-const JOB_BUDGET_MS = 10_000;
+export const JOB_BUDGET_MS = 10_000;
 
 /** Builds when nothing is active, or repairs `damaged`; null while another process builds. */
 const buildModels = async (ctx: JobContext, damaged?: number): Promise<ActiveVersion | null> => {

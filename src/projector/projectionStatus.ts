@@ -56,26 +56,34 @@ const partitionCheckpoints = async (redis: RedisClient, prefix: string): Promise
   return (await runRead(redis, listRead(reads))).map((text) => parseCheckpoint(text));
 };
 
-const Status = z.object({
+const PartitionRow = z.object({
+  partition: z.number(),
   head: z.string(),
   lag: z.string(),
   oldest: z.number().nullable(),
   first: z.string().nullable(),
 });
 
+/** One partition's share of the lag (the per-partition gauges and the autoscaling endpoint). */
+export type PartitionLag = Readonly<{ partition: number; lag_events: number; lag_seconds: number }>;
+
+const ageSeconds = (lag: number, oldest: number | null): number =>
+  lag === 0 ? 0 : Math.round(Math.max(0, oldest ?? 0) * 1000) / 1000;
+
 /**
  * Each partition's lag is the events *of that partition* after its checkpoint (a partition reads
  * only its own events, so an idle partition's checkpoint stays at its last event). One range
- * scan of the partition index per partition, each stopping after LAG_COUNT_CAP rows.
+ * scan of the partition index per partition, each stopping after LAG_COUNT_CAP rows; one
+ * statement answers the whole status and every partition's share.
  */
-export const projectionStatus = async (
+export const projectionLag = async (
   db: DatabasePool,
   redis: RedisClient,
   prefix: string,
-): Promise<ProjectionStatus> => {
+): Promise<{ status: ProjectionStatus; partitions: PartitionLag[] }> => {
   const checkpoints = await partitionCheckpoints(redis, prefix);
   const count = sql.literalValue(String(checkpoints.length));
-  const status = await db.one(sql.type(Status)`
+  const rows = await db.many(sql.type(PartitionRow)`
     WITH checkpoints AS (
       SELECT (ordinality - 1)::bigint AS partition, tx, pos
       FROM unnest(${sql.array(
@@ -86,25 +94,48 @@ export const projectionStatus = async (
         'int8',
       )}) WITH ORDINALITY AS c(tx, pos, ordinality)
     ), pending AS (
-      SELECT s.recorded_at, s.position FROM checkpoints c CROSS JOIN LATERAL (
+      SELECT c.partition, s.recorded_at, s.position FROM checkpoints c CROSS JOIN LATERAL (
         SELECT e.recorded_at, e.position FROM event_log e
         WHERE e.page_hash % ${count}::bigint = c.partition
           AND (e.transaction_id, e.position) > (c.tx, c.pos)
         LIMIT ${LAG_COUNT_CAP}
       ) s
     )
-    SELECT (SELECT coalesce(max(position), 0) FROM event_log)::text AS head,
-           least(count(*), ${LAG_COUNT_CAP})::text AS lag,
-           extract(epoch FROM now() - min(recorded_at))::float8 AS oldest,
-           min(position)::text AS first
-    FROM pending`);
-  const lag = Number(status.lag);
+    SELECT c.partition::int AS partition,
+           (SELECT coalesce(max(position), 0) FROM event_log)::text AS head,
+           count(p.position)::text AS lag,
+           extract(epoch FROM now() - min(p.recorded_at))::float8 AS oldest,
+           min(p.position)::text AS first
+    FROM checkpoints c LEFT JOIN pending p ON p.partition = c.partition
+    GROUP BY c.partition ORDER BY c.partition`);
+  const partitions = rows.map((row) => ({
+    partition: row.partition,
+    lag_events: Number(row.lag),
+    lag_seconds: ageSeconds(Number(row.lag), row.oldest),
+  }));
+  const lag = Math.min(
+    LAG_COUNT_CAP,
+    partitions.reduce((sum, p) => sum + p.lag_events, 0),
+  );
+  const firsts = rows.flatMap((row) => (row.first === null ? [] : [BigInt(row.first)]));
+  const first = firsts.length === 0 ? null : firsts.reduce((a, b) => (a < b ? a : b));
+  const oldest = Math.max(0, ...rows.map((row) => (Number(row.lag) === 0 ? 0 : (row.oldest ?? 0))));
+  const head = rows[0]!.head;
   return {
-    log_position: status.head,
-    // Everything before the first pending event is projected.
-    projected_position: status.first === null ? status.head : String(BigInt(status.first) - 1n),
-    lag_events: lag,
-    lag_seconds: lag === 0 ? 0 : Math.round(Math.max(0, status.oldest ?? 0) * 1000) / 1000,
-    quarantined_pages: await quarantinedPages(redis, prefix),
+    status: {
+      log_position: head,
+      // Everything before the first pending event is projected.
+      projected_position: first === null ? head : String(first - 1n),
+      lag_events: lag,
+      lag_seconds: ageSeconds(lag, oldest),
+      quarantined_pages: await quarantinedPages(redis, prefix),
+    },
+    partitions,
   };
 };
+
+export const projectionStatus = async (
+  db: DatabasePool,
+  redis: RedisClient,
+  prefix: string,
+): Promise<ProjectionStatus> => (await projectionLag(db, redis, prefix)).status;

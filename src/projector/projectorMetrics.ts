@@ -1,18 +1,23 @@
 // Prometheus metrics of the projector (operations.md): events projected, batch durations, lag,
 // queue depth and dead letters. The gauges read PostgreSQL and Redis when scraped, through
 // guarded collectors: bounded, reported when they fail, one projection-status query per scrape.
-import type { Queue } from 'bullmq';
+import type { Queue, Worker } from 'bullmq';
 import type { RedisClient } from '../models/redis/redisClient.ts';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { sql, type DatabasePool } from 'slonik';
 import { z } from 'zod';
 import { guardedCollectors } from '../shared/guardedCollectors.ts';
 import type { Logger } from '../shared/logger.ts';
-import { projectionStatus } from './projectionStatus.ts';
+import { registerOperatorGauges } from './operatorGauges.ts';
+import { projectionLag } from './projectionStatus.ts';
+import type { ProjectorJob } from './queue.ts';
 
 export type ProjectorMetrics = Readonly<{
   onBatch: (info: { partition: number; events: number; seconds: number }) => void;
   onLoss: (kind: 'checkpoint' | 'page_state') => void;
+  onRender: (pages: number) => void;
+  /** Counts the worker's stalled, retried and finally failed jobs. */
+  watchWorker: (worker: Worker<ProjectorJob, number>) => void;
 }>;
 
 export type MetricSources = Readonly<{
@@ -35,12 +40,31 @@ export const registerProjectorGauges = (registry: Registry, sources: MetricSourc
     new Gauge({ name, help, registers: [registry], collect: collectors.collect });
   const lagEvents = gauge(LAG_EVENTS, 'Events in the log not yet projected');
   const lagSeconds = gauge('projector_lag_seconds', 'Age of the oldest event not yet projected');
+  const logPosition = gauge('projector_log_position', 'Position of the newest event in the log');
+  const byPartition = (name: string, help: string) =>
+    new Gauge({ name, help, labelNames: ['partition'], registers: [registry], collect: collectors.collect });
+  const partitionEvents = byPartition(
+    'projector_partition_lag_events',
+    'Events of a partition not yet projected',
+  );
+  const partitionSeconds = byPartition(
+    'projector_partition_lag_seconds',
+    'Age of the oldest event of a partition not yet projected',
+  );
   const quarantined = gauge(
     'projector_quarantined_pages',
     'Pages whose projection or render failed, kept as they were until they render again',
   );
   collectors.add('projection_lag', async () => {
-    const status = await projectionStatus(sources.db, sources.redis, sources.prefix);
+    const { status, partitions } = await projectionLag(sources.db, sources.redis, sources.prefix);
+    // Reset first: a rebuild to fewer partitions must not leave the old ones' series behind.
+    partitionEvents.reset();
+    partitionSeconds.reset();
+    for (const { partition, lag_events, lag_seconds } of partitions) {
+      partitionEvents.set({ partition: String(partition) }, lag_events);
+      partitionSeconds.set({ partition: String(partition) }, lag_seconds);
+    }
+    logPosition.set(Number(status.log_position));
     lagEvents.set(status.lag_events);
     lagSeconds.set(status.lag_seconds);
     quarantined.set(status.quarantined_pages.length);
@@ -63,6 +87,7 @@ export const registerProjectorGauges = (registry: Registry, sources: MetricSourc
       ),
     );
   });
+  registerOperatorGauges(registry, collectors, sources);
 };
 
 export const createProjectorMetrics = (registry: Registry, sources: MetricSources): ProjectorMetrics => {
@@ -84,9 +109,23 @@ export const createProjectorMetrics = (registry: Registry, sources: MetricSource
     labelNames: ['kind'],
     registers: [registry],
   });
+  for (const kind of ['checkpoint', 'page_state'] as const) lost.inc({ kind }, 0); // exported from the start
+  const counter = (name: string, help: string) => new Counter({ name, help, registers: [registry] });
+  const renders = counter('projector_renders_total', 'Pages rendered (their read models written anew)');
+  const stalled = counter('projector_jobs_stalled_total', 'Jobs whose worker stopped renewing their lock');
+  const retried = counter('projector_jobs_retried_total', 'Failed jobs queued again for another attempt');
+  const failed = counter('projector_jobs_failed_total', 'Jobs that failed their last attempt');
   registerProjectorGauges(registry, sources);
   return {
     onLoss: (kind) => lost.inc({ kind }),
+    onRender: (pages) => renders.inc(pages),
+    watchWorker: (worker) => {
+      worker.on('stalled', () => stalled.inc());
+      worker.on('failed', (job) => {
+        if (job && job.attemptsMade < (job.opts.attempts ?? 1)) retried.inc();
+        else failed.inc();
+      });
+    },
     onBatch: ({ partition, events, seconds }) => {
       projected.inc({ partition: String(partition) }, events);
       batches.observe(seconds);

@@ -7,6 +7,7 @@ import type { ActiveVersion } from '../models/control/codec.ts';
 import { ensurePartitionIndex } from '../eventLog/partitionIndex.ts';
 import { lockHolderPurpose, takeRebuildLock, type RebuildLock } from '../models/control/rebuildLock.ts';
 import { collectStaleVersions, type Collected } from '../models/control/staleVersions.ts';
+import { recordRebuildProgress } from '../models/control/rebuildProgress.ts';
 import {
   activate,
   createVersion,
@@ -79,11 +80,16 @@ export const rebuild = async (deps: ProjectorDeps, options: RebuildOptions): Pro
     await ensurePartitionIndex(deps.db, options.partitions);
     const version = await createVersion(deps.redis, options.prefix, options.partitions, deps.clock());
     const next = { version, partitions: options.partitions };
+    const progress = recordRebuildProgress(deps.redis, options.prefix, version);
     const build = async () => {
+      await progress.record(0, true);
       const replayed = await replayLog(
         deps,
         { prefix: options.prefix, version, partitions: options.partitions },
-        (events) => options.onProgress?.({ partition: -1, events, done: false }),
+        (events) => {
+          void progress.record(events);
+          options.onProgress?.({ partition: -1, events, done: false });
+        },
       );
       // Catch up what was appended meanwhile and render every page, partition by partition.
       for (let partition = 0; partition < options.partitions; partition += 1) {
@@ -91,16 +97,19 @@ export const rebuild = async (deps: ProjectorDeps, options: RebuildOptions): Pro
         for (;;) {
           const result = await runPartition(deps, ref, { mode: 'rebuild', budgetMs: 2_000 });
           if (result.fenced) throw new Error(`rebuild of partition ${partition} was fenced`);
+          await progress.record(replayed, true); // catching up counts as moving on (stuck-rebuild alert)
           if (result.caughtUp) break;
         }
       }
       options.onProgress?.({ partition: -1, events: replayed, done: true });
       return activate(deps.redis, options.prefix, next, deps.clock(), lock);
     };
-    const previous = await build().catch(async (error: unknown) => {
-      await deleteVersion(deps.redis, options.prefix, next);
-      throw error;
-    });
+    const previous = await build()
+      .catch(async (error: unknown) => {
+        await deleteVersion(deps.redis, options.prefix, next);
+        throw error;
+      })
+      .finally(() => progress.clear());
     if (previous) {
       await sleep(options.graceMs ?? 2_000);
       await deleteVersion(deps.redis, options.prefix, previous);

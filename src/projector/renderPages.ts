@@ -50,9 +50,14 @@ export const renderPages = async (
   pages: readonly PageRender[],
   now: number,
   urls: UrlSettings,
-  options: Readonly<{ extra?: readonly WriteOp[]; onQuarantine?: (notice: QuarantineNotice) => void }> = {},
+  options: Readonly<{
+    extra?: readonly WriteOp[];
+    onQuarantine?: (notice: QuarantineNotice) => void;
+    /** Told of each chunk of renders right after its commit (the edge purge). */
+    onCommitted?: ((renders: readonly PageRender[]) => void) | undefined;
+  }> = {},
 ): Promise<boolean> => {
-  const { extra = [], onQuarantine } = options;
+  const { extra = [], onQuarantine, onCommitted } = options;
   if (pages.length === 0 && extra.length === 0) return true;
   const [checkpoint, quarantined] = await readAll(redis, [checkpointRead(tag), quarantineRead(tag)]);
   if (checkpoint === null) return false;
@@ -111,6 +116,7 @@ export const renderPages = async (
     if (c === chunks.length - 1) writes.push(...extra);
     const fence = { tag, expected: checkpoint, next: null };
     if (!(await commitWrites(redis, fence, writes))) return false;
+    onCommitted?.(chunk);
   }
   return true;
 };

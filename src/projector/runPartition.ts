@@ -19,7 +19,8 @@ import { ModelsLost } from './detectLoss.ts';
 import { poisonedPages, quarantineWrites, recordDeadLetters } from './poisonedPages.ts';
 import { planWithinCommit } from './planWithinCommit.ts';
 import { projectBatch } from './projectBatch.ts';
-import { renderPages, type QuarantineNotice } from './renderPages.ts';
+import { renderPages, type PageRender, type QuarantineNotice } from './renderPages.ts';
+import { renderSla } from './renderSla.ts';
 
 export type ProjectorDeps = Readonly<{
   db: DatabasePool;
@@ -29,6 +30,10 @@ export type ProjectorDeps = Readonly<{
   batchSize: number;
   log: Logger;
   onBatch?: (info: { partition: number; events: number; seconds: number }) => void;
+  /** Told of the renders each live (not rebuild) render commit made: the edge purge listens. */
+  onRendered?: (renders: readonly PageRender[]) => void;
+  /** Pages rendered (projector_renders_total). */
+  onRender?: (pages: number) => void;
 }>;
 
 export type PartitionRef = Readonly<{
@@ -133,8 +138,10 @@ export const runPartition = async (
         const pages = full ? dirty : dirty.filter((page) => effects.urgent.has(page.slug));
         const rendered = await renderPages(redis, tag, pages, now, deps.urls, {
           onQuarantine: logQuarantine(deps.log),
+          onCommitted: deps.onRendered,
         });
         if (!rendered) return fenced();
+        deps.onRender?.(pages.length);
         if (full) lastRender = performance.now();
       }
     }
@@ -142,7 +149,14 @@ export const runPartition = async (
   // A rebuild renders once, when its partition has caught up.
   if (options.mode === 'rebuild' && !result.caughtUp) return result;
   if (!(await renderClock(deps, tag, options.mode === 'rebuild'))) return fenced();
+  const sla = { redis, now: clock().getTime(), log: deps.log };
+  if (!(await renderSla(sla, tag, options.mode === 'rebuild'))) return fenced();
   return result;
+};
+
+const counted = (deps: ProjectorDeps, pages: number, rendered: boolean): boolean => {
+  if (rendered) deps.onRender?.(pages);
+  return rendered;
 };
 
 /** On a new minute (or at the end of a rebuild) renders every page for the clock. */
@@ -152,11 +166,24 @@ const renderClock = async (deps: ProjectorDeps, tag: string, force: boolean): Pr
   const last = await runRead(deps.redis, tickRead(tag));
   if (!force && last >= minute) {
     const pages = await collectRenders(deps.redis, tag, { tick: false, now });
-    return renderPages(deps.redis, tag, pages, now, deps.urls, { onQuarantine: logQuarantine(deps.log) });
+    return counted(
+      deps,
+      pages.length,
+      await renderPages(deps.redis, tag, pages, now, deps.urls, {
+        onQuarantine: logQuarantine(deps.log),
+        onCommitted: deps.onRendered,
+      }),
+    );
   }
   const pages = await collectRenders(deps.redis, tag, { tick: true, now });
-  return renderPages(deps.redis, tag, pages, now, deps.urls, {
-    extra: [setTick(tag, minute)],
-    onQuarantine: logQuarantine(deps.log),
-  });
+  return counted(
+    deps,
+    pages.length,
+    await renderPages(deps.redis, tag, pages, now, deps.urls, {
+      extra: [setTick(tag, minute)],
+      onQuarantine: logQuarantine(deps.log),
+      // A rebuild's renders are not live until it activates, and then equal the live ones.
+      ...(force ? {} : { onCommitted: deps.onRendered }),
+    }),
+  );
 };

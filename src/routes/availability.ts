@@ -1,6 +1,7 @@
 // GET /api/status-pages/{slug}/monitors/{monitorID}/availability: one stored response per monitor
 // and period. An unknown monitor outranks a bad period (decisions.md, "HTTP"), so the monitor's
 // existence is read even when the period is invalid.
+import { pageKeys } from '../edge/surrogateKeys.ts';
 import { ApiError } from '../http/errors.ts';
 import { admit, availabilityRules, parseSlug, type RouteDeps } from '../http/pageGate.ts';
 import { MonitorIdPath, PeriodQuery } from '../http/schemas.ts';
@@ -24,7 +25,7 @@ export const availabilityRoutes = ({ reads, locate, cache }: RouteDeps): Route[]
         () => reads.availability(page, monitorId, period),
         storedSize,
       );
-      const { isPrivate } = admit(read.access, req.query, availabilityRules);
+      const { isPrivate } = admit(read.access, req, availabilityRules);
       if (!read.monitorExists) throw new ApiError('not_found');
       if (!query.success) throw new ApiError('invalid_period');
       if (read.stored === null) throw new ApiError('service_unavailable'); // monitor known, period not rendered
@@ -32,6 +33,8 @@ export const availabilityRoutes = ({ reads, locate, cache }: RouteDeps): Route[]
         ...read.stored,
         cacheControl: cacheFor(isPrivate, cacheControl.lists),
         from: read,
+        edge: { keys: pageKeys(slug, true), lifetime: 'minute' },
+        settled: cache.isSettled(read),
       });
     },
   },

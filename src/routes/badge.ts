@@ -3,6 +3,7 @@
 import type { ErrorRequestHandler, Request, Response } from 'express';
 import { badgeSvg } from '../embed/badgeSvg.ts';
 import { overallStatuses, type OverallStatus } from '../shared/overallStatus.ts';
+import { pageKeys } from '../edge/surrogateKeys.ts';
 import { ApiError, apiErrorTable, errorCodeOf, RETRY_AFTER_SECONDS } from '../http/errors.ts';
 import { admit, pageRules, parseSlug, type RouteDeps } from '../http/pageGate.ts';
 import { cacheControl, cacheFor, sendBody } from '../http/send.ts';
@@ -56,7 +57,7 @@ export const badgeRoutes = ({ reads, locate, cache }: RouteDeps): Route[] => [
         () => reads.overall(page),
         () => 0,
       );
-      const { isPrivate, plan } = admit(read.access, req.query, pageRules);
+      const { isPrivate, plan } = admit(read.access, req, pageRules);
       if (plan === 'free') throw new ApiError('embeds_not_in_plan');
       if (!isOverall(read.overall)) throw new ApiError('service_unavailable');
       const image = badge(read.overall);
@@ -65,6 +66,8 @@ export const badgeRoutes = ({ reads, locate, cache }: RouteDeps): Route[] => [
         contentType: SVG_TYPE,
         cacheControl: cacheFor(isPrivate, cacheControl.static),
         from: read,
+        edge: { keys: pageKeys(slug, true), lifetime: 'minute' },
+        settled: cache.isSettled(read),
       });
     },
     onError: greyOnError,

@@ -3,6 +3,7 @@
 // when asked for; each variant is joined (and its ETag hashed) once per change of the page, then
 // served from the process's cache. The snippets are stored whole.
 import type { Request } from 'express';
+import { pageKeys } from '../edge/surrogateKeys.ts';
 import { ApiError } from '../http/errors.ts';
 import { admit, pageRules, parseSlug, type RouteDeps } from '../http/pageGate.ts';
 import { embedBody } from '../http/embedBody.ts';
@@ -55,7 +56,7 @@ export const embedRoutes = ({ reads, locate, cache }: RouteDeps): Route[] => [
         },
         (value) => value.ready?.body.length ?? 0,
       );
-      const { isPrivate, plan } = admit(read.access, req.query, pageRules);
+      const { isPrivate, plan } = admit(read.access, req, pageRules);
       if (plan === 'free') throw new ApiError('embeds_not_in_plan');
       if (plan === 'pro' && asksForExtras(req)) throw new ApiError('plan_inc_rtm_upd');
       if (!query.success) throw new ApiError('invalid_parameters');
@@ -64,6 +65,8 @@ export const embedRoutes = ({ reads, locate, cache }: RouteDeps): Route[] => [
         ...read.ready,
         cacheControl: cacheFor(isPrivate, cacheControl.embed),
         from: read,
+        edge: { keys: pageKeys(slug, true), lifetime: 'minute' },
+        settled: cache.isSettled(read),
       });
     },
   },
@@ -73,13 +76,15 @@ export const embedRoutes = ({ reads, locate, cache }: RouteDeps): Route[] => [
       const slug = embedSlug(req);
       const page = await locate(slug);
       const read = await cache.get(page, 'snippets', () => reads.bytes(page, 'snippets'), storedSize);
-      const { isPrivate, plan } = admit(read.access, req.query, pageRules);
+      const { isPrivate, plan } = admit(read.access, req, pageRules);
       if (plan === 'free' || plan === 'pro') throw new ApiError('markdown_not_in_plan');
       if (read.stored === null) throw new ApiError('service_unavailable');
       sendBody(req, res, {
         ...read.stored,
         cacheControl: cacheFor(isPrivate, cacheControl.snippets),
         from: read,
+        edge: { keys: pageKeys(slug, true), lifetime: 'minute' },
+        settled: cache.isSettled(read),
       });
     },
   },

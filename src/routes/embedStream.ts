@@ -4,10 +4,11 @@
 // reconnection with Last-Event-ID gets nothing it already has), and a comment every 25 s.
 import type { Request } from 'express';
 import { ApiError } from '../http/errors.ts';
-import { admit, pageRules, type RouteDeps } from '../http/pageGate.ts';
+import { admit, pageRules, requestToken, type RouteDeps } from '../http/pageGate.ts';
 import { EmbedStatusQuery } from '../http/schemas.ts';
 import type { SubscriptionReads } from '../models/subscriptionReads.ts';
 import type { ChangeHub } from '../stream/changeHub.ts';
+import { within } from '../stream/streamLimits.ts';
 import { eventId, statusEvent, writeEvent, type StreamClient } from '../stream/streamClient.ts';
 import { embedBody } from '../http/embedBody.ts';
 import { asksForExtras, embedSlug } from './embed.ts';
@@ -27,16 +28,26 @@ export const embedStreamRoutes = (
     path: '/api/embed/stream',
     handle: async (req, res) => {
       const slug = embedSlug(req);
-      await hub.ready(); // subscribed before the read: a change after it is never lost
+      // Counted from here until the response closes, whatever happens in between (streamLimits.ts).
+      hub.slots.take(req.ip ?? '', res);
+      let closed = false;
+      res.once('close', () => (closed = true));
+      const gone = (): boolean => closed;
+      // Subscribed before the read: a change after it is never lost. Not waited for without a bound.
+      await within(hub.ready(), hub.limits.hubWaitMs);
+      if (gone()) return;
       const changesBefore = hub.seen(slug);
-      const read = await reads.embedStream(await locate(slug));
-      const { plan } = admit(read.access, req.query, pageRules);
+      const page = await locate(slug);
+      if (gone()) return;
+      const read = await reads.embedStream(page);
+      if (gone()) return; // nothing is registered for a client that left
+      const { plan } = admit(read.access, req, pageRules);
       if (plan === 'free') throw new ApiError('embeds_not_in_plan');
       if (plan === 'pro' && asksForExtras(req)) throw new ApiError('plan_inc_rtm_upd');
       const query = EmbedStatusQuery.safeParse(req.query);
       if (!query.success) throw new ApiError('invalid_parameters');
       const body = embedBody(read.parts, query.data);
-      const token: unknown = req.query['auth_token'];
+      const token = requestToken(req);
       res.writeHead(200, {
         'Content-Type': 'text/event-stream',
         'Cache-Control': 'no-store',
@@ -47,9 +58,10 @@ export const embedStreamRoutes = (
       const client: StreamClient = {
         slug,
         query: query.data,
-        token: typeof token === 'string' ? token : undefined,
+        token,
         res,
         lastId: lastEventId(req),
+        endsAt: hub.endsAt(),
       };
       hub.add(client);
       const id = eventId(read.revisions, query.data);

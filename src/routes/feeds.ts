@@ -2,14 +2,15 @@
 // If-Modified-Since beside the strong ETag (feed readers use either). A private page's feed needs
 // its auth_token in the query; without it the page does not exist (404), as for a blocked one.
 import type { Request, Response } from 'express';
+import { pageKeys } from '../edge/surrogateKeys.ts';
 import { ApiError } from '../http/errors.ts';
 import { admit, parseSlug, type AccessRules, type RouteDeps } from '../http/pageGate.ts';
-import { cacheFor, sendBody } from '../http/send.ts';
+import { cacheFor, sendBody, setEdgeHeaders, STALE_IF_ERROR } from '../http/send.ts';
 import type { FeedFormat } from '../models/feeds/reads.ts';
 import type { SubscriptionReads } from '../models/subscriptionReads.ts';
 import type { Route } from './routeTable.ts';
 
-export const FEED_CACHE = 'public, max-age=60';
+export const FEED_CACHE = `public, max-age=60${STALE_IF_ERROR}`;
 const feedRules: AccessRules = { missing: 'not_found', blocked: 'not_found', locked: 'not_found' };
 const contentTypes = {
   atom: 'application/atom+xml; charset=utf-8',
@@ -35,18 +36,29 @@ const feedRoute =
       () => reads.feed(page, format),
       (value) => value.stored?.body.length ?? 0,
     );
-    const { isPrivate } = admit(read.access, req.query, feedRules);
+    const { isPrivate } = admit(read.access, req, feedRules);
     if (read.stored === null) throw new ApiError('service_unavailable');
     const cacheControl = cacheFor(isPrivate, FEED_CACHE);
+    // Maintenance entries follow their status, which moves with the clock.
+    const edge = { keys: pageKeys(slug, false), lifetime: 'minute' as const };
+    const settled = cache.isSettled(read);
     res.setHeader('Last-Modified', new Date(read.modified).toUTCString());
     if (notModifiedSince(req, read.modified)) {
       res.setHeader('ETag', read.stored.etag);
       res.setHeader('Cache-Control', cacheControl);
+      setEdgeHeaders(res, { edge, settled, cacheControl });
       res.statusCode = 304;
       res.end();
       return;
     }
-    sendBody(req, res, { ...read.stored, contentType: contentTypes[format], cacheControl, from: read });
+    sendBody(req, res, {
+      ...read.stored,
+      contentType: contentTypes[format],
+      cacheControl,
+      from: read,
+      edge,
+      settled,
+    });
   };
 
 export const feedRoutes = (deps: RouteDeps, reads: SubscriptionReads): Route[] => [

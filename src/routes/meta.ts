@@ -1,4 +1,5 @@
 // GET /healthz (liveness, also on the public port: operations.md) and GET /openapi.json.
+import { STATIC_KEY } from '../edge/surrogateKeys.ts';
 import { cacheControl, sendBody } from '../http/send.ts';
 import { etagOf } from '../models/bytes.ts';
 import type { Route } from './routeTable.ts';
@@ -16,7 +17,12 @@ export const metaRoutes = (openApiJson: string): Route[] => {
     },
     {
       path: '/openapi.json',
-      handle: (req, res) => sendBody(req, res, { ...openApi, cacheControl: cacheControl.static }),
+      handle: (req, res) =>
+        sendBody(req, res, {
+          ...openApi,
+          cacheControl: cacheControl.static,
+          edge: { keys: [STATIC_KEY], lifetime: 'day' },
+        }),
     },
   ];
 };

@@ -3,6 +3,8 @@
 // JSON) by concatenation, so the request path never parses or re-serialises them; each variant is
 // assembled (and its ETag hashed) once per change of the page, then served from the process's cache.
 import type { Request, Response } from 'express';
+import { pageKeys } from '../edge/surrogateKeys.ts';
+import type { EdgeLifetime } from '../edge/edgeHeaders.ts';
 import { ApiError } from '../http/errors.ts';
 import { admit, pageRules, parseSlug, type RouteDeps } from '../http/pageGate.ts';
 import { MonthQuery } from '../http/schemas.ts';
@@ -11,6 +13,7 @@ import type { PageAccess } from '../models/access/codec.ts';
 import { emptyDailyCounts } from '../models/lists/emptyDailyCounts.ts';
 import type { ListKeys } from '../models/lists/keys.ts';
 import type { PageRef } from '../models/page.ts';
+import { EARLIEST_MS, LATEST_MS } from '../events/bounds.ts';
 
 type Handler = (req: Request, res: Response) => Promise<void>;
 type Paging = { page: number; page_size: number };
@@ -25,36 +28,79 @@ export type ListKind = Readonly<{
 type ListAnswer = Readonly<{
   access: PageAccess | null;
   ready: Readonly<{ body: Buffer; etag: string }> | null;
+  /** A list page's total items: tells which pages lie past the end. */
+  total?: number;
 }>;
+
+// No item is ever dated outside the log's bounds (src/events/bounds.ts): such a month is empty.
+const EARLIEST_MONTH = new Date(EARLIEST_MS).toISOString().slice(0, 7);
+const LATEST_MONTH = new Date(LATEST_MS).toISOString().slice(0, 7);
+const outsideLog = (month: string): boolean => month < EARLIEST_MONTH || month >= LATEST_MONTH;
 
 const answerSize = (answer: ListAnswer): number => answer.ready?.body.length ?? 0;
 
 export const pageListHandlers = ({ reads, locate, cache }: RouteDeps, kind: ListKind) => {
-  const send = (req: Request, res: Response, answer: ListAnswer, valid: boolean) => {
-    const { isPrivate } = admit(answer.access, req.query, pageRules);
+  // A maintenance's status moves with the clock; incidents and every daily count only with events.
+  const lifetime = (counts: boolean): EdgeLifetime =>
+    kind.field === 'maintenances' && !counts ? 'minute' : 'day';
+  /** Sends `answer`; `cached` false for one made for this request alone (the memo keeps none). */
+  const send = (
+    req: Request,
+    res: Response,
+    answer: ListAnswer,
+    valid: boolean,
+    { cached = true, counts = false }: Readonly<{ cached?: boolean; counts?: boolean }> = {},
+  ) => {
+    const { isPrivate } = admit(answer.access, req, pageRules);
     if (!valid || answer.ready === null) throw new ApiError('invalid_parameters');
     sendBody(req, res, {
       ...answer.ready,
       cacheControl: cacheFor(isPrivate, cacheControl.lists),
-      from: answer,
+      ...(cached ? { from: answer } : {}),
+      edge: { keys: pageKeys(String(req.params['slug']), false), lifetime: lifetime(counts) },
+      settled: cache.isSettled(answer),
     });
   };
 
-  /** A handler of `?month=YYYY-MM`; `answer` gets null for an invalid month (access only). */
+  /** The page's access alone (shared by every answer that needs no read of its own). */
+  const accessOnly = (ref: PageRef): Promise<ListAnswer> =>
+    cache.get(
+      ref,
+      `${kind.field}|access`,
+      async () => ({ access: (await reads.list(ref, kind.keys(ref), null)).access, ready: null }),
+      answerSize,
+    );
+
+  /**
+   * A handler of `?month=YYYY-MM`; `answer` gets null for an invalid month (access only). A month
+   * outside the log's bounds is `empty` for every page: no entry, no read of its own.
+   */
   const monthHandler =
-    (name: string, answer: (ref: PageRef, month: string | null) => Promise<ListAnswer>): Handler =>
+    (
+      name: string,
+      answer: (ref: PageRef, month: string | null) => Promise<ListAnswer>,
+      empty: (month: string) => string,
+    ): Handler =>
     async (req, res) => {
       const slug = parseSlug(req.params['slug'], 'not_found');
       const query = MonthQuery.safeParse(req.query);
       const ref = await locate(slug);
       const month = query.success ? query.data.month : null;
+      if (month !== null && outsideLog(month)) {
+        const { access } = await accessOnly(ref);
+        send(req, res, { access, ready: readyBody(empty(month)) }, true, {
+          cached: false,
+          counts: name === 'counts',
+        });
+        return;
+      }
       const answered = await cache.get(
         ref,
         `${kind.field}|${name}|${month}`,
         () => answer(ref, month),
         answerSize,
       );
-      send(req, res, answered, query.success);
+      send(req, res, answered, query.success, { counts: name === 'counts' });
     };
 
   return {
@@ -65,45 +111,69 @@ export const pageListHandlers = ({ reads, locate, cache }: RouteDeps, kind: List
         const slug = parseSlug(req.params['slug'], 'not_found');
         const query = schema.safeParse(req.query);
         const ref = await locate(slug);
-        const zset = query.success ? listOf(ref, query.data) : null;
-        const variant = query.success ? `${zset}|${query.data.page}|${query.data.page_size}` : 'list|-';
-        const answer = await cache.get(
-          ref,
-          variant,
-          async (): Promise<ListAnswer> => {
-            if (!query.success || zset === null) {
-              return { access: (await reads.list(ref, kind.keys(ref), null)).access, ready: null };
-            }
-            const { page, page_size } = query.data;
-            const slice = { zset, start: (page - 1) * page_size, stop: page * page_size - 1 };
-            const read = await reads.list(ref, kind.keys(ref), slice);
-            const body =
-              `{"${kind.field}":[${read.docs.join(',')}],"page":${page},"page_size":${page_size},` +
-              `"total_pages":${Math.ceil(read.total / page_size)},"total_items":${read.total}}`;
-            return { access: read.access, ready: readyBody(body) };
-          },
-          answerSize,
-        );
-        send(req, res, answer, query.success);
+        if (!query.success) {
+          send(req, res, await accessOnly(ref), false);
+          return;
+        }
+        const zset = listOf(ref, query.data);
+        const { page, page_size } = query.data;
+        const bodyOf = (docs: readonly string[], total: number, at: number) =>
+          `{"${kind.field}":[${docs.join(',')}],"page":${at},"page_size":${page_size},` +
+          `"total_pages":${Math.ceil(total / page_size)},"total_items":${total}}`;
+        const pageAnswer = (at: number) =>
+          cache.get(
+            ref,
+            `${zset}|${at}|${page_size}`,
+            async (): Promise<ListAnswer> => {
+              const slice = { zset, start: (at - 1) * page_size, stop: at * page_size - 1 };
+              const read = await reads.list(ref, kind.keys(ref), slice);
+              return {
+                access: read.access,
+                ready: readyBody(bodyOf(read.docs, read.total, at)),
+                total: read.total,
+              };
+            },
+            answerSize,
+          );
+        // A page past the end is empty: made from the first page's total, with no entry of its own.
+        if (page > 1) {
+          const first = await pageAnswer(1);
+          const total = first.total ?? 0;
+          if (first.ready !== null && page > Math.max(1, Math.ceil(total / page_size))) {
+            send(req, res, { access: first.access, ready: readyBody(bodyOf([], total, page)) }, true, {
+              cached: false,
+            });
+            return;
+          }
+        }
+        send(req, res, await pageAnswer(page), true);
       },
 
     /** GET …/filter?month=YYYY-MM: every item of the month, in list order. */
     month: (): Handler =>
-      monthHandler('month', async (ref, month) => {
-        const keys = kind.keys(ref);
-        const slice = month === null ? null : { zset: keys.month(month), start: 0, stop: -1 };
-        const read = await reads.list(ref, keys, slice);
-        if (month === null) return { access: read.access, ready: null };
-        const body = `{"${kind.field}":[${read.docs.join(',')}],"month":"${month}","total_items":${read.docs.length}}`;
-        return { access: read.access, ready: readyBody(body) };
-      }),
+      monthHandler(
+        'month',
+        async (ref, month) => {
+          const keys = kind.keys(ref);
+          const slice = month === null ? null : { zset: keys.month(month), start: 0, stop: -1 };
+          const read = await reads.list(ref, keys, slice);
+          if (month === null) return { access: read.access, ready: null };
+          const body = `{"${kind.field}":[${read.docs.join(',')}],"month":"${month}","total_items":${read.docs.length}}`;
+          return { access: read.access, ready: readyBody(body) };
+        },
+        (month) => `{"${kind.field}":[],"month":"${month}","total_items":0}`,
+      ),
 
     /** GET …/daily-counts?month=YYYY-MM: stored per month; a month without items is all zeros. */
     counts: (): Handler =>
-      monthHandler('counts', async (ref, month) => {
-        const read = await reads.dailyCounts(ref, kind.keys(ref), month);
-        if (month === null) return { access: read.access, ready: null };
-        return { access: read.access, ready: read.stored ?? readyBody(emptyDailyCounts(month)) };
-      }),
+      monthHandler(
+        'counts',
+        async (ref, month) => {
+          const read = await reads.dailyCounts(ref, kind.keys(ref), month);
+          if (month === null) return { access: read.access, ready: null };
+          return { access: read.access, ready: read.stored ?? readyBody(emptyDailyCounts(month)) };
+        },
+        emptyDailyCounts,
+      ),
   };
 };

@@ -2,30 +2,34 @@
 // stylesheet. The document is a shell; the script reads everything else from the public API.
 // No page to show is an HTML page too (404, or 503 while the read models are rebuilt).
 import type { ErrorRequestHandler, Request, Response } from 'express';
+import { pageKeys, STATIC_KEY } from '../edge/surrogateKeys.ts';
 import { ApiError, isStoreOutage, isUndecodablePath, RETRY_AFTER_SECONDS } from '../http/errors.ts';
 import type { RouteDeps } from '../http/pageGate.ts';
 import { Slug } from '../http/schemas.ts';
-import { cacheFor, sendBody } from '../http/send.ts';
+import { cacheFor, sendBody, STALE_IF_ERROR } from '../http/send.ts';
 import { etagOf } from '../models/bytes.ts';
 import { pageAssets, type Asset } from '../statusPage/assets.ts';
 import { errorDocument, type ErrorStatus } from '../statusPage/errorDocument.ts';
 import type { Route } from './routeTable.ts';
+import { documentHeaders, NOSNIFF } from '../statusPage/securityHeaders.ts';
 import { pageDocument, SCRIPT_PATH, STYLE_PATH } from '../statusPage/pageDocument.ts';
 
-export const STATUS_PAGE_CACHE = 'public, max-age=60';
-const ASSET_CACHE = 'public, max-age=300';
+export const STATUS_PAGE_CACHE = `public, max-age=60${STALE_IF_ERROR}`;
+const ASSET_CACHE = `public, max-age=300${STALE_IF_ERROR}`;
 // The document links to `?v=<content hash>`: that exact URL never changes meaning.
-const VERSIONED_ASSET_CACHE = 'public, max-age=31536000, immutable';
+const VERSIONED_ASSET_CACHE = `public, max-age=31536000, immutable${STALE_IF_ERROR}`;
 const HTML = 'text/html; charset=utf-8';
 
 const sendAsset = (pick: (assets: ReturnType<typeof pageAssets>) => Asset, contentType: string) => {
   return (req: Request, res: Response): void => {
     const asset = pick(pageAssets());
+    res.setHeader('X-Content-Type-Options', NOSNIFF['X-Content-Type-Options']);
     sendBody(req, res, {
       body: asset.bytes,
       etag: asset.etag,
       contentType,
       cacheControl: req.query['v'] === asset.version ? VERSIONED_ASSET_CACHE : ASSET_CACHE,
+      edge: { keys: [STATIC_KEY], lifetime: 'day' },
     });
   };
 };
@@ -35,6 +39,7 @@ const sendErrorPage = (res: Response, status: ErrorStatus): void => {
     'Content-Type': HTML,
     'Cache-Control': 'no-store',
     ...(status === 503 ? { 'Retry-After': RETRY_AFTER_SECONDS } : {}),
+    ...documentHeaders('error'),
   });
   res.end(errorDocument(status, pageAssets()));
 };
@@ -75,12 +80,16 @@ export const statusPageRoutes = ({ reads, locate, cache }: RouteDeps): Route[] =
       const isPrivate = access.tokenHash !== null;
       const title = isPrivate ? null : (access.title ?? slug.data);
       const body = pageDocument({ slug: slug.data, title, assets: pageAssets() });
+      for (const [name, value] of Object.entries(documentHeaders(isPrivate ? 'private' : 'public')))
+        res.setHeader(name, value);
       sendBody(req, res, {
         body,
         etag: etagOf(body),
         contentType: HTML,
         cacheControl: cacheFor(isPrivate, STATUS_PAGE_CACHE),
         from: access,
+        edge: { keys: pageKeys(slug.data, false), lifetime: 'day' },
+        settled: cache.isSettled(access),
       });
     },
   },

@@ -2,6 +2,7 @@
 // Atlassian Statuspage's API v2 paths to a page URL works (docs/api.md has the mapping). Same
 // access rules as the page endpoints; every plan has them.
 import { statuspageDocuments } from '../../projections/render/statuspage/documents.ts';
+import { pageKeys } from '../edge/surrogateKeys.ts';
 import { ApiError } from '../http/errors.ts';
 import { admit, pageRules, parseSlug, type RouteDeps } from '../http/pageGate.ts';
 import { cacheControl, cacheFor, sendBody } from '../http/send.ts';
@@ -21,12 +22,14 @@ export const statuspageRoutes = ({ locate, cache }: RouteDeps, reads: Subscripti
         () => reads.statuspage(page, document),
         storedSize,
       );
-      const { isPrivate } = admit(read.access, req.query, pageRules);
+      const { isPrivate } = admit(read.access, req, pageRules);
       if (read.stored === null) throw new ApiError('service_unavailable');
       sendBody(req, res, {
         ...read.stored,
         cacheControl: cacheFor(isPrivate, cacheControl.lists),
         from: read,
+        edge: { keys: pageKeys(slug, true), lifetime: 'minute' },
+        settled: cache.isSettled(read),
       });
     },
   }));

@@ -10,7 +10,7 @@ import { createShutdown } from './onShutdown.ts';
 import { servePublic } from './serve.ts';
 
 export const apiProcess = async (config: Config): Promise<null> => {
-  const log = createLogger(config.logLevel, 'api');
+  const log = createLogger(config.logLevel, 'api', config.logFormat);
   const redis = createReadRedis(config);
   redis.on('error', (err: Error) => log.warn({ err: err.message }, 'redis error'));
   const { onShutdown } = createShutdown(log);

@@ -6,7 +6,7 @@ import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from '../shared/logger.ts';
 
 /** After this, a process still draining is killed. */
-const DRAIN_WITHIN_MS = 15_000;
+export const DRAIN_WITHIN_MS = 15_000;
 /** A replacement that dies before it listens waits this long before the next try: no hot loop. */
 const RETRY_AFTER_MS = 1_000;
 

@@ -67,7 +67,7 @@ export const createRedis = (target: RedisTarget, role: RedisRole): RedisClient =
 export const createReadRedis = (target: RedisTarget): RedisClient => createRedis(target, 'read');
 
 export const createClients = async (config: Config, name: string): Promise<Clients> => {
-  const log = createLogger(config.logLevel, name);
+  const log = createLogger(config.logLevel, name, config.logFormat);
   const db = await createDb(config.databaseUrl);
   const redis = createRedis(config, 'projector');
   const readRedis = createReadRedis(config);

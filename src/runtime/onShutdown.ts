@@ -21,6 +21,7 @@ export const createShutdown = (log: {
     return closing;
   };
   for (const signal of ['SIGTERM', 'SIGINT'] as const)
-    process.once(signal, () => void shutdown().then(() => process.exit(0)));
+    // on, not once: npm forwards the terminal's Ctrl-C, so the service may get it twice.
+    process.on(signal, () => void shutdown().then(() => process.exit(0)));
   return { onShutdown: (close: Closer) => void closers.push(close), shutdown };
 };

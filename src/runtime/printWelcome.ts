@@ -51,6 +51,8 @@ export type WelcomeFacts = Readonly<{
   operatorPaths: readonly string[];
   /** How many processes serve the public API (WEB_CONCURRENCY). */
   apiProcesses?: number;
+  /** The servers `npm start` runs itself, one line each, then how to use real ones. */
+  servers?: readonly string[];
 }>;
 
 const headline = (page: WelcomePage | null): string => {
@@ -76,6 +78,9 @@ export const welcomeText = (config: Config, facts: WelcomeFacts): string => {
       ? [
           `The public API runs in ${String(facts.apiProcesses)} processes (WEB_CONCURRENCY; 1 for a single process).`,
         ]
+      : []),
+    ...(facts.servers?.length
+      ? ['', 'Servers run by npm start (nothing answered at their defaults):', ...facts.servers]
       : []),
     '',
     'Try:',

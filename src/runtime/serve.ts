@@ -6,6 +6,7 @@ import { Registry, collectDefaultMetrics } from 'prom-client';
 import { buildPublicHandler } from '../app.ts';
 import type { Config } from '../config.ts';
 import { createReadPath } from '../http/readPath.ts';
+import { registerReadCacheMetrics } from '../http/readCacheMetrics.ts';
 import { buildOperatorApp } from '../operatorApp.ts';
 import { registerProjectorGauges } from '../projector/projectorMetrics.ts';
 import { createProjectorQueue, createWake } from '../projector/queue.ts';
@@ -18,7 +19,11 @@ import { startApiProcesses } from './apiProcesses.ts';
 import type { Clients } from './clients.ts';
 import { ClusterRegistry } from './clusterMetrics.ts';
 import { createChangeHub } from '../stream/changeHub.ts';
+import { pageAssets } from '../statusPage/assets.ts';
+import { registerStreamGauge } from '../stream/streamGauge.ts';
+import { loadStreamLimits } from '../stream/streamLimits.ts';
 import { listen } from './listen.ts';
+import { registerProcessGauges } from './processGauges.ts';
 
 type OnShutdown = (close: () => Promise<unknown>) => void;
 
@@ -33,6 +38,7 @@ export const servePublic = async (
   // One subscriber per process: custom domains, live streams and the response cache share it.
   const readPath = createReadPath({ redis, prefix: config.redisPrefix, log });
   const { subscriber } = readPath;
+  if (readPath.cache) registerReadCacheMetrics(registry, readPath.cache, readPath.memo);
   const domains = createDomainDirectory({
     redis,
     prefix: config.redisPrefix,
@@ -40,7 +46,15 @@ export const servePublic = async (
     readActive: active,
     subscriber,
   });
-  const streams = createChangeHub({ redis, prefix: config.redisPrefix, log, subscriber });
+  const streams = createChangeHub({
+    redis,
+    prefix: config.redisPrefix,
+    log,
+    subscriber,
+    limits: loadStreamLimits(),
+  });
+  registerStreamGauge(registry, streams);
+  pageAssets(); // read (or bundled) now: no request ever waits for it
   const api = await listen(
     buildPublicHandler({
       redis,
@@ -105,10 +119,12 @@ export const serve = async (config: Config, clients: Clients, onShutdown: OnShut
   const wake = await serveOperator(config, clients, onShutdown, registry);
   if (processes > 1) {
     const api = await startApiProcesses(processes, log);
+    registerProcessGauges(registry, processes, () => api.pids().length);
     onShutdown(() => api.stop()); // first of these closers: the API drains before the rest closes
     log.info({ port: api.port, host: config.host, processes, pids: api.pids() }, 'public API listening');
   } else {
     await servePublic(config, { redis: clients.readRedis, log }, onShutdown, registry);
+    registerProcessGauges(registry, 1, () => 1);
     log.info({ port: config.port, host: config.host, processes }, 'public API listening');
   }
   if (!config.ingestToken)

@@ -11,6 +11,7 @@ import { verifyLogOrigin } from '../eventLog/logOrigin.ts';
 import { migrate } from '../eventLog/migrate.ts';
 import { systemClock } from '../shared/clock.ts';
 import { createClients, type Clients } from './clients.ts';
+import { useOrEmbedServers } from './embeddedServers.ts';
 import { createShutdown } from './onShutdown.ts';
 import { serve } from './serve.ts';
 import { printWelcome } from './welcome.ts';
@@ -23,14 +24,24 @@ export type StartWorkers = (
 ) => Promise<unknown>;
 
 /** `work` starts the projector's half (workers/work.ts): passed in, so the API's half imports none of it. */
-export const start = async (config: Config, processes: number, work: StartWorkers): Promise<null> => {
-  await migrate(config.databaseUrl);
-  const clients = await createClients(config, 'statuspage');
+export const start = async (given: Config, processes: number, work: StartWorkers): Promise<null> => {
+  // The servers of DATABASE_URL / REDIS_URL, or ones of our own when nothing answers.
+  const servers = await useOrEmbedServers(given);
+  const { config } = servers;
+  const clients = await (async () => {
+    await migrate(config.databaseUrl);
+    return createClients(config, 'statuspage');
+  })().catch(async (error: unknown) => {
+    await servers.stop();
+    throw error;
+  });
   await verifyLogOrigin(clients.db).catch(async (error: unknown) => {
     await clients.close();
+    await servers.stop();
     throw error;
   });
   const { onShutdown } = createShutdown(clients.log);
+  onShutdown(() => servers.stop()); // the first closer runs last: after every connection closed
   onShutdown(() => clients.close());
   const demo = config.demo && (await isLogEmpty(clients.db));
   if (demo) await loadDemo({ db: clients.db, clock: systemClock, progress: process.stderr });
@@ -47,6 +58,7 @@ export const start = async (config: Config, processes: number, work: StartWorker
     config,
     now: systemClock,
     apiProcesses: processes,
+    servers: servers.notes,
   });
   return null;
 };

@@ -22,6 +22,8 @@ export type WelcomeDeps = Readonly<{
   config: Config;
   now: () => Date;
   apiProcesses?: number;
+  /** The embedded servers' lines (embeddedServers.ts). */
+  servers?: readonly string[];
 }>;
 
 // Ask the listeners directly: a wildcard bind answers on loopback.
@@ -61,7 +63,13 @@ export const gatherWelcome = async (deps: WelcomeDeps): Promise<WelcomeFacts> =>
   const tries = await keepAnswering<Try>(candidatePaths(page, deps.now()), ([path]) => `${origin}${path}`);
   const operator = localOrigin(config.ingestHost, config.ingestPort);
   const operatorPaths = await keepAnswering(OPERATOR_PATHS, (path) => `${operator}${path}`);
-  return { page, tries, operatorPaths, ...(deps.apiProcesses ? { apiProcesses: deps.apiProcesses } : {}) };
+  return {
+    page,
+    tries,
+    operatorPaths,
+    ...(deps.apiProcesses ? { apiProcesses: deps.apiProcesses } : {}),
+    ...(deps.servers?.length ? { servers: deps.servers } : {}),
+  };
 };
 
 /** Resolves once nothing is left to project, or after `timeoutMs` (then the URLs say what works). */

@@ -1,7 +1,10 @@
 // The status page's script and stylesheet, bundled from src/statusPage/client and styles with
-// esbuild the first time they are asked for, then kept for the life of the process: one file
-// each, minified, with a strong ETag (the content hash, also used as the cache-busting `v`).
+// esbuild by `npm run build` (build/build.js, into built/ beside this module in dist/), read once
+// and kept for the life of the process: one file each, minified, with a strong ETag (the content
+// hash, also used as the cache-busting `v`). Run from the sources (tsx, tests) there is no
+// built/: they are bundled here, at start (`npm run serve` warms them), never on a request there.
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildSync, type BuildOptions } from 'esbuild';
 
@@ -10,7 +13,13 @@ export type PageAssets = Readonly<{ script: Asset; style: Asset }>;
 
 const source = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
 
-const bundle = (entry: string): Asset => {
+const assetOf = (bytes: Buffer): Asset => {
+  const version = createHash('sha1').update(bytes).digest('base64url').slice(0, 16);
+  return { bytes, etag: `"${version}"`, version };
+};
+
+// The same options as build/build.js uses for built/.
+const bundle = (entry: string): Buffer => {
   const options: BuildOptions = {
     entryPoints: [source(entry)],
     bundle: true,
@@ -26,15 +35,25 @@ const bundle = (entry: string): Asset => {
   const result = buildSync(options);
   const output = result.outputFiles?.[0];
   if (!output) throw new Error(`esbuild produced nothing for ${entry}`);
-  const bytes = Buffer.from(output.contents);
-  const version = createHash('sha1').update(bytes).digest('base64url').slice(0, 16);
-  return { bytes, etag: `"${version}"`, version };
+  return Buffer.from(output.contents);
+};
+
+/** The file `npm run build` made, or null when running from the sources. */
+const prebuilt = (name: string): Buffer | null => {
+  try {
+    return readFileSync(source(`./built/${name}`));
+  } catch {
+    return null;
+  }
 };
 
 let built: PageAssets | null = null;
 
-/** Builds on first use (about a tenth of a second). @throws when the sources do not compile */
+/** Read (or, from the sources, bundled) on first use. @throws when the sources do not compile */
 export const pageAssets = (): PageAssets => {
-  built ??= { script: bundle('./client/main.ts'), style: bundle('./styles/page.css') };
+  built ??= {
+    script: assetOf(prebuilt('page.js') ?? bundle('./client/main.ts')),
+    style: assetOf(prebuilt('page.css') ?? bundle('./styles/page.css')),
+  };
   return built;
 };

@@ -22,7 +22,7 @@ export const errorDocument = (status: ErrorStatus, assets: PageAssets): string =
   return `${documentStart(escapeHtml(title), assets)}</head>
 <body>
 <main id="main" class="wrap error-page">
-<p class="error-code">${status}</p>
+<div class="error-code">${status}</div>
 <h1>${escapeHtml(title)}</h1>
 <p>${escapeHtml(text)}</p>
 </main>

@@ -16,6 +16,7 @@ import { createSubscriber, type Subscriber } from '../models/redis/subscriber.ts
 import { createSubscriptionReads, type EmbedStreamRead } from '../models/subscriptionReads.ts';
 import { streamRefusal } from './streamAccess.ts';
 import { eventId, statusEvent, variantOf, writeEvent, type StreamClient } from './streamClient.ts';
+import { createStreamSlots, defaultStreamLimits, type StreamLimitSettings } from './streamLimits.ts';
 
 export const HEARTBEAT_MS = 25_000;
 
@@ -26,7 +27,13 @@ export type ChangeHubDeps = Readonly<{
   heartbeatMs?: number;
   /** The process's shared subscriber; without one the hub opens (and closes) its own. */
   subscriber?: Subscriber;
+  /** Caps, unsent-bytes bound, lifetime and hub wait (streamLimits.ts); the defaults otherwise. */
+  limits?: StreamLimitSettings;
 }>;
+
+// A stream at its lifetime's end is told to reconnect after 1-10 s: streams opened together
+// (a herd after an outage) come back spread out, and resume by Last-Event-ID.
+const reconnectHint = (): string => `retry: ${1000 + Math.floor(Math.random() * 9000)}\n\n`;
 
 /** The event a stream of this variant would get now; null while the embed is not rendered. */
 const bodyOf = (parts: Partial<EmbedParts>, revisions: EmbedRevisions, query: EmbedStatusQuery) => {
@@ -46,6 +53,15 @@ export const createChangeHub = (deps: ChangeHubDeps) => {
   const seen = new Map<string, number>();
   let heartbeat: NodeJS.Timeout | null = null;
   let size = 0;
+  const limits = deps.limits ?? defaultStreamLimits;
+  const slots = createStreamSlots(limits);
+
+  /** Drops a stream whose client does not read: its unsent bytes would grow without a bound. */
+  const overfull = (client: StreamClient): boolean => {
+    if (client.res.writableLength <= limits.maxUnsentBytes) return false;
+    client.res.destroy();
+    return true;
+  };
 
   /** Sends the stored embed to every stream of the page whose body has a newer id; ends refused ones. */
   const deliver = (read: EmbedStreamRead, targets: Iterable<StreamClient>) => {
@@ -61,7 +77,10 @@ export const createChangeHub = (deps: ChangeHubDeps) => {
         out = bodyOf(read.parts, read.revisions, client.query);
         bodies.set(variant, out);
       }
-      if (out !== null && out.id > client.lastId) writeEvent(client, out.id, out.event);
+      if (out !== null && out.id > client.lastId) {
+        writeEvent(client, out.id, out.event);
+        overfull(client);
+      }
     }
   };
 
@@ -101,7 +120,12 @@ export const createChangeHub = (deps: ChangeHubDeps) => {
   });
 
   const beat = () => {
-    for (const set of clients.values()) for (const client of set) client.res.write(': heartbeat\n\n');
+    const now = Date.now();
+    for (const set of clients.values())
+      for (const client of [...set]) {
+        if (now >= client.endsAt) client.res.end(reconnectHint());
+        else if (!overfull(client)) client.res.write(': heartbeat\n\n');
+      }
   };
 
   return {
@@ -110,6 +134,13 @@ export const createChangeHub = (deps: ChangeHubDeps) => {
     /** How many changes of `slug` this process has seen: compare before and after a read. */
     seen: (slug: string): number => seen.get(slug) ?? 0,
     refresh,
+    /** Stream slots (caps per client and in all) and the limits streams live by. */
+    slots,
+    limits,
+    /** Streams open or being opened in this process: the `live_streams_open` gauge. */
+    open: (): number => slots.open(),
+    /** Lifetime ends 0-10 % early, so streams opened together do not all end together. */
+    endsAt: (): number => Date.now() + limits.maxLifetimeMs * (1 - Math.random() * 0.1),
     add: (client: StreamClient): void => {
       const set = clients.get(client.slug) ?? new Set<StreamClient>();
       clients.set(client.slug, set);

@@ -10,7 +10,7 @@ export const streamRefusal = (
   { query, token }: Pick<StreamClient, 'query' | 'token'>,
 ): ApiErrorCode | null => {
   try {
-    const { plan } = admit(access, token === undefined ? {} : { auth_token: token }, pageRules);
+    const { plan } = admit(access, { token }, pageRules);
     if (plan === 'free') return 'embeds_not_in_plan';
     const extras = query.inc !== undefined || query.rtm !== undefined || query.upd !== undefined;
     return plan === 'pro' && extras ? 'plan_inc_rtm_upd' : null;

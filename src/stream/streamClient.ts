@@ -12,6 +12,8 @@ export type StreamClient = {
   readonly res: ServerResponse;
   /** The id of the last event sent (or the Last-Event-ID it resumed from). */
   lastId: number;
+  /** When the stream ends (its maximum lifetime), in ms since the epoch. */
+  readonly endsAt: number;
 };
 
 /**

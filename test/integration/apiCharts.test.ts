@@ -78,7 +78,7 @@ describe('GET /api/status-pages/:slug/monitors/:monitorID/availability', () => {
     const res = await get(path());
     expect(res.status).toBe(200);
     expect(res.text).toBe(JSON.stringify(availability('30d')));
-    expect(res.headers['cache-control']).toBe('public, max-age=30');
+    expect(res.headers['cache-control']).toBe('public, max-age=30, stale-if-error=86400');
     expect(res.headers['etag']).toBe(etagOf(JSON.stringify(availability('30d'))));
   });
 

@@ -29,7 +29,7 @@ describe('GET /api/embed/status', () => {
     expect(res.status).toBe(200);
     expect(res.text).toBe(`{${head},"incidents":[],"dns_only":false}`);
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
-    expect(res.headers['cache-control']).toBe('public, max-age=15');
+    expect(res.headers['cache-control']).toBe('public, max-age=15, stale-if-error=86400');
     expect(res.headers['etag']).toBe(etagOf(res.text));
   });
 
@@ -115,7 +115,10 @@ describe('GET /api/embed/status', () => {
 
   it('answers pro pages without extras, and private pages with the token privately', async () => {
     const pro = await get('/api/embed/status?slug=propage');
-    expect([pro.status, pro.headers['cache-control']]).toEqual([200, 'public, max-age=15']);
+    expect([pro.status, pro.headers['cache-control']]).toEqual([
+      200,
+      'public, max-age=15, stale-if-error=86400',
+    ]);
     const priv = await get(`/api/embed/status?slug=secret&auth_token=${TOKEN}&inc=1`);
     expect([priv.status, priv.headers['cache-control']]).toEqual([200, 'private, no-store']);
     expect(JSON.parse(priv.text)).toEqual({
@@ -134,7 +137,7 @@ describe('GET /api/embed/markdown', () => {
     const res = await get('/api/embed/markdown?slug=acme');
     expect(res.status).toBe(200);
     expect(res.text).toBe(JSON.stringify(snippets('acme')));
-    expect(res.headers['cache-control']).toBe('public, max-age=300');
+    expect(res.headers['cache-control']).toBe('public, max-age=300, stale-if-error=86400');
     expect(res.headers['etag']).toBe(etagOf(res.text));
   });
 
@@ -190,7 +193,7 @@ describe('GET /badge/:slug.svg', () => {
     const res = await svgOf('/badge/acme.svg');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('image/svg+xml; charset=utf-8');
-    expect(res.headers['cache-control']).toBe('public, max-age=300');
+    expect(res.headers['cache-control']).toBe('public, max-age=300, stale-if-error=86400');
     expect(res.headers['access-control-allow-origin']).toBe('*');
     expect(parse(res.body as string)).toMatchObject({
       label: 'Status: Operational',
@@ -243,7 +246,7 @@ describe('GET /static/embed/v1/status.js', () => {
     expect(res.status).toBe(200);
     expect(res.text).toBe(widgetScriptBytes.toString('utf8'));
     expect(res.headers['content-type']).toBe('text/javascript; charset=utf-8');
-    expect(res.headers['cache-control']).toBe('public, max-age=300');
+    expect(res.headers['cache-control']).toBe('public, max-age=300, stale-if-error=86400');
     expect(res.headers['etag']).toBe(widgetScriptEtag);
     const again = await get('/static/embed/v1/status.js').set('If-None-Match', widgetScriptEtag);
     expect([again.status, again.text, again.headers['access-control-allow-origin']]).toEqual([304, '', '*']);
@@ -255,7 +258,7 @@ describe('GET /s/:slug', () => {
     const res = await get('/s/acme');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(res.headers['cache-control']).toBe('public, max-age=60');
+    expect(res.headers['cache-control']).toBe('public, max-age=60, stale-if-error=86400');
     expect(res.headers['etag']).toMatch(/^"[\w-]+"$/);
     expect(res.text).toContain('<title>acme status</title>');
     expect(res.text).toContain('data-slug="acme" data-private="false"');
@@ -308,12 +311,14 @@ describe('GET /s/:slug', () => {
       expect([res.status, res.headers['content-type'], res.headers['cache-control']], path).toEqual([
         200,
         type,
-        'public, max-age=300',
+        'public, max-age=300, stale-if-error=86400',
       ]);
       expect(res.headers['etag']).toBe(`"${String(version)}"`);
       total += (res.body as Buffer).length;
       const versioned = await get(`${path}?v=${String(version)}`);
-      expect(versioned.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(versioned.headers['cache-control']).toBe(
+        'public, max-age=31536000, immutable, stale-if-error=86400',
+      );
       const again = await get(path).set('If-None-Match', res.headers['etag'] as string);
       expect([again.status, again.text]).toEqual([304, '']);
     }

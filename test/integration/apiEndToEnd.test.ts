@@ -379,7 +379,7 @@ describe('the read API end to end, on projected models only', () => {
       expect([res.status, res.headers['content-type'], res.headers['cache-control']]).toEqual([
         200,
         'application/json; charset=utf-8',
-        'public, max-age=30',
+        'public, max-age=30, stale-if-error=86400',
       ]);
       expect(res.body).toEqual({
         incidents: [incApi, incDb, incOct], // started_at 11-22, 11-20, 10-14
@@ -433,7 +433,7 @@ describe('the read API end to end, on projected models only', () => {
 
     it('counts them per UTC day of started_at; an empty month is all zeros', async () => {
       const nov = await get('/api/status-pages/acme/incidents/daily-counts?month=2026-11');
-      expect(nov.headers['cache-control']).toBe('public, max-age=30');
+      expect(nov.headers['cache-control']).toBe('public, max-age=30, stale-if-error=86400');
       expect(nov.body).toEqual(monthCounts('2026-11', 30, { '2026-11-20': 1, '2026-11-22': 1 }));
       expect(Object.keys((nov.body as { counts: object }).counts)).toEqual(
         Object.keys(monthCounts('2026-11', 30).counts), // every day, keys ascending
@@ -450,7 +450,10 @@ describe('the read API end to end, on projected models only', () => {
   describe('maintenances', () => {
     it('lists all of them by scheduled_start descending, cancelled included', async () => {
       const res = await get('/api/status-pages/acme/maintenances');
-      expect([res.status, res.headers['cache-control']]).toEqual([200, 'public, max-age=30']);
+      expect([res.status, res.headers['cache-control']]).toEqual([
+        200,
+        'public, max-age=30, stale-if-error=86400',
+      ]);
       const all = {
         maintenances: [mNext, mCancel, mNow, mDone], // 11-30, 11-25, 11-22, 11-18
         page: 1,
@@ -543,7 +546,10 @@ describe('the read API end to end, on projected models only', () => {
   describe('availability', () => {
     it('answers 24h for API: one failure across an hour boundary', async () => {
       const res = await get('/api/status-pages/acme/monitors/12/availability?period=24h');
-      expect([res.status, res.headers['cache-control']]).toEqual([200, 'public, max-age=30']);
+      expect([res.status, res.headers['cache-control']]).toEqual([
+        200,
+        'public, max-age=30, stale-if-error=86400',
+      ]);
       expect(res.body).toEqual({
         monitor_id: 12,
         monitor_name: 'API',
@@ -653,7 +659,10 @@ describe('the read API end to end, on projected models only', () => {
   describe('embed status', () => {
     it('answers the basic status, fields in spec order', async () => {
       const res = await get('/api/embed/status?slug=acme');
-      expect([res.status, res.headers['cache-control']]).toEqual([200, 'public, max-age=15']);
+      expect([res.status, res.headers['cache-control']]).toEqual([
+        200,
+        'public, max-age=15, stale-if-error=86400',
+      ]);
       expect(res.body).toEqual({ ...embedBase, incidents: [], dns_only: false });
       expect(Object.keys(res.body as object)).toEqual([
         'page',
@@ -765,7 +774,10 @@ describe('the read API end to end, on projected models only', () => {
 
     it('answers the snippets', async () => {
       const res = await get('/api/embed/markdown?slug=acme');
-      expect([res.status, res.headers['cache-control']]).toEqual([200, 'public, max-age=300']);
+      expect([res.status, res.headers['cache-control']]).toEqual([
+        200,
+        'public, max-age=300, stale-if-error=86400',
+      ]);
       expect(res.body).toEqual(snippetsAtN);
     });
 
@@ -774,7 +786,7 @@ describe('the read API end to end, on projected models only', () => {
       expect([res.status, res.headers['content-type'], res.headers['cache-control']]).toEqual([
         200,
         'image/svg+xml; charset=utf-8',
-        'public, max-age=300',
+        'public, max-age=300, stale-if-error=86400',
       ]);
       expect(res.body).toBe(badgeSvg('under_maintenance'));
       expect(res.body).toContain('fill="#007ec6"');
@@ -786,7 +798,7 @@ describe('the read API end to end, on projected models only', () => {
       expect([res.status, res.headers['content-type'], res.headers['cache-control']]).toEqual([
         200,
         'text/html; charset=utf-8',
-        'public, max-age=60',
+        'public, max-age=60, stale-if-error=86400',
       ]);
       expect(res.text).toContain('<title>Acme status</title>');
       expect(res.text).toContain('<h1 id="page-title">Acme</h1>');
@@ -844,7 +856,7 @@ describe('the read API end to end, on projected models only', () => {
       });
       expect(
         (await get('/api/status-pages/acme/maintenances?status=in_progress')).headers['cache-control'],
-      ).toBe('public, max-age=30');
+      ).toBe('public, max-age=30, stale-if-error=86400');
 
       // Charts at 12:15:30: today so far = 44130 s; minute window 11:16–12:15.
       //   globalDaily 11-22: Website 100 × (44130 − 900) / 44130 = 97.960571

@@ -114,7 +114,10 @@ describe('access and plans end to end', () => {
     );
     await env.project();
     const config = loadConfig({ PUBLIC_BASE_URL: URLS.baseUrl, PAGE_URL_TEMPLATE: URLS.pageUrlTemplate });
-    api = request(buildApp({ redis: env.redis, prefix: env.prefix, config, log: pino({ level: 'silent' }) }));
+    // Every endpoint is tried with wrong tokens here; their throttling is tested in tokenThrottle.test.ts.
+    const tokenThrottle = { maxFailures: 1000, windowMs: 60_000 };
+    const log = pino({ level: 'silent' });
+    api = request(buildApp({ redis: env.redis, prefix: env.prefix, config, log, tokenThrottle }));
   });
   afterAll(() => env.close());
 
@@ -367,7 +370,7 @@ describe('access and plans end to end', () => {
           incidents: [],
           dns_only: false,
         },
-        'public, max-age=15',
+        'public, max-age=15, stale-if-error=86400',
       ]);
       const badge = await svg('/badge/mid.svg');
       expect([badge.status, badge.body]).toEqual([200, badgeSvg('degraded_performance')]);
@@ -406,7 +409,7 @@ describe('access and plans end to end', () => {
             ` data-show-incidents="true" data-rtm="60" data-upd="7" async></script></div>`,
           minimal_md: '**Major Outage** · [View status page](https://status.brand.example)',
         },
-        'public, max-age=300',
+        'public, max-age=300, stale-if-error=86400',
       ]);
       expect(await answer('/api/embed/status?slug=brand')).toEqual([
         200,
@@ -418,7 +421,7 @@ describe('access and plans end to end', () => {
           incidents: [],
           dns_only: true, // its only monitor is of type dns
         },
-        'public, max-age=15',
+        'public, max-age=15, stale-if-error=86400',
       ]);
       const badge = await svg('/badge/brand.svg');
       expect([badge.status, badge.body]).toEqual([200, badgeSvg('major_outage')]);

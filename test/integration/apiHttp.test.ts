@@ -134,6 +134,7 @@ describe('unknown paths, probes, OpenAPI', () => {
       '/api/status-pages/{slug}/maintenances/daily-counts',
       '/api/status-pages/{slug}/maintenances/filter',
       '/api/status-pages/{slug}/monitors/{monitorID}/availability',
+      '/api/status-pages/{slug}/sla',
       '/api/status/{slug}/charts',
       '/badge/{file}',
       '/healthz',
@@ -149,11 +150,21 @@ describe('unknown paths, probes, OpenAPI', () => {
       '/s/{slug}/api/v2/summary.json',
       '/s/{slug}/feed.atom',
       '/s/{slug}/feed.rss',
+      '/s/{slug}/sla/{period}',
       '/static/embed/v1/status.js',
     ]);
     const stream = doc.paths['/api/embed/stream']?.get;
     expect(stream?.parameters?.map((p) => p.name)).toEqual(['slug', 'inc', 'rtm', 'upd', 'auth_token']);
-    expect(Object.keys(stream?.responses ?? {})).toEqual(['200', '400', '401', '403', '404', '500', '503']);
+    expect(Object.keys(stream?.responses ?? {})).toEqual([
+      '200',
+      '400',
+      '401',
+      '403',
+      '404',
+      '429',
+      '500',
+      '503',
+    ]);
     const embed = doc.paths['/api/embed/status']?.get;
     expect(embed?.parameters?.map((p) => p.name)).toEqual(['slug', 'inc', 'rtm', 'upd', 'auth_token']);
     expect(Object.keys(embed?.responses ?? {})).toEqual([

@@ -33,7 +33,7 @@ describe('GET /api/status-pages/:slug/incidents', () => {
       'total_items',
     ]);
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
-    expect(res.headers['cache-control']).toBe('public, max-age=30');
+    expect(res.headers['cache-control']).toBe('public, max-age=30, stale-if-error=86400');
     expect(res.headers['etag']).toMatch(/^"[\w-]+"$/);
     expect(res.headers['access-control-allow-origin']).toBe('*');
   });
@@ -108,7 +108,7 @@ describe('GET /api/status-pages/:slug/maintenances', () => {
       total_pages: 1,
       total_items: 4,
     });
-    expect(res.headers['cache-control']).toBe('public, max-age=30');
+    expect(res.headers['cache-control']).toBe('public, max-age=30, stale-if-error=86400');
   });
 
   it.each([
@@ -153,7 +153,7 @@ describe('month filters', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ incidents: [inc3, inc2], month: '2026-11', total_items: 2 });
     expect(Object.keys(res.body as object)).toEqual(['incidents', 'month', 'total_items']);
-    expect(res.headers['cache-control']).toBe('public, max-age=30');
+    expect(res.headers['cache-control']).toBe('public, max-age=30, stale-if-error=86400');
     expect(res.headers['etag']).toMatch(/^"[\w-]+"$/);
   });
 
@@ -184,7 +184,7 @@ describe('daily counts', () => {
     const res = await get('/api/status-pages/acme/incidents/daily-counts?month=2026-11');
     expect(res.status).toBe(200);
     expect(res.body).toEqual(dailyCounts('2026-11', { '2026-11-03': 1, '2026-11-20': 1 }));
-    expect(res.headers['cache-control']).toBe('public, max-age=30');
+    expect(res.headers['cache-control']).toBe('public, max-age=30, stale-if-error=86400');
   });
 
   it('counts maintenance days of non-cancelled windows', async () => {

@@ -237,7 +237,7 @@ describe('the read API over projected models', () => {
 
   it('serves availability', async () => {
     const res = await get('/api/status-pages/shop/monitors/1/availability?period=24h');
-    expect(res.headers['cache-control']).toBe('public, max-age=30');
+    expect(res.headers['cache-control']).toBe('public, max-age=30, stale-if-error=86400');
     expect(res.body).toEqual({
       monitor_id: 1,
       monitor_name: 'API',
@@ -274,7 +274,7 @@ describe('the read API over projected models', () => {
       dns_only: false,
     };
     const basic = await get('/api/embed/status?slug=shop');
-    expect(basic.headers['cache-control']).toBe('public, max-age=15');
+    expect(basic.headers['cache-control']).toBe('public, max-age=15, stale-if-error=86400');
     expect(basic.body).toEqual(base);
     expect(Object.keys(basic.body)).toEqual([
       'page',

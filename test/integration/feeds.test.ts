@@ -114,7 +114,7 @@ describe('feeds', () => {
     expect([res.status, res.headers['content-type'], res.headers['cache-control']]).toEqual([
       200,
       'application/atom+xml; charset=utf-8',
-      'public, max-age=60',
+      'public, max-age=60, stale-if-error=86400',
     ]);
     expect(res.headers['last-modified']).toBe(LAST_MODIFIED);
     expect(res.headers['etag']).toMatch(/^"[\w-]+"$/);
@@ -149,7 +149,7 @@ describe('feeds', () => {
     expect([res.status, res.headers['content-type'], res.headers['cache-control']]).toEqual([
       200,
       'application/rss+xml; charset=utf-8',
-      'public, max-age=60',
+      'public, max-age=60, stale-if-error=86400',
     ]);
     expect(res.headers['last-modified']).toBe(LAST_MODIFIED);
     expect(await xmlErrors(res.body as string, 'rss')).toEqual([]);

@@ -90,6 +90,30 @@ describe('the bounds of ingest', () => {
     expect(await logCount()).toBe(0);
   });
 
+  it('HTTP: refuses an event nested too deep, by its index, before anything walks it (no 500)', async () => {
+    const nested = (levels: number) => {
+      const text = '{"a":'.repeat(levels) + '1' + '}'.repeat(levels);
+      return `{"type":"incident.opened","page":"edge","at":"2026-11-22T10:00:00Z","data":${text}}`;
+    };
+    // The event is level 1 and its data level 2: data may nest 31 objects (itself included).
+    for (const [levels, refused] of [
+      [31, false],
+      [32, true],
+      [50_000, true],
+    ] as const) {
+      const res = await request(app())
+        .post('/v1/events')
+        .set('Authorization', `Bearer ${TOKEN}`)
+        .set('Content-Type', 'application/json')
+        .send(`[${JSON.stringify(setup[0])},${nested(levels)}]`);
+      expect([levels, res.status]).toEqual([levels, 400]);
+      const nesting = { index: 1, message: 'event: nested more than 32 levels deep' };
+      if (refused) expect(res.body).toEqual({ error: 'invalid events', details: [nesting] });
+      else expect(res.body.details).not.toContainEqual(nesting); // refused by its schema instead
+    }
+    expect(await logCount()).toBe(0);
+  });
+
   it('CLI: prints the line of every out-of-bounds event, exits 1 and appends nothing', async () => {
     const refused = refusedEdgeEvents();
     const path = join(dir, 'refused.ndjson');

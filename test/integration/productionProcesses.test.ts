@@ -1,7 +1,10 @@
-// The production build (`node dist/main.js`, built by build/build.js) serves, and with
+// The production build (`node dist/main.js`, built by build/build.js) serves (the status page's
+// assets as built, the live-stream gauge on /metrics), and with
 // WEB_CONCURRENCY=2 `serve` runs the public API in two processes that both answer, replaces one
 // that is killed, and drains them all on SIGTERM, exiting 0.
+import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePort } from '../support/redisServer.ts';
 import { buildDist, startDist, type Build, type DistProcess } from '../support/distProcess.ts';
@@ -86,6 +89,12 @@ describe('the production build', () => {
     const { server, port, ingestPort } = await serve(1);
     expect((await fetch(`http://127.0.0.1:${port}/openapi.json`)).status).toBe(200);
     expect((await fetch(`http://127.0.0.1:${ingestPort}/healthz`)).status).toBe(200);
+    // The status page's script is the file `npm run build` made, not bundled by the process.
+    const script = await fetch(`http://127.0.0.1:${port}/static/page/v1/page.js`);
+    const built = readFileSync(join(dirname(build.main), 'src/statusPage/built/page.js'));
+    expect(Buffer.from(await script.arrayBuffer()).equals(built)).toBe(true);
+    const metrics = await (await fetch(`http://127.0.0.1:${ingestPort}/metrics`)).text();
+    expect(metrics).toContain('\nlive_streams_open 0\n');
     server.child.kill('SIGTERM');
     expect(await server.exited).toEqual({ code: 0, signal: null });
   });

@@ -26,11 +26,20 @@ describe('the status page in a browser', { timeout: 120_000 }, () => {
   const api = async (path: string) => (await fetch(`${server.origin}${path}`)).json();
 
   const errors = new Map<Page, string[]>();
+  const referers = new Map<Page, string[]>(); // the Referer of every request the page made
   const open = async (path: string, options: BrowserContextOptions = DESKTOP): Promise<Page> => {
     const context = await browser.newContext({ locale: 'en-US', timezoneId: 'UTC', ...options });
+    // A Content-Security-Policy violation is an error like any other (the page has none).
+    await context.addInitScript(() =>
+      document.addEventListener('securitypolicyviolation', (event) =>
+        console.error(`csp: ${event.violatedDirective} ${event.blockedURI}`),
+      ),
+    );
     const page = await context.newPage();
     page.setDefaultTimeout(45_000); // the machine may be busy: wait longer than Playwright's 30 s
     errors.set(page, []);
+    referers.set(page, []);
+    page.on('request', (request) => referers.get(page)?.push(request.headers()['referer'] ?? ''));
     page.on('pageerror', (error) => errors.get(page)?.push(error.message));
     page.on('console', (message) => {
       if (message.type() === 'error') errors.get(page)?.push(`console: ${message.text()}`);
@@ -285,6 +294,8 @@ describe('the status page in a browser', { timeout: 120_000 }, () => {
     const linked = await open(`/s/vault?auth_token=${VAULT_TOKEN}`); // a shared link
     await loaded(linked, 1);
     expect(new URL(linked.url()).search).toBe('');
+    // The token never leaves as a Referer (the stylesheet loads before the script removes it).
+    expect(referers.get(linked)!.filter((referer) => referer !== '')).toEqual([]);
     await done(linked);
   });
 
@@ -295,5 +306,32 @@ describe('the status page in a browser', { timeout: 120_000 }, () => {
     await done(page, [
       'console: Failed to load resource: the server responded with a status of 404 (Not Found)',
     ]);
+  });
+
+  it('sends its security headers: a CSP without inline script, nosniff, no Referer, framing by page kind', async () => {
+    const headersOf = async (path: string) => {
+      const res = await fetch(`${server.origin}${path}`);
+      return Object.fromEntries(
+        ['content-security-policy', 'x-content-type-options', 'referrer-policy', 'x-frame-options'].map(
+          (name) => [name, res.headers.get(name)],
+        ),
+      );
+    };
+    const policy = (ancestors: string) =>
+      `default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors ${ancestors}`;
+    const common = { 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' };
+    expect(await headersOf('/s/acme')).toEqual({
+      'content-security-policy': policy('*'),
+      ...common,
+      'x-frame-options': null,
+    });
+    for (const path of ['/s/vault', '/s/no-such-page'])
+      expect(await headersOf(path), path).toEqual({
+        'content-security-policy': policy("'none'"),
+        ...common,
+        'x-frame-options': 'DENY',
+      });
+    const script = await fetch(`${server.origin}/static/page/v1/page.js`);
+    expect(script.headers.get('x-content-type-options')).toBe('nosniff');
   });
 });

@@ -219,7 +219,7 @@ describe('Statuspage-compatible documents', () => {
       expect([res.status, res.headers['content-type'], res.headers['cache-control']]).toEqual([
         200,
         'application/json; charset=utf-8',
-        'public, max-age=30',
+        'public, max-age=30, stale-if-error=86400',
       ]);
       expect(res.body).toEqual(body);
       const validate = ajv.compile(statuspageSchemas[name as keyof typeof statuspageSchemas]);

@@ -1,7 +1,9 @@
-// A monitor's failures are kept for 400 days before its latest check and summarised per UTC day;
+// A monitor's failures are kept for FAILURE_HISTORY_MS before its latest check (the SLA reports'
+// reach) and summarised per UTC day;
 // a render reads the summaries and the failures of the partial days it needs only. The figures
 // must stay exactly those of the whole, untrimmed history (test/support/figuresOracle.ts): here
-// 450 days of checks every 2 hours with failures across day, period and trim boundaries, and
+// checks every 2 hours over the last 450 days and around the trim horizon (daily before that),
+// with failures across day, period and trim boundaries, and
 // three days of a check every minute alternating down and up.
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +19,8 @@ const NOW = Date.parse('2026-11-22T12:34:30.250Z');
 const DAY = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 const SLUG = 'trimmed';
+const HISTORY_DAYS = FAILURE_HISTORY_MS / DAY;
+const HORIZON = NOW - HISTORY_DAYS * DAY; // the trim cutoff: the latest check (NOW) minus the history
 
 /** Deterministic statuses: runs of down checks of 1–5 checks, about a third of the time. */
 const history = (): oracle.OracleCheck[] => {
@@ -25,10 +29,17 @@ const history = (): oracle.OracleCheck[] => {
   const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
   let downLeft = 0;
   const yearAgo = NOW - 365 * DAY;
-  for (let at = NOW - 450 * DAY + 1234; at < NOW - 3 * DAY; at += 2 * 3_600_000) {
+  const dense = (at: number) => at > NOW - 450 * DAY || Math.abs(at - HORIZON) < 3 * DAY;
+  for (
+    let at = NOW - (HISTORY_DAYS + 50) * DAY + 1234;
+    at < NOW - 3 * DAY;
+    at += (dense(at) ? 2 : 24) * 3_600_000
+  ) {
     if (downLeft === 0 && random() < 0.12) downLeft = 1 + Math.floor(random() * 5);
     // One failure runs across the 1-year boundary, one across the trim horizon, one over 3 days.
-    const forced = Math.abs(at - yearAgo) < 5 * 3_600_000 || Math.abs(at - (NOW - 420 * DAY)) < 9 * 3_600_000;
+    const forced =
+      Math.abs(at - yearAgo) < 5 * 3_600_000 ||
+      (at > HORIZON - 9 * 3_600_000 && at < HORIZON + 15 * 3_600_000);
     const long = at > NOW - 40 * DAY && at < NOW - 37 * DAY;
     const down = downLeft > 0 || forced || long;
     if (downLeft > 0) downLeft--;
@@ -48,7 +59,7 @@ describe('a trimmed failure history', () => {
   beforeAll(async () => {
     env = await startProjectorEnv({ now: iso(NOW), partitions: 2 });
     server = listenApi(env);
-    const configuredAt = iso(NOW - 500 * DAY);
+    const configuredAt = iso(NOW - (HISTORY_DAYS + 100) * DAY);
     await env.append(
       pageConfigured(SLUG, { plan: 'business' }, configuredAt),
       monitorConfigured(SLUG, monitor.id, { name: monitor.name }, configuredAt),
@@ -66,7 +77,7 @@ describe('a trimmed failure history', () => {
 
   const get = (path: string) => getOk(server, path);
 
-  it('keeps failures and day summaries of 400 days before the latest check only', async () => {
+  it('keeps failures and day summaries of FAILURE_HISTORY_MS before the latest check only', async () => {
     const tag = await env.tagOf(partitionOf(SLUG, env.partitions));
     const keys = timelineKeys({ tag, monitorId: monitor.id });
     const cutoff = monitor.checks.at(-1)!.at - FAILURE_HISTORY_MS;
@@ -76,8 +87,8 @@ describe('a trimmed failure history', () => {
     expect(end! > cutoff - 9 * 3_600_000 && start! < cutoff).toBe(true);
     const days = await env.redis.zrange(keys.downDays, 0, 0, 'WITHSCORES');
     expect(Number(days[1])).toBe(Math.floor(cutoff / DAY) + 1);
-    // One summary per day that holds down time, at most 401 of them.
-    expect(await env.redis.zcard(keys.downDays)).toBeLessThanOrEqual(401);
+    // One summary per day that holds down time, at most one a day.
+    expect(await env.redis.zcard(keys.downDays)).toBeLessThanOrEqual(HISTORY_DAYS + 1);
   });
 
   it('serves every availability period exactly as the untrimmed history gives it', async () => {

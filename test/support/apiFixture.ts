@@ -194,7 +194,10 @@ export const startApiTestApp = async (
   });
   const log = pino({ level: 'info' }, sink);
   const config = loadConfig({ PUBLIC_BASE_URL: BASE_URL });
-  const app = buildApp({ redis, prefix, config, log, ...(opts.metrics ? { metrics: opts.metrics } : {}) });
+  // The tests try wrong tokens on every endpoint; their throttling is tested in tokenThrottle.test.ts.
+  const tokenThrottle = { maxFailures: 1000, windowMs: 60_000 };
+  const metrics = opts.metrics ? { metrics: opts.metrics } : {};
+  const app = buildApp({ redis, prefix, config, log, tokenThrottle, ...metrics });
   return {
     app,
     redis,

@@ -22,6 +22,8 @@ describe('loadConfig', () => {
       batchSize: 5000,
       concurrency: 4,
       logLevel: 'info',
+      edge: { providers: [], varnishUrls: [], fastly: null, cloudflare: null },
+      logFormat: null,
     });
   });
 

@@ -232,6 +232,8 @@ describe('evolvePageState: maintenances', () => {
       started: true,
       completed: false,
       cancelled: true,
+      startedAt: ms('2026-11-22T09:50:00Z'), // SLA reports: the first of each transition
+      cancelledAt: ms('2026-11-22T09:55:00Z'),
     });
   });
 });

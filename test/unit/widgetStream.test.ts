@@ -107,6 +107,30 @@ describe('widget live updates', () => {
     expect(widget.timers.filter((t) => t.ms >= 45000 && t.ms < 55000)).toHaveLength(1); // the next poll
   });
 
+  it('backs off after a refused stream (429, 503): polls, then tries the stream again ever later', async () => {
+    const widget = await load();
+    const added = (from: number) => widget.timers.slice(from);
+    let mark = widget.timers.length;
+    FakeEventSource.opened[0]!.fail(2); // the browser gives up on an error answer
+    await settle();
+    expect(widget.fetched).toEqual([`${ORIGIN}/api/embed/status?slug=acme`]);
+    const firstRetry = added(mark).find((t) => t.ms >= 60000 && t.ms < 120000)!;
+    const poll = added(mark).find((t) => t.ms >= 45000 && t.ms < 55000)!;
+    expect([firstRetry, poll].every(Boolean)).toBe(true);
+    mark = widget.timers.length;
+    firstRetry.run(); // the stream again; polling stops
+    expect(FakeEventSource.opened.map((s) => s.url)).toEqual(
+      Array(2).fill(`${ORIGIN}/api/embed/stream?slug=acme`),
+    );
+    poll.run();
+    await settle();
+    expect(widget.fetched).toHaveLength(1);
+    FakeEventSource.opened[1]!.fail(2); // refused again: the next try comes later still
+    await settle();
+    expect(widget.fetched).toHaveLength(2);
+    expect(added(mark).filter((t) => t.ms >= 120000 && t.ms < 240000)).toHaveLength(1);
+  });
+
   it('falls back to polling when nothing arrives within 20 s (a buffering proxy)', async () => {
     const widget = await load();
     widget.timers.find((t) => t.ms === 20000)!.run();

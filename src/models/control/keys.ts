@@ -8,6 +8,8 @@ export const versionSeqKey = (prefix: string): string => `${prefix}:version-seq`
  * slot and the flip can compare the lock's token in the same script (activate.lua).
  */
 export const rebuildLockKey = (prefix: string): string => `{${activeKey(prefix)}}:rebuild-lock`;
+/** How far the running rebuild has got (rebuildProgress.ts). */
+export const rebuildProgressKey = (prefix: string): string => `{${activeKey(prefix)}}:rebuild-progress`;
 
 /** The hash-tagged prefix of one partition of one version. */
 export const partitionTag = (prefix: string, version: number, partition: number): string =>

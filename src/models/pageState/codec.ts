@@ -17,6 +17,7 @@ const Monitor = z.object({
   type: z.string(),
   impact: Impact,
   position: z.number().nullable(),
+  slaTarget: z.number().optional(),
 });
 
 const Incident: z.ZodType<IncidentDoc> = z.object({
@@ -40,6 +41,9 @@ const Maintenance: z.ZodType<MaintenanceDoc> = z.object({
   started: z.boolean(),
   completed: z.boolean(),
   cancelled: z.boolean(),
+  startedAt: z.number().optional(),
+  completedAt: z.number().optional(),
+  cancelledAt: z.number().optional(),
 });
 
 /** The core, and the whole document as an earlier layout stored it (incidents and maintenances inside). */
@@ -62,6 +66,9 @@ const StoredCore: z.ZodType<
       .number()
       .nullish()
       .transform((at) => at ?? null),
+    timeZone: z.string().optional(),
+    slaTarget: z.number().optional(),
+    slaExcludeMaintenance: z.boolean().optional(),
   }),
   deleted: z.boolean(),
   monitors: z.record(Monitor),

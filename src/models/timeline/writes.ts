@@ -69,11 +69,11 @@ export const addFailure = (monitor: MonitorRef, failure: Interval): WriteOp => (
 });
 
 /**
- * How long failures and their day summaries are kept before a monitor's latest check: the longest
- * period served is 365 days (decisions.md), its oldest day is read in full, and a late check may
- * extend a failure that started before it.
+ * How long failures and their day summaries are kept before a monitor's latest check: SLA reports
+ * reach back to January three years before the current one (up to 4 years, sla-reports.md), and
+ * are re-derived from the failures when a page's zone, a maintenance or a monitor changes.
  */
-export const FAILURE_HISTORY_MS = 400 * DAY_MS;
+export const FAILURE_HISTORY_MS = 1500 * DAY_MS;
 
 const dayOf = (ms: number) => Math.floor(ms / DAY_MS);
 

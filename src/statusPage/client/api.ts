@@ -1,5 +1,6 @@
-// The public API, called exactly as a third party would: same-origin GETs, the page's token as
-// the auth_token query parameter when it has one, and the API's own error texts.
+// The public API, called exactly as a third party would: same-origin GETs, the page's token in an
+// `Authorization: Bearer` header when it has one (never in a URL, where logs and Referer keep it),
+// and the API's own error texts.
 import type { TokenStore } from './token.ts';
 
 export type ApiProblem = 'locked' | 'missing' | 'blocked' | 'unavailable' | 'offline';
@@ -28,14 +29,15 @@ export const createApi = (tokens: TokenStore, onFailure: (failure: ApiFailure) =
     throw failure;
   };
   return async <T>(path: string, query: Readonly<Record<string, string>> = {}): Promise<T> => {
-    const params = new URLSearchParams(query);
+    const search = new URLSearchParams(query).toString();
     const token = tokens.get();
-    if (token !== null) params.set('auth_token', token);
-    const search = params.toString();
     let response: Response;
     try {
       response = await fetch(search ? `${path}?${search}` : path, {
-        headers: { Accept: 'application/json' },
+        headers: {
+          Accept: 'application/json',
+          ...(token === null ? {} : { Authorization: `Bearer ${token}` }),
+        },
       });
     } catch {
       return fail(new ApiFailure('offline', 'The status service could not be reached.'));

@@ -1,5 +1,5 @@
 // The form a private page shows until the reader gives its token. The token goes to
-// sessionStorage only (token.ts) and travels as auth_token, as with every API client.
+// sessionStorage only (token.ts) and travels as `Authorization: Bearer`, as any API client may send it.
 import { h } from './dom.ts';
 
 export const drawAuthForm = (rejected: boolean, onToken: (token: string) => void): HTMLElement => {

@@ -38,10 +38,16 @@ export const drawCalendar = (
         'aria-label': dayLabel(date, count),
       },
       number,
-      h('span', { class: 'count', 'aria-hidden': 'true' }, integer(count)),
     );
     button.addEventListener('click', () => onPick(date));
-    return h('td', {}, button);
+    // The badge sits beside the button, not in it: the button's visible text (the day) stays
+    // inside its accessible name (WCAG 2.5.3, axe label-content-name-mismatch); the name has the count.
+    return h(
+      'td',
+      { class: 'has-count' },
+      button,
+      h('span', { class: 'count', 'aria-hidden': 'true' }, integer(count)),
+    );
   };
   return h(
     'table',

@@ -11,6 +11,7 @@ import { createMaintenanceList } from './maintenanceList.ts';
 import { createMonitorList } from './monitorList.ts';
 import { every, type Poller } from './poll.ts';
 import { serverClock } from './serverClock.ts';
+import { drawSlaLinks } from './slaLinks.ts';
 import { createSummary } from './summary.ts';
 import { createTokenStore } from './token.ts';
 import type { Charts } from './types.ts';
@@ -93,6 +94,12 @@ if (root && slug) {
       await Promise.all([summary.refresh(), history.refresh(), maintenance.refresh()]);
     };
     quietly(lists());
+    quietly(
+      drawSlaLinks(api, slug).then((links) => {
+        document.querySelector('#foot .sla-links')?.remove();
+        document.getElementById('foot')?.append(links);
+      }),
+    );
     pollers = [
       every(30_000, async () => apply(await api<Charts>(chartsPath))),
       every(60_000, lists),

@@ -1,14 +1,15 @@
 // Planning checks: the timeline replays in order from the latest check, or, for a late check,
 // from the check just before it; buckets count every check.
 import { describe, expect, it } from 'vitest';
+import { FAILURE_HISTORY_MS } from '../../../src/models/timeline/writes.ts';
 import { SpanNotLoaded } from '../../../src/projector/planBatch.ts';
 import { aCheck, aHead, aPage, marked, ms, TAG, when, writesTo } from './given.ts';
 
 const mon = `${TAG}:mon:1`;
 const day = Math.floor(ms('2026-11-22T00:00:00Z') / 86_400_000);
-/** After failures changed on `day`: the history trimmed to 400 days before the last check, that day summarised. */
+/** After failures changed on `day`: the history trimmed to FAILURE_HISTORY_MS before the last check, that day summarised. */
 const summarised = (lastIso: string) => [
-  { op: 'zkeepFrom', key: `${mon}:down`, cutoff: ms(lastIso) - 400 * 86_400_000 },
+  { op: 'zkeepFrom', key: `${mon}:down`, cutoff: ms(lastIso) - FAILURE_HISTORY_MS },
   { op: 'summarizeDown', key: `${mon}:down`, summary: `${mon}:down:days`, fromDay: day, toDay: day },
 ];
 

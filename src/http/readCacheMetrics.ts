@@ -1,0 +1,35 @@
+// read_cache_requests_total{result} (operations.md, "Metrics"): how the requests of this API
+// process were answered by its response cache — from memory (`hit`, `stale`, or a whole answer
+// from the memo, `memo`), from Redis (`miss`), or from Redis because the cache was off for want
+// of a subscriber (`bypassed`). The hit ratio is (hit + stale + memo) / all. The cache keeps its
+// own counts; the counter takes what they gained since the last scrape.
+import { Counter, type Registry } from 'prom-client';
+import type { ReadCache } from './readCache.ts';
+import type { ResponseMemo } from './responseMemo.ts';
+
+const NAME = 'read_cache_requests_total';
+
+export const registerReadCacheMetrics = (registry: Registry, cache: ReadCache, memo?: ResponseMemo): void => {
+  if (registry.getSingleMetric(NAME)) return;
+  const counted = { hit: 0, stale: 0, miss: 0, bypassed: 0, memo: 0 };
+  new Counter({
+    name: NAME,
+    help: "Reads of the API process's response cache, by how they were answered",
+    labelNames: ['result'],
+    registers: [registry],
+    collect() {
+      const stats = cache.stats();
+      const now = {
+        hit: stats.hits,
+        stale: stats.stale,
+        miss: stats.misses,
+        bypassed: stats.bypassed,
+        memo: memo?.stats().hits ?? 0,
+      };
+      for (const result of Object.keys(now) as (keyof typeof now)[]) {
+        this.inc({ result }, now[result] - counted[result]);
+        counted[result] = now[result];
+      }
+    },
+  });
+};

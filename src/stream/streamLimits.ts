@@ -1,0 +1,92 @@
+// What one API process allows its live streams (docs/operations.md, "Live streams"): how many per
+// client address and in all, how many unsent bytes a stream may hold before it is dropped, how
+// long one lives before the client is asked to reconnect, and how long a new one waits for the
+// change hub. A slot is taken before anything is awaited and given back when the response closes,
+// whatever happened in between, so nothing a client does can leave a stream counted or registered.
+import type { ServerResponse } from 'node:http';
+import { z } from 'zod';
+import { ConfigError } from '../config.ts';
+import { ApiError } from '../http/errors.ts';
+
+export type StreamLimitSettings = Readonly<{
+  perClient: number;
+  total: number;
+  maxUnsentBytes: number;
+  maxLifetimeMs: number;
+  hubWaitMs: number;
+}>;
+
+const Env = z.object({
+  LIVE_STREAMS_PER_CLIENT: z.coerce.number().int().min(1).max(1_000_000).default(500),
+  LIVE_STREAMS_MAX: z.coerce.number().int().min(1).max(10_000_000).default(20_000),
+  LIVE_STREAM_MAX_UNSENT_KB: z.coerce.number().int().min(1).max(65_536).default(256),
+  LIVE_STREAM_MAX_LIFETIME_S: z.coerce.number().int().min(1).max(86_400).default(3600),
+  LIVE_STREAM_HUB_WAIT_MS: z.coerce.number().int().min(1).max(120_000).default(5000),
+});
+
+/** @throws ConfigError naming the bad variables */
+export const loadStreamLimits = (env: NodeJS.ProcessEnv = process.env): StreamLimitSettings => {
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const parsed = Env.safeParse(present);
+  if (!parsed.success)
+    throw new ConfigError(
+      `Invalid settings:\n${parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n')}`,
+    );
+  const e = parsed.data;
+  return {
+    perClient: e.LIVE_STREAMS_PER_CLIENT,
+    total: e.LIVE_STREAMS_MAX,
+    maxUnsentBytes: e.LIVE_STREAM_MAX_UNSENT_KB * 1024,
+    maxLifetimeMs: e.LIVE_STREAM_MAX_LIFETIME_S * 1000,
+    hubWaitMs: e.LIVE_STREAM_HUB_WAIT_MS,
+  };
+};
+
+export const defaultStreamLimits: StreamLimitSettings = loadStreamLimits({});
+
+/** Seconds a refused client is told to wait: a stream slot frees up when one ends, not at once. */
+export const STREAM_RETRY_AFTER_S = 30;
+
+export const createStreamSlots = (settings: StreamLimitSettings) => {
+  const byClient = new Map<string, number>();
+  let open = 0;
+  return {
+    settings,
+    /**
+     * Takes a slot for a stream of `client`, given back once `res` closes.
+     * @throws ApiError too_many_requests (this client's cap) or service_unavailable (the process's)
+     */
+    take: (client: string, res: ServerResponse): void => {
+      const held = byClient.get(client) ?? 0;
+      if (held >= settings.perClient)
+        throw new ApiError('too_many_requests', { retryAfter: STREAM_RETRY_AFTER_S });
+      if (open >= settings.total)
+        throw new ApiError('service_unavailable', { retryAfter: STREAM_RETRY_AFTER_S });
+      byClient.set(client, held + 1);
+      open += 1;
+      res.once('close', () => {
+        open -= 1;
+        const left = (byClient.get(client) ?? 1) - 1;
+        if (left === 0) byClient.delete(client);
+        else byClient.set(client, left);
+      });
+    },
+    /** Streams open (or being opened) in this process: the `live_streams_open` gauge. */
+    open: (): number => open,
+  };
+};
+
+export type StreamSlots = ReturnType<typeof createStreamSlots>;
+
+/** Resolves with `promise`, or throws service_unavailable once `ms` passed first. */
+export const within = async <T>(promise: Promise<T>, ms: number): Promise<T> => {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new ApiError('service_unavailable')), ms);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+};
