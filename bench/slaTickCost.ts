@@ -15,6 +15,10 @@ import { putPageCore } from '../src/models/pageState/writes.ts';
 import { slaPartitionKeys } from '../src/models/sla/keys.ts';
 import { timelineKeys } from '../src/models/timeline/keys.ts';
 import { renderSla } from '../src/projector/renderSla.ts';
+import { encodeReport, encodeSummaries, decodeSummaries } from '../src/models/sla/codec.ts';
+import { monthAt, monthsOf, yearPeriod } from '../projections/sla/periods.ts';
+import { renderSlaReports } from '../projections/sla/renderReports.ts';
+import { slaYearKey, summaryField } from '../src/models/sla/keys.ts';
 import { DAY_MS, MINUTE_MS } from '../src/shared/time.ts';
 import { dropRedisPrefix, redisUrl } from './benchEnv.ts';
 
@@ -97,6 +101,43 @@ const main = async () => {
       cpu.push((used.user + used.system) / 1000);
     }
     const perPage = (ms: number) => Math.round((ms / PAGES) * 1000) / 1000;
+    // Where one page's tick goes (pure steps, in this process): decoding the stored summaries of
+    // the other months, computing and rendering the month, quarter and year, encoding them.
+    const zone = 'Europe/Berlin';
+    const current = monthAt(zone, now);
+    const others = monthsOf(yearPeriod(current.year)).filter((m) => m.month < current.month);
+    const page = { tag, slug: 'quiet-0' };
+    const texts = await redis.hmget(
+      slaYearKey(page, current.year),
+      ...others.map((m) => summaryField(m.label)),
+    );
+    const state = pageState('quiet-0', now, 1);
+    const stored = new Map(others.map((m, i) => [m.label, decodeSummaries(texts[i]!)!]));
+    const input = { slug: 'quiet-0', state, asOf: now, compute: [current], failures: new Map(), stored };
+    const each = (work: () => unknown, n = 200) => {
+      const started = performance.now();
+      for (let i = 0; i < n; i++) work();
+      return Math.round(((performance.now() - started) / n) * 1000) / 1000;
+    };
+    const out = renderSlaReports(input);
+    const breakdown = {
+      decode_stored_summaries_ms: each(() => texts.map((t) => decodeSummaries(t))),
+      // Freshly decoded summaries each time, as a tick has (their daily text is memoised per object).
+      render_reports_ms: ((copies) => {
+        let i = 0;
+        return each(() => renderSlaReports({ ...input, stored: copies[i++]! }), copies.length);
+      })(
+        Array.from(
+          { length: 200 },
+          () => new Map(others.map((m, j) => [m.label, decodeSummaries(texts[j]!)!])),
+        ),
+      ),
+      encode_reports_ms: each(() => {
+        out.reports.map((r) => encodeReport(r.json));
+        out.summaries.map(([, sm]) => encodeSummaries(sm));
+      }),
+      year_report_bytes: out.reports.find((r) => r.period.months === 12)!.json.length,
+    };
     console.log(
       JSON.stringify({
         pages: PAGES,
@@ -104,6 +145,7 @@ const main = async () => {
         rounds: ROUNDS,
         tick_wall_ms_per_page: perPage(median(wall)),
         tick_worker_cpu_ms_per_page: perPage(median(cpu)),
+        one_page_pure_steps: breakdown,
       }),
     );
   } finally {
