@@ -166,14 +166,20 @@ export const renderSla = async (deps: SlaRenderDeps, tag: string, force: boolean
     for (const [i, slug] of chunk.entries()) {
       const page = { tag, slug };
       const state = states[i] ?? null;
-      if (dirty.has(slug)) writes.push(clearSlaDirty(tag, slug));
+      // The mark goes last: a commit spread over several calls and fenced midway must leave the
+      // page marked unless all of its writes went in (the newer runner renders it then).
+      const clear = dirty.has(slug) ? [clearSlaDirty(tag, slug)] : [];
       if (state === null || state.deleted) {
-        writes.push(dropSlaMeta(page), dropSlaYears(page, years(2000, monthAt('UTC', asOf).year + 1)));
+        writes.push(
+          dropSlaMeta(page),
+          dropSlaYears(page, years(2000, monthAt('UTC', asOf).year + 1)),
+          ...clear,
+        );
         continue;
       }
       const from = force ? 0 : (dirty.get(slug) ?? null);
       const plan = planPage({ page, from, state }, state, asOf, tick ? Math.max(lastTick, 0) : null);
-      writes.push(...(await renderOne(redis, plan, asOf, deps.log)), announceSlaRender(page));
+      writes.push(...(await renderOne(redis, plan, asOf, deps.log)), announceSlaRender(page), ...clear);
     }
     if (c + CHUNK_PAGES >= all.length && tick) writes.push(setSlaTick(tag, minute));
     if (!(await commitWrites(redis, { tag, expected: checkpoint, next: null }, writes))) return false;
