@@ -32,6 +32,8 @@ export const candidatePaths = (page: WelcomePage | null, now: Date): readonly Tr
             'uptime, MTBF and MTTR of a monitor',
           ] as const,
         ]),
+    [`${base}/sla`, "this month's SLA report (&format=csv for a spreadsheet)"],
+    [`/s/${slug}/sla/${month}`, 'the printable SLA report'],
     [`/api/embed/status?slug=${slug}&inc=1&rtm=60&upd=7`, 'embed status with sparklines'],
     [`/api/embed/markdown?slug=${slug}`, 'badge and widget snippets'],
     [`/badge/${slug}.svg`, 'the badge'],

@@ -99,6 +99,8 @@ describe('the welcome text', () => {
         `${base}/api/status/acme/charts`,
         `${base}/api/status-page/acme/minute-data`,
         `${base}/api/status-pages/acme/monitors/7/availability?period=30d`,
+        `${base}/api/status-pages/acme/sla`,
+        `${base}/s/acme/sla/2026-11`,
         `${base}/api/embed/status?slug=acme&inc=1&rtm=60&upd=7`,
         `${base}/api/embed/markdown?slug=acme`,
         `${base}/badge/acme.svg`,
