@@ -25,10 +25,7 @@ export const availabilityJson = async (
 ) => {
   const keys = await keysOf(env, slug);
   const stored = decodeAvailability(await env.redis.hgetBuffer(keys.availability(monitorId), period));
-  return JSON.parse(stored!.body.toString('utf8')) as Record<
-    string,
-    unknown
-  >;
+  return JSON.parse(stored!.body.toString('utf8')) as Record<string, unknown>;
 };
 
 const RENDERED =

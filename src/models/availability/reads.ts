@@ -13,4 +13,5 @@ export const availabilityRead = (
   page: PageRef,
   monitorId: number,
   period: string,
-): Read<StoredBytes | null> => mapRead(hashGetBuffer(availabilityKey(page, monitorId), period), decodeAvailability);
+): Read<StoredBytes | null> =>
+  mapRead(hashGetBuffer(availabilityKey(page, monitorId), period), decodeAvailability);
