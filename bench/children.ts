@@ -22,12 +22,19 @@ const stop = (child: ChildProcess): Promise<void> =>
     child.kill('SIGTERM');
   });
 
-/** BENCH_CPU_PROF_DIR=<dir>: the API server under test writes a CPU profile there when stopped. */
+/**
+ * BENCH_CPU_PROF_DIR=<dir>: the API server under test writes a CPU profile there when stopped;
+ * BENCH_WORKER_CPU_PROF_DIR=<dir>: the worker process does.
+ */
 const profiling = (args: readonly string[]): string[] => {
-  const dir = process.env['BENCH_CPU_PROF_DIR'];
-  return dir && args[0] === 'bench/server.ts' && args[1] === 'app'
-    ? ['--cpu-prof', `--cpu-prof-dir=${dir}`]
-    : [];
+  const api = args[0] === 'bench/server.ts' && args[1] === 'app';
+  const worker = args[0] === 'src/main.ts' && args[1] === 'work';
+  const dir = api
+    ? process.env['BENCH_CPU_PROF_DIR']
+    : worker
+      ? process.env['BENCH_WORKER_CPU_PROF_DIR']
+      : undefined;
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];
 };
 
 /** Starts `script` with tsx; resolves once a stdout line satisfies `ready` (returning a value). */

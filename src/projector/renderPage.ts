@@ -46,7 +46,10 @@ export type RenderInput = Readonly<{
   urls: UrlSettings;
 }>;
 
-/** The page's writes, and when it next changes by the clock alone (null: never). */
+/**
+ * The page's writes, and when it next changes by the clock alone (null: never, or, for a render
+ * of neither maintenances nor availability, nothing that could bring the scheduled time forward).
+ */
 export type PageRenderPlan = Readonly<{ writes: WriteOp[]; due: number | null }>;
 
 const json = (value: unknown) => JSON.stringify(value);
@@ -116,7 +119,10 @@ export const renderPage = (input: RenderInput, scope: RenderScope): PageRenderPl
     );
     writes.push(...replaceAvailability(page, monitor.id, bodies));
   }
-  return { writes, due: nextClockChange(state, monitors, now) };
+  // The due time follows the maintenances and the failure timelines: a render that touches
+  // neither (checks that flip nothing, the minute tick) leaves the scheduled one standing.
+  const clockParts = scope.maintenances || scope.availability === 'all' || scope.availability.size > 0;
+  return { writes, due: clockParts ? nextClockChange(state, monitors, now) : null };
 };
 
 /** When the page's maintenances or availability next change with the clock alone. */

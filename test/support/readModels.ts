@@ -2,6 +2,7 @@
 import type { RedisClient } from '../../src/models/redis/redisClient.ts';
 import { scanKeys } from '../../src/models/redis/scanKeys.ts';
 import { fromBytes } from '../../src/models/bytes.ts';
+import { decodeAvailability } from '../../src/models/availability/codec.ts';
 import { pageKeys } from './pageKeys.ts';
 import { partitionOf } from '../../src/shared/pageHash.ts';
 import type { ProjectorEnv } from './projectorEnv.ts';
@@ -23,10 +24,8 @@ export const availabilityJson = async (
   period: string,
 ) => {
   const keys = await keysOf(env, slug);
-  return JSON.parse(fromBytes(await env.redis.hget(keys.availability(monitorId), period))!.body) as Record<
-    string,
-    unknown
-  >;
+  const stored = decodeAvailability(await env.redis.hgetBuffer(keys.availability(monitorId), period));
+  return JSON.parse(stored!.body.toString('utf8')) as Record<string, unknown>;
 };
 
 const RENDERED =

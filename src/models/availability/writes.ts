@@ -1,7 +1,7 @@
 // Write builders of the availability model: a monitor's periods are replaced together.
-import { toBytes } from '../bytes.ts';
 import type { PageRef } from '../page.ts';
 import type { WriteOp } from '../redis/writeOps.ts';
+import { encodeAvailability } from './codec.ts';
 import { availabilityKey } from './keys.ts';
 
 /** `bodies`: period → response body, in the order they are stored. */
@@ -13,7 +13,7 @@ export const replaceAvailability = (
   const key = availabilityKey(page, monitorId);
   return [
     { op: 'del', keys: [key] },
-    { op: 'hset', key, fields: bodies.map(([period, body]) => [period, toBytes(body)] as const) },
+    { op: 'hset', key, fields: bodies.map(([period, body]) => [period, encodeAvailability(body)] as const) },
   ];
 };
 
