@@ -7,6 +7,12 @@ export type RedisClient = Redis | Cluster;
 
 export const isCluster = (client: RedisClient): client is Cluster => client instanceof Cluster;
 
+// ioredis sends SUBSCRIBE at once while a connection is still in its handshake; a later handshake
+// command (CLIENT SETINFO, the INFO of the ready check) is then refused in subscriber mode, the
+// failed ready check reconnects, and messages published meanwhile are lost. Under load that window
+// is wide: a subscriber's handshake is CLIENT SETNAME alone.
+const SUBSCRIBER_HANDSHAKE = { enableReadyCheck: false, disableClientInfo: true } as const;
+
 /**
  * A connection of its own for SUBSCRIBE/PSUBSCRIBE, with the client's settings, never giving up
  * on a command (a subscriber waits out an outage), and named so an operator sees it in CLIENT LIST.
@@ -27,6 +33,13 @@ export const subscriberOf = (
           ...options,
           maxRetriesPerRequest: null,
           connectionName: name,
+          ...SUBSCRIBER_HANDSHAKE,
         },
       })
-    : client.duplicate({ ...options, lazyConnect: false, maxRetriesPerRequest: null, connectionName: name });
+    : client.duplicate({
+        ...options,
+        lazyConnect: false,
+        maxRetriesPerRequest: null,
+        connectionName: name,
+        ...SUBSCRIBER_HANDSHAKE,
+      });
