@@ -104,6 +104,19 @@ const reportHeaders = (kind: 'public' | 'private'): Record<string, string> => ({
   'Referrer-Policy': 'no-referrer',
 });
 
+/**
+ * A private report, opened with `?auth_token=`, links its CSV with the same token: the shared body
+ * has none, and the download would be refused. No-store and no Referer keep it where it was.
+ */
+const withTokenInCsvLink = (body: Buffer, req: Request): Buffer => {
+  const token = req.query['auth_token'];
+  if (typeof token !== 'string') return body;
+  const html = body.toString('utf8');
+  return Buffer.from(
+    html.replace('format=csv"', `format=csv&amp;auth_token=${escapeHtml(encodeURIComponent(token))}"`),
+  );
+};
+
 /** Whether the request's token opens the page (wrong ones count toward the throttle's 429). */
 const tokenAccepted = (access: PageAccess, req: Request): boolean => {
   try {
@@ -188,6 +201,7 @@ export const slaPageRoutes = ({ locate, cache }: RouteDeps, sla: SlaReads): Rout
       res.set(reportHeaders(isPrivate ? 'private' : 'public'));
       sendBody(req, res, {
         ...read.html,
+        ...(isPrivate ? { body: withTokenInCsvLink(read.html.body, req) } : {}),
         contentType: HTML,
         cacheControl: cacheRule(servable, read.meta.current, isPrivate),
         from: read,

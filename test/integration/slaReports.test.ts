@@ -259,7 +259,12 @@ describe('SLA reports', () => {
     const ok = await get(`/api/status-pages/hush/sla?auth_token=${token}`);
     expect([ok.status, ok.headers['cache-control']]).toEqual([200, 'private, no-store']);
     expect((await get('/s/hush/sla/2026-11')).status).toBe(401);
-    expect((await get(`/s/hush/sla/2026-11?auth_token=${token}`)).status).toBe(200);
+    const report = await get(`/s/hush/sla/2026-11?auth_token=${token}`);
+    expect(report.status).toBe(200);
+    // Its CSV link carries the token, so the download opens too.
+    const csvLink = /href="([^"]*format=csv[^"]*)"/.exec(report.text)?.[1]?.replaceAll('&amp;', '&');
+    expect(csvLink).toBe(`/api/status-pages/hush/sla?period=2026-11&format=csv&auth_token=${token}`);
+    expect((await get(csvLink!)).status).toBe(200);
   });
 
   it('follows the clock: the current month grows, and completes when the next one starts', async () => {
