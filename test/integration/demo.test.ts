@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoAgent } from '../../src/demo/demoAgent.ts';
 import { loadDemo, type LoadDemoResult } from '../../src/demo/loadDemo.ts';
 import { fromBytes } from '../../src/models/bytes.ts';
-import { keysOf } from '../support/readModels.ts';
+import { availabilityJson, keysOf } from '../support/readModels.ts';
 import { startProjectorEnv, type ProjectorEnv } from '../support/projectorEnv.ts';
 
 // 50 s past the minute: every monitor's check of the current minute (offsets 0–35 s) is due.
@@ -112,8 +112,8 @@ describe('the demo page', () => {
       'scheduled',
       'scheduled',
     ]);
-    const availability = JSON.parse(fromBytes(await env.redis.hget(keys.availability(4), '90d'))!.body);
-    expect(availability.availability.incident_count).toBe(1);
+    const availability = await availabilityJson(env, 'demo', 4, '90d');
+    expect(availability['availability']).toMatchObject({ incident_count: 1 });
   });
 
   it('keeps the page alive with fresh checks from the demo agent', async () => {
