@@ -108,16 +108,24 @@ export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
 
-/** Parses the environment. Throws ConfigError naming every bad variable. */
-export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
-  // An empty variable means "not set", as shells and compose files often leave them.
-  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
-  const parsed = Env.safeParse(present);
+/** The variables that are set: an empty one means "not set", as shells and compose files leave them. */
+const presentVariables = (env: NodeJS.ProcessEnv): Record<string, string | undefined> =>
+  Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+
+/** The settings `schema` reads from `env`. @throws ConfigError naming every bad variable */
+export const parseSettings = <T extends z.ZodTypeAny>(schema: T, env: NodeJS.ProcessEnv): z.output<T> => {
+  const parsed = schema.safeParse(presentVariables(env));
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
     throw new ConfigError(`Invalid settings:\n${lines.join('\n')}`);
   }
-  const e = parsed.data;
+  return parsed.data as z.output<T>;
+};
+
+/** Parses the environment. Throws ConfigError naming every bad variable. */
+export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
+  const present = presentVariables(env);
+  const e = parseSettings(Env, env);
   const edge = parseEdgeSettings(present);
   if ('issues' in edge)
     throw new ConfigError(`Invalid settings:\n${edge.issues.map((i) => `  ${i}`).join('\n')}`);

@@ -1,7 +1,7 @@
 // Settings of the public API's request path (docs/operations.md): which requests are logged, and
 // the in-process response cache. Read by `npm run serve` / `npm start` from the environment.
 import { z } from 'zod';
-import { ConfigError } from '../config.ts';
+import { parseSettings } from '../config.ts';
 import type { RequestLogPolicy } from './requestLog.ts';
 
 const Env = z.object({
@@ -20,13 +20,7 @@ export type ReadPathSettings = Readonly<{
 
 /** @throws ConfigError naming the bad variables */
 export const loadReadPathSettings = (env: NodeJS.ProcessEnv = process.env): ReadPathSettings => {
-  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
-  const parsed = Env.safeParse(present);
-  if (!parsed.success)
-    throw new ConfigError(
-      `Invalid settings:\n${parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n')}`,
-    );
-  const e = parsed.data;
+  const e = parseSettings(Env, env);
   return {
     requestLog: { lines: e.LOG_REQUESTS, slowMs: e.LOG_SLOW_MS },
     cacheTtlMs: e.READ_CACHE_TTL_MS,

@@ -5,7 +5,7 @@
 // docs/operations.md; the table of counters is bounded (least recently used go first).
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
-import { ConfigError } from '../config.ts';
+import { parseSettings } from '../config.ts';
 
 export type TokenThrottleSettings = Readonly<{ maxFailures: number; windowMs: number }>;
 
@@ -16,15 +16,10 @@ const Env = z.object({
 
 /** @throws ConfigError naming the bad variables */
 export const loadTokenThrottleSettings = (env: NodeJS.ProcessEnv = process.env): TokenThrottleSettings => {
-  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
-  const parsed = Env.safeParse(present);
-  if (!parsed.success)
-    throw new ConfigError(
-      `Invalid settings:\n${parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n')}`,
-    );
+  const e = parseSettings(Env, env);
   return {
-    maxFailures: parsed.data.TOKEN_FAILURES_MAX,
-    windowMs: parsed.data.TOKEN_FAILURES_WINDOW_S * 1000,
+    maxFailures: e.TOKEN_FAILURES_MAX,
+    windowMs: e.TOKEN_FAILURES_WINDOW_S * 1000,
   };
 };
 

@@ -2,7 +2,7 @@
 // take to send its headers and its whole request, how long a connection may stay silent, how
 // long an idle keep-alive connection is kept, and how many connections one process holds.
 import { z } from 'zod';
-import { ConfigError } from '../config.ts';
+import { ConfigError, parseSettings } from '../config.ts';
 
 export type ListenSettings = Readonly<{
   headersTimeoutMs: number;
@@ -26,13 +26,7 @@ const Env = z.object({
 
 /** @throws ConfigError naming the bad variables */
 export const loadListenSettings = (env: NodeJS.ProcessEnv = process.env): ListenSettings => {
-  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
-  const parsed = Env.safeParse(present);
-  if (!parsed.success)
-    throw new ConfigError(
-      `Invalid settings:\n${parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n')}`,
-    );
-  const e = parsed.data;
+  const e = parseSettings(Env, env);
   if (e.HTTP_REQUEST_TIMEOUT_MS < e.HTTP_HEADERS_TIMEOUT_MS)
     throw new ConfigError(
       'Invalid settings:\n  HTTP_REQUEST_TIMEOUT_MS: must not be less than HTTP_HEADERS_TIMEOUT_MS',

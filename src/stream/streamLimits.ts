@@ -5,7 +5,7 @@
 // whatever happened in between, so nothing a client does can leave a stream counted or registered.
 import type { ServerResponse } from 'node:http';
 import { z } from 'zod';
-import { ConfigError } from '../config.ts';
+import { parseSettings } from '../config.ts';
 import { ApiError } from '../http/errors.ts';
 
 export type StreamLimitSettings = Readonly<{
@@ -26,13 +26,7 @@ const Env = z.object({
 
 /** @throws ConfigError naming the bad variables */
 export const loadStreamLimits = (env: NodeJS.ProcessEnv = process.env): StreamLimitSettings => {
-  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
-  const parsed = Env.safeParse(present);
-  if (!parsed.success)
-    throw new ConfigError(
-      `Invalid settings:\n${parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n')}`,
-    );
-  const e = parsed.data;
+  const e = parseSettings(Env, env);
   return {
     perClient: e.LIVE_STREAMS_PER_CLIENT,
     total: e.LIVE_STREAMS_MAX,
