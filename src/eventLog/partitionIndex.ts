@@ -53,11 +53,14 @@ const build = async (db: CommonQueryMethods, count: number): Promise<void> => {
   for (const table of ['event_log', 'event_log_checks'])
     await db.query(sql.unsafe`
       CREATE INDEX IF NOT EXISTS ${sql.identifier([indexOf(table)])} ON ONLY ${sql.identifier([table])} ${definition(count)}`);
+  // Leaves first: a monthly table created after this listing clones the parent's index itself,
+  // and one created before it is in `attached` below, so no leaf gets a second index to attach.
+  const tables = await leaves(db);
   const attached = new Set([
     ...(await attachedTables(db, name)),
     ...(await attachedTables(db, indexOf('event_log_checks'))),
   ]);
-  for (const { leaf, parent } of await leaves(db)) {
+  for (const { leaf, parent } of tables) {
     if (attached.has(leaf)) continue;
     const index = indexOf(leaf);
     await db.query(sql.unsafe`DROP INDEX CONCURRENTLY IF EXISTS ${sql.identifier([index])}`);
