@@ -45,7 +45,14 @@ describe.each([
       if (batch.length < 5000) continue;
       await flush();
       if (!killed && total > (PAGES * MONITORS * CHECKS) / 2) {
-        const status = await projectionStatus(t.db, redis, prefix);
+        // The kill must land mid-work: a worker slow to start (a loaded machine) has projected
+        // nothing yet, so wait until it has begun.
+        const started = Date.now();
+        let status = await projectionStatus(t.db, redis, prefix);
+        while (Number(status.projected_position) === 0 && Date.now() - started < 30_000) {
+          await sleep(100);
+          status = await projectionStatus(t.db, redis, prefix);
+        }
         expect(Number(status.projected_position)).toBeGreaterThan(0);
         await fleet.stop(first, 'SIGKILL');
         if (replace) fleet.start(PARTITIONS);
