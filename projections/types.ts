@@ -36,14 +36,19 @@ export type MonitorConfig = Readonly<{
   slaTarget?: number | undefined;
 }>;
 
-export type MonitorSnapshot = MonitorConfig &
+/** What the status outputs need of a monitor: its config and timeline head. */
+export type MonitorStatus = MonitorConfig &
   Readonly<{
     firstAt: number | null; // earliest check ever seen; null: no data yet
     lastStatus: CheckStatus | null; // status of the latest check by `at`
+    openDownStart: number | null; // start of the failure still open at the latest check
+  }>;
+
+export type MonitorSnapshot = MonitorStatus &
+  Readonly<{
     down: readonly Interval[]; // closed failures (ascending): all of them, or those of `summary.exact`
     /** Absent: `down` holds every failure of the last 366 days. */
     summary?: DownSummary;
-    openDownStart: number | null; // start of the failure still open at the latest check
     hours: ReadonlyMap<number, HourBucket>; // hour start ms → bucket, for today and yesterday
     minutes: ReadonlyMap<number, MinuteBucket>; // minute start ms → bucket, for the last 240 minutes
   }>;

@@ -45,6 +45,7 @@ import { routeTable } from './routes/routeTable.ts';
 import { statusPageRoutes } from './routes/statusPage.ts';
 import { statuspageRoutes } from './routes/statuspageApi.ts';
 import { widgetRoutes } from './routes/widget.ts';
+import { systemClock, type Clock } from './shared/clock.ts';
 import type { Logger } from './shared/logger.ts';
 import { createChangeHub, type ChangeHub } from './stream/changeHub.ts';
 
@@ -73,6 +74,8 @@ export type AppDeps = Readonly<{
   requestLog?: RequestLogPolicy;
   /** Wrong private-page tokens per client and page; TOKEN_FAILURES_* from the environment otherwise. */
   tokenThrottle?: TokenThrottleSettings;
+  /** The instant of answers assembled when read (charts, minute data, rtm, upd); the system clock otherwise. */
+  clock?: Clock;
 }>;
 
 const observerOf = (deps: AppDeps): RequestObserver =>
@@ -98,6 +101,7 @@ export const buildApp = (deps: AppDeps, observe: RequestObserver = observerOf(de
     locate: createPageLocator(readActive, deps.prefix),
     config: deps.config,
     cache: deps.cache ?? uncached,
+    clock: deps.clock ?? systemClock,
   };
   const shared = deps.subscriber === undefined ? {} : { subscriber: deps.subscriber };
   const domains =
@@ -105,7 +109,14 @@ export const buildApp = (deps: AppDeps, observe: RequestObserver = observerOf(de
     createDomainDirectory({ redis: deps.redis, prefix: deps.prefix, log: deps.log, readActive, ...shared });
   app.use(hostRouting(domains.pageOf));
   const streams =
-    deps.streams ?? createChangeHub({ redis: deps.redis, prefix: deps.prefix, log: deps.log, ...shared });
+    deps.streams ??
+    createChangeHub({
+      redis: deps.redis,
+      prefix: deps.prefix,
+      log: deps.log,
+      clock: routeDeps.clock,
+      ...shared,
+    });
   const subscriptionReads = createSubscriptionReads(deps.redis);
   const slaReads = createSlaReads(deps.redis);
   const openApiJson = JSON.stringify(buildOpenApiDocument(deps.config.publicBaseUrl));

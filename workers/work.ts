@@ -4,7 +4,7 @@ import type { Config } from '../src/config.ts';
 import { buildOperatorApp } from '../src/operatorApp.ts';
 import { createEdgePurger } from '../src/edge/edgePurger.ts';
 import { purgeTargets } from '../src/edge/providers.ts';
-import { purgeRenders } from '../src/projector/renderPurgeKeys.ts';
+import { purgeChecked, purgeRenders } from '../src/projector/renderPurgeKeys.ts';
 import { createProjectorMetrics } from '../src/projector/projectorMetrics.ts';
 import { createProjectorQueue } from '../src/projector/queue.ts';
 import { collectStaleAtStart } from '../src/projector/rebuild.ts';
@@ -53,7 +53,12 @@ export const work = async (
       log,
       onBatch: metrics.onBatch,
       onLoss: metrics.onLoss,
-      ...(edge ? { onRendered: (renders) => purgeRenders(edge, renders) } : {}),
+      ...(edge
+        ? {
+            onRendered: (renders) => purgeRenders(edge, renders),
+            onChecked: (slugs) => purgeChecked(edge, slugs),
+          }
+        : {}),
       onRender: metrics.onRender,
       prefix: config.redisPrefix,
       partitions: config.partitions,

@@ -1,18 +1,18 @@
-// The parts of the embed status response (EmbedStatus) the projector stores in the embed hash.
-// The API joins them into one body, picking incidents/rtm/upd only when requested, without
-// parsing. Each part is the JSON of a typed slice of EmbedStatus, so the fields cannot drift.
+// The parts of the embed status response (EmbedStatus): those that change with events are stored
+// by the projector (head, incidents, tail); rtm and upd follow the checks and the clock and are
+// computed when read (docs/architecture.md, "Answers assembled when read").
 import type { EmbedIncident, EmbedStatus } from '../../src/contract/responseSchemas.ts';
 import { DAY_MS, MINUTE_MS, floorTo, formatTimestamp } from '../../src/shared/time.ts';
 import { pageDayUptime } from '../figures/pageDayUptime.ts';
-import type { IncidentDoc, MonitorSnapshot, OverallStatus } from '../types.ts';
+import type { IncidentDoc, MonitorSnapshot, MonitorStatus, OverallStatus } from '../types.ts';
 
-export type EmbedParts = { head: string; incidents: string; rtm: string; upd: string; tail: string };
+export type EmbedParts = { head: string; incidents: string; tail: string };
 export type EmbedInput = Readonly<{
   slug: string;
   pageUrl: string;
   overall: OverallStatus;
   updatedAt: number | null;
-  monitors: readonly MonitorSnapshot[];
+  monitors: readonly MonitorStatus[];
   incidents: readonly IncidentDoc[];
   nowMs: number;
 }>;
@@ -91,9 +91,6 @@ export const renderEmbedParts = (args: EmbedInput): EmbedParts => {
   return {
     head: members(head),
     incidents: JSON.stringify(embedIncidents(incidents)),
-    // Raw per-minute means with null for empty minutes: apply rtmWindow(values, N) when serving.
-    rtm: JSON.stringify(rtmMinutes(monitors, nowMs)),
-    upd: JSON.stringify(updDays(monitors, nowMs)),
     tail: members(tail),
   };
 };

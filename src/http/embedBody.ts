@@ -1,26 +1,39 @@
-// The embed status body joined from the stored fragments of the embed hash (field order of
-// read-api.md), taking incidents, rtm and upd only when asked for. Shared by GET /api/embed/status
-// and the live stream.
-import { rtmWindow } from '../../projections/render/embed.ts';
+// The embed status body: the stored parts (head, incidents, tail) joined in the field order of
+// read-api.md, with rtm and upd computed from the monitors' series when asked for. Shared by
+// GET /api/embed/status and the live stream.
+import { rtmMinutes, rtmWindow, updDays } from '../../projections/render/embed.ts';
+import type { MonitorSnapshot } from '../../projections/types.ts';
 import { ApiError } from './errors.ts';
 import type { EmbedParts } from '../models/embed/codec.ts';
 import type { EmbedStatusQuery as Query } from './schemas.ts';
 
-/** @throws ApiError service_unavailable when a needed fragment was not rendered */
-export const embedBody = (parts: Partial<EmbedParts>, query: Query): string => {
+/** What a body is made of: the stored parts, and the series (read only when rtm or upd is asked for). */
+export type EmbedSource = Readonly<{
+  parts: Partial<EmbedParts>;
+  monitors: readonly MonitorSnapshot[] | null;
+  now: number;
+}>;
+
+/** Whether the query shows figures computed from the series. */
+export const needsSeries = (query: Query): boolean => query.rtm !== undefined || query.upd !== undefined;
+
+/** @throws ApiError service_unavailable when a needed part was not rendered (or the series not read) */
+export const embedBody = ({ parts, monitors, now }: EmbedSource, query: Query): string => {
   const field = (name: keyof EmbedParts): string => {
     const value = parts[name];
     if (value === undefined) throw new ApiError('service_unavailable');
     return value;
   };
+  const series = (): readonly MonitorSnapshot[] => {
+    if (monitors === null) throw new ApiError('service_unavailable');
+    return monitors;
+  };
   const rtm =
     query.rtm === undefined
       ? ''
-      : `,"rtm":${JSON.stringify(rtmWindow(JSON.parse(field('rtm')) as (number | null)[], query.rtm))}`;
+      : `,"rtm":${JSON.stringify(rtmWindow(rtmMinutes(series(), now), query.rtm))}`;
   const upd =
-    query.upd === undefined
-      ? ''
-      : `,"upd":${JSON.stringify((JSON.parse(field('upd')) as number[]).slice(-query.upd))}`;
+    query.upd === undefined ? '' : `,"upd":${JSON.stringify(updDays(series(), now).slice(-query.upd))}`;
   const incidents = query.inc === '1' ? field('incidents') : '[]';
   return `{${field('head')},"incidents":${incidents}${rtm}${upd},${field('tail')}}`;
 };

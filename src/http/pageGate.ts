@@ -9,6 +9,7 @@ import type { ActiveVersionReader } from '../models/control/activeVersionReader.
 import { partitionTag } from '../models/control/keys.ts';
 import type { PageRef } from '../models/page.ts';
 import type { PageReads } from '../models/pageReads.ts';
+import type { Clock } from '../shared/clock.ts';
 import { tokenMatches } from '../shared/hashToken.ts';
 import { partitionOf } from '../shared/pageHash.ts';
 import { ApiError, type ApiErrorCode } from './errors.ts';
@@ -23,6 +24,8 @@ export type RouteDeps = Readonly<{
   locate: PageLocator;
   config: Config;
   cache: CachedReads;
+  /** The instant answers assembled when read are computed for (tests pin it). */
+  clock: Clock;
 }>;
 
 /** @throws ApiError service_unavailable while no model version is active */

@@ -1,7 +1,6 @@
 // Every key a page's renders write, listed from the models' own key builders and from what the
 // page's last render recorded (the months of its lists), so deleting a page needs no SCAN of the
 // keyspace: a SCAN walks every key of the server (of every master on a cluster) to find a few.
-import { chartKeys } from './charts/keys.ts';
 import { embedKeys } from './embed/keys.ts';
 import { feedsKey } from './feeds/keys.ts';
 import { MAINTENANCE_STATUSES } from './lists/codec.ts';
@@ -21,7 +20,6 @@ export const renderedKeysRead = (page: PageRef, maintenanceMonths: readonly stri
   const incidents = incidentKeys(page);
   const maintenances = maintenanceKeys(page);
   return mapRead(hashFields(incidents.counts), (incidentMonths) => [
-    ...Object.values(chartKeys(page)),
     ...Object.values(embedKeys(page)),
     feedsKey(page),
     statuspageKey(page),

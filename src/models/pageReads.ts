@@ -5,27 +5,48 @@ import { accessRead } from './access/reads.ts';
 import type { PageAccess } from './access/codec.ts';
 import { availabilityExistsRead, availabilityRead } from './availability/reads.ts';
 import type { StoredBytes } from './bytes.ts';
-import type { ChartModel } from './charts/keys.ts';
-import { chartRead } from './charts/reads.ts';
 import type { EmbedParts } from './embed/codec.ts';
 import { embedRead, overallRead, snippetsRead } from './embed/reads.ts';
 import type { ListKeys } from './lists/keys.ts';
 import { dailyCountsRead, listPageRead, type ListPage, type ListSlice } from './lists/reads.ts';
 import type { PageRef } from './page.ts';
 import { known, readAll, runRead } from './redis/reads.ts';
+import type { MonitorSnapshot } from '../../projections/types.ts';
+import { monitorConfigsRead, readMonitorSeries } from './series/pageSeriesRead.ts';
 
 export type StoredRead = Readonly<{ access: PageAccess | null; stored: StoredBytes | null }>;
 export type AvailabilityRead = StoredRead & Readonly<{ monitorExists: boolean }>;
-export type EmbedRead = Readonly<{ access: PageAccess | null; parts: Partial<EmbedParts> }>;
+/** `monitors` null: the page has no document (or is deleted); `overall` as stored. */
+export type SeriesRead = Readonly<{
+  access: PageAccess | null;
+  overall: string | null;
+  monitors: MonitorSnapshot[] | null;
+}>;
+export type EmbedRead = Readonly<{
+  access: PageAccess | null;
+  parts: Partial<EmbedParts>;
+  /** Only when asked for (rtm, upd): the monitors' series. */
+  monitors: MonitorSnapshot[] | null;
+}>;
 
 export const createPageReads = (redis: RedisClient) => ({
   access: (page: PageRef): Promise<PageAccess | null> => runRead(redis, accessRead(page)),
 
-  /** A whole stored response: charts, minute-data or snippets. */
-  bytes: async (page: PageRef, model: ChartModel | 'snippets'): Promise<StoredRead> => {
-    const body = model === 'snippets' ? snippetsRead(page) : chartRead(page, model);
-    const [access, stored] = await readAll(redis, [accessRead(page), body]);
+  /** The stored snippets response. */
+  snippets: async (page: PageRef): Promise<StoredRead> => {
+    const [access, stored] = await readAll(redis, [accessRead(page), snippetsRead(page)]);
     return { access, stored };
+  },
+
+  /** The page's overall status and its monitors' series at `now` (charts, minute data). */
+  series: async (page: PageRef, now: number): Promise<SeriesRead> => {
+    const [access, configs, overall] = await readAll(redis, [
+      accessRead(page),
+      monitorConfigsRead(page),
+      overallRead(page),
+    ]);
+    const monitors = configs === null ? null : await readMonitorSeries(redis, page, configs, now);
+    return { access, overall, monitors };
   },
 
   /** The badge's overall status. */
@@ -55,9 +76,16 @@ export const createPageReads = (redis: RedisClient) => ({
     return { access, monitorExists, stored };
   },
 
-  embed: async (page: PageRef): Promise<EmbedRead> => {
-    const [access, parts] = await readAll(redis, [accessRead(page), embedRead(page)]);
-    return { access, parts };
+  /** The stored embed parts; with `seriesAt`, the monitors' series at that instant too (rtm, upd). */
+  embed: async (page: PageRef, seriesAt: number | null): Promise<EmbedRead> => {
+    const [access, parts, configs] = await readAll(redis, [
+      accessRead(page),
+      embedRead(page),
+      seriesAt === null ? known(null) : monitorConfigsRead(page),
+    ]);
+    const monitors =
+      seriesAt === null || configs === null ? null : await readMonitorSeries(redis, page, configs, seriesAt);
+    return { access, parts, monitors };
   },
 
   /** A slice of a list with its documents in list order; `slice` null reads access only. */

@@ -1,6 +1,6 @@
-// Decides which pages to render and how much of each: pages marked dirty by batches, and on a
-// clock tick every page of the partition, fully where the clock moved a maintenance or an
-// availability figure (the `due` set).
+// Decides which pages to render and how much of each: pages marked by batches, and on a clock
+// tick the pages whose maintenances or availability the clock moved (the `due` set), fully.
+// Nothing else a page stores moves with the clock: what does is assembled when read.
 import type { RedisClient } from '../models/redis/redisClient.ts';
 import { formatItemOfPage, formatMonitorOfPage } from '../models/control/codec.ts';
 import { renderQueueRead, type RenderQueue } from '../models/control/reads.ts';
@@ -30,7 +30,7 @@ export const rendersOf = (queue: RenderQueue): PageRender[] => {
     pages.set(slug, found);
     return found;
   };
-  for (const slug of [...queue.dirty, ...queue.all]) page(slug);
+  for (const slug of queue.dirty) page(slug);
   for (const slug of queue.dirty) page(slug).clear.push(['dirty', slug]);
   for (const slug of queue.incidents)
     Object.assign(page(slug), { incidents: true }).clear.push(['dirtyIncidents', slug]);

@@ -110,7 +110,8 @@ export const evolveBatch = (
         batch.mark('dirtyIncidentDocs', formatItemOfPage({ slug, id: event.data.incident_id }));
     }
     if (atMs > (batch.updated.get(slug) ?? 0)) batch.updated.set(slug, atMs);
-    if (!dirty.has(slug)) batch.mark('dirty', slug); // once per page, without a key per event
+    // Checks render a page only when they change a monitor's status (planBatch decides that).
+    if (event.type !== 'check.recorded' && !dirty.has(slug)) batch.mark('dirty', slug); // once per page
     dirty.add(slug);
   }
   return batch;

@@ -70,5 +70,5 @@ export const planBackfill = (
   const from = Math.max(redoFrom, Math.min(next.first, sorted[0]!.at));
   writes.push(...summarizeFailures(monitor, from, next.last.at, next.last.at));
   writes.push(...recentAndHead(monitor, sorted, next, head));
-  return { writes, timelineChanged: true };
+  return { writes, timelineChanged: true, statusChanged: true };
 };

@@ -3,6 +3,7 @@
 import type { StoredEvent } from '../events/storedEvent.ts';
 import { putPageState, putUpdatedAt } from '../models/pageState/writes.ts';
 import { formatMonitorOfPage } from '../models/control/codec.ts';
+import { announceChecks } from '../models/embed/writes.ts';
 import type { WriteOp } from '../models/redis/writeOps.ts';
 import { evolveBatch, type EvolvedBatch, type LoadedHeads } from './evolveBatch.ts';
 import type { DeadLetter } from './parseRows.ts';
@@ -27,10 +28,12 @@ export type BatchPlan = Readonly<{
   /** A page's custom-domain claim was written: the API processes are told once committed. */
   domainsChanged: boolean;
   /**
-   * The pages whose readers must see this batch at once: a monitor went down or came back (its
-   * failure timeline changed), or an event other than a check (incidents, maintenance, pages).
+   * The pages whose readers must see this batch at once: a monitor's status or failure timeline
+   * changed, or an event other than a check (incidents, maintenance, pages).
    */
   urgent: ReadonlySet<string>;
+  /** The pages whose monitors got checks: their assembled answers moved (the edge purges them). */
+  checked: ReadonlySet<string>;
 }>;
 
 export const monitorChecks = (batch: EvolvedBatch): MonitorChecks[] =>
@@ -66,6 +69,7 @@ export const planEvolvedBatch = (
   const writes = batch.writes;
   const urgent = new Set(events.flatMap((e) => (e.type === 'check.recorded' ? [] : [e.page])));
   const changedTimelines = new Set<number>();
+  const checked = new Set<string>();
   for (const m of monitorChecks(batch)) {
     const span = isLate(m) ? inputs.spans.get(m.monitorId) : undefined;
     if (isLate(m) && span === undefined) throw new SpanNotLoaded(`monitor ${m.monitorId} has late checks`);
@@ -76,12 +80,19 @@ export const planEvolvedBatch = (
         : planChecks(tag, m, span, now);
     writes.push(...plan.writes);
     const slug = batch.pageOf.get(m.monitorId)!;
+    checked.add(slug);
     if (plan.timelineChanged) {
       changedTimelines.add(m.monitorId);
       batch.mark('dirtyAvailability', formatMonitorOfPage({ slug, monitorId: m.monitorId }));
+    }
+    if (plan.timelineChanged || plan.statusChanged) {
+      batch.mark('dirty', slug);
       urgent.add(slug);
     }
   }
+  // Checks that change no status render nothing: what they move is assembled when read, and this
+  // tells the API processes' caches and live streams (inside the commit, as a render would).
+  for (const slug of checked) writes.push(announceChecks(tag, slug));
   writes.push(...slaMarks(tag, events, batch, inputs.states, changedTimelines, now));
   const deleted = new Set(events.flatMap((e) => (e.type === 'page.deleted' ? [e.page] : [])));
   for (const slug of batch.changed) {
@@ -100,5 +111,5 @@ export const planEvolvedBatch = (
   }
   const domains = planDomains(tag, events, batch.states);
   writes.push(...domains);
-  return { writes, deadLetters: batch.deadLetters, domainsChanged: domains.length > 0, urgent };
+  return { writes, deadLetters: batch.deadLetters, domainsChanged: domains.length > 0, urgent, checked };
 };

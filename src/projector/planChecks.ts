@@ -29,7 +29,8 @@ export type MonitorChecks = Readonly<{ monitorId: number; head: TimelineHead | n
 /** What a late check needs loaded: recent checks around the earliest one, and the failures after it. */
 export type LateSpan = Readonly<{ recent: readonly TimedCheck[]; failures: readonly Interval[] }>;
 
-export type ChecksPlan = Readonly<{ writes: WriteOp[]; timelineChanged: boolean }>;
+/** `statusChanged`: the monitor's latest status (what the status outputs show) is not what it was. */
+export type ChecksPlan = Readonly<{ writes: WriteOp[]; timelineChanged: boolean; statusChanged: boolean }>;
 
 export const earliestCheck = (checks: readonly Check[]): Check =>
   checks.reduce((a, b) => (compareChecks(a, b) <= 0 ? a : b));
@@ -99,7 +100,7 @@ export const planChecks = (
   const sorted = [...m.checks].sort(compareChecks);
   const head = m.head;
   const replay = replayOf(head, sorted, span);
-  if (replay === null) return { writes, timelineChanged: false };
+  if (replay === null) return { writes, timelineChanged: false, statusChanged: false };
 
   const result = replayTimeline(replay.anchor, replay.checks);
   if (replay.redoFrom !== null) writes.push(dropFailuresFrom(monitor, replay.redoFrom));
@@ -118,5 +119,6 @@ export const planChecks = (
     replay.redoFrom !== null ||
     result.closed.length > 0 ||
     result.openDownStart !== (head?.openDownStart ?? null);
-  return { writes, timelineChanged };
+  const statusChanged = head === null || head.last.status !== last.status;
+  return { writes, timelineChanged, statusChanged };
 };

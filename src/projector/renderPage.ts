@@ -1,21 +1,26 @@
-// Renders a page's ready-to-send outputs from its document and its monitors' aggregates.
-// Pure given its inputs: the same log and clock always give the same bytes (rebuild equality).
+// Renders a page's ready-to-send outputs that change with events: status, embed, snippets,
+// Statuspage documents, lists, availability. What moves with every check or minute (charts,
+// minute data, rtm, upd) is assembled when read (docs/architecture.md). Pure given its inputs.
 import {
   nextAvailabilityChange,
   periods as availabilityPeriods,
   renderAvailability,
 } from '../../projections/render/availability.ts';
-import { renderCharts, renderMinuteData } from '../../projections/render/charts.ts';
 import { renderEmbedParts } from '../../projections/render/embed.ts';
 import { pageUrl } from '../../projections/render/pageUrl.ts';
 import { renderSnippets } from '../../projections/render/snippets.ts';
 import { overallStatus } from '../../projections/figures/overallStatus.ts';
 import { maintenanceStatus, nextMaintenanceChange } from '../../projections/render/maintenanceJson.ts';
-import type { MonitorSnapshot, OverallStatus, PageState, UrlSettings } from '../../projections/types.ts';
+import type {
+  MonitorSnapshot,
+  MonitorStatus,
+  OverallStatus,
+  PageState,
+  UrlSettings,
+} from '../../projections/types.ts';
 import { encodeAccess } from '../models/access/codec.ts';
 import { putAccess } from '../models/access/writes.ts';
 import { replaceAvailability } from '../models/availability/writes.ts';
-import { putChart } from '../models/charts/writes.ts';
 import { partitionKeys } from '../models/control/keys.ts';
 import { clearRenderMark } from '../models/control/writes.ts';
 import { putEmbed, putOverall, putSnippets } from '../models/embed/writes.ts';
@@ -36,7 +41,9 @@ export type RenderScope = Readonly<{
 export type RenderInput = Readonly<{
   page: PageRef;
   state: PageState | null;
-  monitors: readonly MonitorSnapshot[];
+  monitors: readonly MonitorStatus[];
+  /** The monitors' series, in the same order: read only when the scope needs them (needsSeries). */
+  series: readonly MonitorSnapshot[] | null;
   maintenanceMonths: readonly string[]; // month keys written by the previous render
   /** Per month of a changed incident (scope.incidentIds), its incidents per day. */
   incidentMonths: ReadonlyMap<string, readonly number[]>;
@@ -54,7 +61,7 @@ export type PageRenderPlan = Readonly<{ writes: WriteOp[]; due: number | null }>
 
 const json = (value: unknown) => JSON.stringify(value);
 
-const pageOverall = (state: PageState, monitors: readonly MonitorSnapshot[], now: number): OverallStatus =>
+const pageOverall = (state: PageState, monitors: readonly MonitorStatus[], now: number): OverallStatus =>
   overallStatus(
     monitors,
     Object.values(state.maintenances).some((m) => maintenanceStatus(m, now) === 'in_progress'),
@@ -74,8 +81,6 @@ export const renderPage = (input: RenderInput, scope: RenderScope): PageRenderPl
   const statusPageUrl = pageUrl(state.settings, input.urls);
   writes.push(
     putOverall(page, overall),
-    putChart(page, 'charts', json(renderCharts({ monitors: [...monitors], overall }, now))),
-    putChart(page, 'minute', json(renderMinuteData([...monitors], now))),
     putEmbed(
       page,
       renderEmbedParts({
@@ -112,7 +117,7 @@ export const renderPage = (input: RenderInput, scope: RenderScope): PageRenderPl
   else if (scope.incidentIds)
     writes.push(...renderChangedIncidents(page, state, scope.incidentIds, input.incidentMonths));
   if (scope.maintenances) writes.push(...renderMaintenances(page, state, input.maintenanceMonths, now));
-  for (const monitor of monitors) {
+  for (const monitor of clockParts(scope) ? seriesOf(input) : []) {
     if (scope.availability !== 'all' && !scope.availability.has(monitor.id)) continue;
     const bodies = availabilityPeriods.map(
       (period) => [period, json(renderAvailability(monitor, period, now))] as const,
@@ -121,8 +126,16 @@ export const renderPage = (input: RenderInput, scope: RenderScope): PageRenderPl
   }
   // The due time follows the maintenances and the failure timelines: a render that touches
   // neither (checks that flip nothing, the minute tick) leaves the scheduled one standing.
-  const clockParts = scope.maintenances || scope.availability === 'all' || scope.availability.size > 0;
-  return { writes, due: clockParts ? nextClockChange(state, monitors, now) : null };
+  return { writes, due: clockParts(scope) ? nextClockChange(state, seriesOf(input), now) : null };
+};
+
+/** Whether a render of `scope` computes availability or the next clock change: it needs the monitors' series. */
+export const clockParts = (scope: RenderScope): boolean =>
+  scope.maintenances || scope.availability === 'all' || scope.availability.size > 0;
+
+const seriesOf = (input: RenderInput): readonly MonitorSnapshot[] => {
+  if (input.series === null) throw new Error("render needs the monitors' series but none were read");
+  return input.series;
 };
 
 /** When the page's maintenances or availability next change with the clock alone. */

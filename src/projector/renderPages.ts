@@ -14,8 +14,8 @@ import { commitWrites } from '../models/control/commitWrites.ts';
 import { listRead, readAll, runRead } from '../models/redis/reads.ts';
 import { loadRenderStates } from './loadRenderStates.ts';
 import type { WriteOp } from '../models/redis/writeOps.ts';
-import { monitorSnapshotRead } from './monitorSnapshotRead.ts';
-import { renderPage, type RenderScope } from './renderPage.ts';
+import { monitorSnapshotRead, monitorStatusRead } from '../models/series/monitorSnapshotRead.ts';
+import { clockParts, renderPage, type RenderScope } from './renderPage.ts';
 
 export type PageRender = Readonly<{
   slug: string;
@@ -83,13 +83,18 @@ export const renderPages = async (
       const { state, incidentMonths } = loaded[i]!;
       const maintenanceMonths = monthsLoaded[i]!;
       const configs = state && !state.deleted ? Object.values(state.monitors).sort(byId) : [];
-      const monitors = await runRead(redis, listRead(configs.map((m) => monitorSnapshotRead(tag, m, now))));
+      // Only availability and the next clock change need the monitors' series; status needs heads.
+      const series = clockParts(scopes[i]!)
+        ? await runRead(redis, listRead(configs.map((m) => monitorSnapshotRead(tag, m, now))))
+        : null;
+      const monitors =
+        series ?? (await runRead(redis, listRead(configs.map((m) => monitorStatusRead(tag, m)))));
       const deleted = isGone(state);
       // A deleted page loses its outputs but its document and access (which says it is deleted).
       const stale = deleted ? await runRead(redis, renderedKeysRead(page, maintenanceMonths)) : [];
       try {
         const plan = renderPage(
-          { page, state, monitors, maintenanceMonths, incidentMonths, staleKeys: stale, now, urls },
+          { page, state, monitors, series, maintenanceMonths, incidentMonths, staleKeys: stale, now, urls },
           scopes[i]!,
         );
         writes.push(...plan.writes);

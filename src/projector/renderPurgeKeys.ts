@@ -36,3 +36,7 @@ export const purgeRenders = (edge: Pick<EdgePurger, 'purge'>, renders: readonly 
   edge.purge(hard, true);
   edge.purge(soft);
 };
+
+/** Queues the purges of a live batch's checks: what they moved is assembled when read. */
+export const purgeChecked = (edge: Pick<EdgePurger, 'purge'>, slugs: ReadonlySet<string>): void =>
+  edge.purge([...slugs].map(checksKey));

@@ -6,7 +6,7 @@ import { renderAtom } from '../../projections/render/feeds/feedAtom.ts';
 import type { FeedInput } from '../../projections/render/feeds/feedEntries.ts';
 import { renderRss } from '../../projections/render/feeds/feedRss.ts';
 import { renderStatuspage } from '../../projections/render/statuspage/documents.ts';
-import type { MonitorSnapshot, OverallStatus, PageState, UrlSettings } from '../../projections/types.ts';
+import type { MonitorStatus, OverallStatus, PageState, UrlSettings } from '../../projections/types.ts';
 import { putFeeds } from '../models/feeds/writes.ts';
 import type { PageRef } from '../models/page.ts';
 import type { WriteOp } from '../models/redis/writeOps.ts';
@@ -18,7 +18,7 @@ export type SubscriptionInput = Readonly<{
   pageUrl: string;
   urls: UrlSettings;
   overall: OverallStatus;
-  monitors: readonly MonitorSnapshot[];
+  monitors: readonly MonitorStatus[];
   now: number;
   /** Render the feeds too (incidents, maintenances or settings changed, or the clock moved one). */
   feeds: boolean;

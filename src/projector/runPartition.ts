@@ -32,6 +32,8 @@ export type ProjectorDeps = Readonly<{
   onBatch?: (info: { partition: number; events: number; seconds: number }) => void;
   /** Told of the renders each live (not rebuild) render commit made: the edge purge listens. */
   onRendered?: (renders: readonly PageRender[]) => void;
+  /** Told of the pages whose monitors a live batch checked (their assembled answers moved). */
+  onChecked?: (slugs: ReadonlySet<string>) => void;
   /** Pages rendered (projector_renders_total). */
   onRender?: (pages: number) => void;
 }>;
@@ -121,6 +123,7 @@ export const runPartition = async (
     const fence = { tag, expected: current, next: formatCheckpoint(batch.to) };
     if (!(await commitWrites(redis, fence, writes))) return fenced();
     result.events += batch.rows.length;
+    if (options.mode === 'continuous' && effects.checked.size > 0) deps.onChecked?.(effects.checked);
     deps.onBatch?.({
       partition: ref.partition,
       events: batch.rows.length,

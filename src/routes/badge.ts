@@ -2,7 +2,7 @@
 // badges with the error's status (and no-store, so a fixed page shows at once) instead of JSON.
 import type { ErrorRequestHandler, Request, Response } from 'express';
 import { badgeSvg } from '../embed/badgeSvg.ts';
-import { overallStatuses, type OverallStatus } from '../shared/overallStatus.ts';
+import { isOverall, type OverallStatus } from '../shared/overallStatus.ts';
 import { pageKeys } from '../edge/surrogateKeys.ts';
 import { ApiError, apiErrorTable, errorCodeOf, RETRY_AFTER_SECONDS } from '../http/errors.ts';
 import { admit, pageRules, parseSlug, type RouteDeps } from '../http/pageGate.ts';
@@ -23,9 +23,6 @@ const badge = (status: OverallStatus | 'unknown') => {
   }
   return image;
 };
-
-const isOverall = (value: string | null): value is OverallStatus =>
-  overallStatuses.some((status) => status === value);
 
 const sendUnknown = (req: Request, res: Response, status: number): void => {
   if (status === 503) res.set('Retry-After', RETRY_AFTER_SECONDS);

@@ -1,22 +1,53 @@
-// GET /api/status/{slug}/charts and GET /api/status-page/{slug}/minute-data: stored responses sent
-// as they are. Never cached by clients (read-api.md: poll every 15–60 s instead).
+// GET /api/status/{slug}/charts and GET /api/status-page/{slug}/minute-data: assembled when read
+// from the monitors' bounded series (they move with every check and every minute), once per
+// change of the page, minute or cache lifetime, then served from the process's cache. Never
+// cached by clients (read-api.md: poll every 15–60 s instead).
 import type { Request, Response } from 'express';
+import { renderCharts, renderMinuteData } from '../../projections/render/charts.ts';
 import { pageKeys } from '../edge/surrogateKeys.ts';
 import { ApiError } from '../http/errors.ts';
 import { admit, chartRules, parseSlug, type RouteDeps } from '../http/pageGate.ts';
 import { cacheControl, cacheFor, sendBody } from '../http/send.ts';
-import type { StoredRead } from '../models/pageReads.ts';
+import { etagOf } from '../models/bytes.ts';
+import type { SeriesRead, StoredRead } from '../models/pageReads.ts';
+import { isOverall } from '../shared/overallStatus.ts';
+import { MINUTE_MS } from '../shared/time.ts';
 import type { Route } from './routeTable.ts';
 
 export const storedSize = (read: StoredRead): number => read.stored?.body.length ?? 0;
 
-export const chartRoutes = ({ reads, locate, cache }: RouteDeps): Route[] => {
-  const stored = (model: 'charts' | 'minute') => async (req: Request, res: Response) => {
+export type ChartModel = 'charts' | 'minute';
+
+/** The answer's body; null while the page's status is not rendered yet (a rebuild under way). */
+export const assembleChart = (model: ChartModel, read: SeriesRead, now: number): string | null => {
+  const { monitors, overall } = read;
+  if (monitors === null || !isOverall(overall)) return null;
+  const body =
+    model === 'charts' ? renderCharts({ monitors, overall }, now) : renderMinuteData(monitors, now);
+  return JSON.stringify(body);
+};
+
+export const chartRoutes = ({ reads, locate, cache, clock }: RouteDeps): Route[] => {
+  const assembled = (model: ChartModel) => async (req: Request, res: Response) => {
     const slug = parseSlug(req.params['slug'], 'status_page_not_found');
     const page = await locate(slug);
-    const read = await cache.get(page, model, () => reads.bytes(page, model), storedSize);
+    const now = clock().getTime();
+    // A new minute is a new entry: the windows shift with it even when nothing was projected.
+    const read = await cache.get(
+      page,
+      `${model}|${Math.floor(now / MINUTE_MS)}`,
+      async (): Promise<StoredRead> => {
+        const series = await reads.series(page, now);
+        const body = assembleChart(model, series, now);
+        return {
+          access: series.access,
+          stored: body === null ? null : { etag: etagOf(body), body: Buffer.from(body, 'utf8') },
+        };
+      },
+      storedSize,
+    );
     const { isPrivate } = admit(read.access, req, chartRules);
-    if (read.stored === null) throw new ApiError('service_unavailable'); // page known, model not rendered yet
+    if (read.stored === null) throw new ApiError('service_unavailable'); // page known, status not rendered yet
     sendBody(req, res, {
       ...read.stored,
       cacheControl: cacheFor(isPrivate, cacheControl.noStore),
@@ -26,10 +57,10 @@ export const chartRoutes = ({ reads, locate, cache }: RouteDeps): Route[] => {
     });
   };
   return [
-    { path: '/api/status/:slug/charts', handle: stored('charts'), undecodable: 'status_page_not_found' },
+    { path: '/api/status/:slug/charts', handle: assembled('charts'), undecodable: 'status_page_not_found' },
     {
       path: '/api/status-page/:slug/minute-data',
-      handle: stored('minute'),
+      handle: assembled('minute'),
       undecodable: 'status_page_not_found',
     },
   ];

@@ -1,15 +1,16 @@
 // GET /api/embed/status and GET /api/embed/markdown. The status body is joined from the stored
-// fragments of the embed hash (field order of read-api.md), taking incidents, rtm and upd only
-// when asked for; each variant is joined (and its ETag hashed) once per change of the page, then
-// served from the process's cache. The snippets are stored whole.
+// fragments of the embed hash, with rtm and upd computed from the series when asked for
+// (embedBody.ts); each variant is joined (and its ETag hashed) once per change of the page (and
+// per minute with rtm or upd), then served from the process's cache. The snippets are stored whole.
 import type { Request } from 'express';
 import { pageKeys } from '../edge/surrogateKeys.ts';
 import { ApiError } from '../http/errors.ts';
 import { admit, pageRules, parseSlug, type RouteDeps } from '../http/pageGate.ts';
-import { embedBody } from '../http/embedBody.ts';
+import { embedBody, needsSeries } from '../http/embedBody.ts';
 import { EmbedStatusQuery } from '../http/schemas.ts';
 import { cacheControl, cacheFor, readyBody, sendBody } from '../http/send.ts';
 import type { PageAccess } from '../models/access/codec.ts';
+import { MINUTE_MS } from '../shared/time.ts';
 import { storedSize } from './charts.ts';
 import type { Route } from './routeTable.ts';
 
@@ -31,24 +32,31 @@ type EmbedVariant = Readonly<{
   missing: boolean;
 }>;
 
-export const embedRoutes = ({ reads, locate, cache }: RouteDeps): Route[] => [
+export const embedRoutes = ({ reads, locate, cache, clock }: RouteDeps): Route[] => [
   {
     path: '/api/embed/status',
     handle: async (req, res) => {
       const slug = embedSlug(req);
       const query = EmbedStatusQuery.safeParse(req.query);
       const page = await locate(slug);
+      const now = clock().getTime();
+      const series = query.success && needsSeries(query.data);
+      // rtm and upd shift with the minute: a new minute is a new entry for those variants.
       const variant = query.success
-        ? `embed|${query.data.inc}|${query.data.rtm}|${query.data.upd}`
+        ? `embed|${query.data.inc}|${query.data.rtm}|${query.data.upd}|${series ? Math.floor(now / MINUTE_MS) : ''}`
         : 'embed|-';
       const read = await cache.get(
         page,
         variant,
         async (): Promise<EmbedVariant> => {
-          const { access, parts } = await reads.embed(page);
+          const { access, parts, monitors } = await reads.embed(page, series ? now : null);
           if (!query.success) return { access, ready: null, missing: false };
           try {
-            return { access, ready: readyBody(embedBody(parts, query.data)), missing: false };
+            return {
+              access,
+              ready: readyBody(embedBody({ parts, monitors, now }, query.data)),
+              missing: false,
+            };
           } catch (error) {
             if (error instanceof ApiError) return { access, ready: null, missing: true };
             throw error;
@@ -75,7 +83,7 @@ export const embedRoutes = ({ reads, locate, cache }: RouteDeps): Route[] => [
     handle: async (req, res) => {
       const slug = embedSlug(req);
       const page = await locate(slug);
-      const read = await cache.get(page, 'snippets', () => reads.bytes(page, 'snippets'), storedSize);
+      const read = await cache.get(page, 'snippets', () => reads.snippets(page), storedSize);
       const { isPrivate, plan } = admit(read.access, req, pageRules);
       if (plan === 'free' || plan === 'pro') throw new ApiError('markdown_not_in_plan');
       if (read.stored === null) throw new ApiError('service_unavailable');

@@ -10,7 +10,8 @@ import type { SubscriptionReads } from '../models/subscriptionReads.ts';
 import type { ChangeHub } from '../stream/changeHub.ts';
 import { within } from '../stream/streamLimits.ts';
 import { eventId, statusEvent, writeEvent, type StreamClient } from '../stream/streamClient.ts';
-import { embedBody } from '../http/embedBody.ts';
+import { embedBody, needsSeries } from '../http/embedBody.ts';
+import { MINUTE_MS, floorTo } from '../shared/time.ts';
 import { asksForExtras, embedSlug } from './embed.ts';
 import type { Route } from './routeTable.ts';
 
@@ -39,14 +40,16 @@ export const embedStreamRoutes = (
       const changesBefore = hub.seen(slug);
       const page = await locate(slug);
       if (gone()) return;
-      const read = await reads.embedStream(page);
+      const query = EmbedStatusQuery.safeParse(req.query);
+      const now = hub.clock().getTime();
+      const series = query.success && needsSeries(query.data);
+      const read = await reads.embedStream(page, series ? now : null);
       if (gone()) return; // nothing is registered for a client that left
       const { plan } = admit(read.access, req, pageRules);
       if (plan === 'free') throw new ApiError('embeds_not_in_plan');
       if (plan === 'pro' && asksForExtras(req)) throw new ApiError('plan_inc_rtm_upd');
-      const query = EmbedStatusQuery.safeParse(req.query);
       if (!query.success) throw new ApiError('invalid_parameters');
-      const body = embedBody(read.parts, query.data);
+      const body = embedBody({ ...read, now }, query.data);
       const token = requestToken(req);
       res.writeHead(200, {
         'Content-Type': 'text/event-stream',
@@ -64,7 +67,7 @@ export const embedStreamRoutes = (
         endsAt: hub.endsAt(),
       };
       hub.add(client);
-      const id = eventId(read.revisions, query.data);
+      const id = eventId({ ...read, minute: floorTo(now, MINUTE_MS) }, query.data);
       if (id > client.lastId) writeEvent(client, id, statusEvent(id, body));
       if (hub.seen(slug) !== changesBefore) void hub.refresh(slug); // changed while we read
     },

@@ -8,6 +8,9 @@ export const overallStatuses = [
 ] as const;
 export type OverallStatus = (typeof overallStatuses)[number];
 
+export const isOverall = (value: string | null): value is OverallStatus =>
+  overallStatuses.some((status) => status === value);
+
 const labels = {
   operational: 'Operational',
   degraded_performance: 'Degraded Performance',

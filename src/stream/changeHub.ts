@@ -4,14 +4,15 @@
 // open streams costs one read of its embed, whatever the number of streams, and each distinct
 // variant (inc/rtm/upd) is joined once. Heartbeats are one timer for all streams.
 import type { RedisClient } from '../models/redis/redisClient.ts';
+import { systemClock, type Clock } from '../shared/clock.ts';
 import type { Logger } from '../shared/logger.ts';
+import { MINUTE_MS, floorTo } from '../shared/time.ts';
 import { createPageLocator } from '../http/pageGate.ts';
 import type { EmbedStatusQuery } from '../http/schemas.ts';
-import { embedBody } from '../http/embedBody.ts';
+import { embedBody, needsSeries } from '../http/embedBody.ts';
 import { createActiveVersionReader } from '../models/control/activeVersionReader.ts';
 import { changesPattern } from '../models/control/keys.ts';
 import { parsePageChange } from '../models/embed/changes.ts';
-import type { EmbedParts, EmbedRevisions } from '../models/embed/codec.ts';
 import { createSubscriber, type Subscriber } from '../models/redis/subscriber.ts';
 import { createSubscriptionReads, type EmbedStreamRead } from '../models/subscriptionReads.ts';
 import { streamRefusal } from './streamAccess.ts';
@@ -29,20 +30,27 @@ export type ChangeHubDeps = Readonly<{
   subscriber?: Subscriber;
   /** Caps, unsent-bytes bound, lifetime and hub wait (streamLimits.ts); the defaults otherwise. */
   limits?: StreamLimitSettings;
+  /** The instant rtm and upd are computed for (tests pin it). */
+  clock?: Clock;
 }>;
 
 // A stream at its lifetime's end is told to reconnect after 1-10 s: streams opened together
 // (a herd after an outage) come back spread out, and resume by Last-Event-ID.
 const reconnectHint = (): string => `retry: ${1000 + Math.floor(Math.random() * 9000)}\n\n`;
 
-/** The event a stream of this variant would get now; null while the embed is not rendered. */
-const bodyOf = (parts: Partial<EmbedParts>, revisions: EmbedRevisions, query: EmbedStatusQuery) => {
+/** The event a stream of this variant would get at `now`; null while the embed is not rendered. */
+export const streamBody = (read: EmbedStreamRead, query: EmbedStatusQuery, now: number) => {
   try {
-    const id = eventId(revisions, query);
-    return { id, event: statusEvent(id, embedBody(parts, query)) };
+    const id = eventId({ ...read, minute: floorTo(now, MINUTE_MS) }, query);
+    return { id, event: statusEvent(id, embedBody({ ...read, now }, query)) };
   } catch {
     return null; // a part is missing (models being rebuilt): wait for the next change
   }
+};
+
+const anyNeedsSeries = (targets: Iterable<StreamClient>): boolean => {
+  for (const client of targets) if (needsSeries(client.query)) return true;
+  return false;
 };
 
 export const createChangeHub = (deps: ChangeHubDeps) => {
@@ -55,6 +63,26 @@ export const createChangeHub = (deps: ChangeHubDeps) => {
   let size = 0;
   const limits = deps.limits ?? defaultStreamLimits;
   const slots = createStreamSlots(limits);
+  const clock = deps.clock ?? systemClock;
+  // rtm and upd move with the minute: streams showing them are refreshed when it turns.
+  let minuteTimer: NodeJS.Timeout | null = null;
+  const armMinute = () => {
+    const now = clock().getTime();
+    minuteTimer = setTimeout(
+      () => {
+        minuteTimer = null;
+        let armed = false;
+        for (const [slug, targets] of clients)
+          if (anyNeedsSeries(targets)) {
+            armed = true;
+            void refresh(slug);
+          }
+        if (armed) armMinute();
+      },
+      floorTo(now, MINUTE_MS) + MINUTE_MS - now,
+    );
+    minuteTimer.unref();
+  };
 
   /** Drops a stream whose client does not read: its unsent bytes would grow without a bound. */
   const overfull = (client: StreamClient): boolean => {
@@ -64,7 +92,7 @@ export const createChangeHub = (deps: ChangeHubDeps) => {
   };
 
   /** Sends the stored embed to every stream of the page whose body has a newer id; ends refused ones. */
-  const deliver = (read: EmbedStreamRead, targets: Iterable<StreamClient>) => {
+  const deliver = (read: EmbedStreamRead, targets: Iterable<StreamClient>, now: number) => {
     const bodies = new Map<string, { id: number; event: Buffer } | null>();
     for (const client of targets) {
       if (streamRefusal(read.access, client) !== null) {
@@ -74,7 +102,7 @@ export const createChangeHub = (deps: ChangeHubDeps) => {
       const variant = variantOf(client.query);
       let out = bodies.get(variant);
       if (out === undefined) {
-        out = bodyOf(read.parts, read.revisions, client.query);
+        out = streamBody(read, client.query, now);
         bodies.set(variant, out);
       }
       if (out !== null && out.id > client.lastId) {
@@ -96,8 +124,9 @@ export const createChangeHub = (deps: ChangeHubDeps) => {
         refreshing.set(slug, false);
         const targets = clients.get(slug);
         if (targets === undefined) break;
-        const read = await reads.embedStream(await locate(slug));
-        deliver(read, [...targets]);
+        const now = clock().getTime();
+        const read = await reads.embedStream(await locate(slug), anyNeedsSeries(targets) ? now : null);
+        deliver(read, [...targets], now);
       } while (refreshing.get(slug) === true);
     } catch (error) {
       deps.log.warn({ err: error, slug }, 'live stream refresh failed');
@@ -134,6 +163,7 @@ export const createChangeHub = (deps: ChangeHubDeps) => {
     /** How many changes of `slug` this process has seen: compare before and after a read. */
     seen: (slug: string): number => seen.get(slug) ?? 0,
     refresh,
+    clock,
     /** Stream slots (caps per client and in all) and the limits streams live by. */
     slots,
     limits,
@@ -147,6 +177,7 @@ export const createChangeHub = (deps: ChangeHubDeps) => {
       set.add(client);
       size += 1;
       heartbeat ??= setInterval(beat, deps.heartbeatMs ?? HEARTBEAT_MS);
+      if (minuteTimer === null && needsSeries(client.query)) armMinute();
       client.res.once('close', () => {
         if (!set.delete(client)) return;
         size -= 1;
@@ -163,6 +194,8 @@ export const createChangeHub = (deps: ChangeHubDeps) => {
       for (const set of [...clients.values()]) for (const client of [...set]) client.res.end();
       if (heartbeat !== null) clearInterval(heartbeat);
       heartbeat = null;
+      if (minuteTimer !== null) clearTimeout(minuteTimer);
+      minuteTimer = null;
       if (ownSubscriber) await subscriber.close();
     },
   };

@@ -1,6 +1,7 @@
 // One open live stream: what it asked for and how to write to it. Kept small: a process holds
 // tens of thousands of them.
 import type { ServerResponse } from 'node:http';
+import { needsSeries } from '../http/embedBody.ts';
 import type { EmbedStatusQuery } from '../http/schemas.ts';
 import type { EmbedRevisions } from '../models/embed/codec.ts';
 
@@ -16,16 +17,19 @@ export type StreamClient = {
   readonly endsAt: number;
 };
 
+/** What a stream's body depends on besides the stored parts: the page's latest event and the minute. */
+export type StreamStamp = Readonly<{ revisions: EmbedRevisions; updatedAt: number | null; minute: number }>;
+
 /**
- * The event id of a stream's body: the newest revision among the embed parts it shows. Each part's
- * revision only grows, so ids of one variant only grow, and a part the stream does not show never
- * causes an event.
+ * The event id of a stream's body: the sum of what its body depends on, each of which only grows
+ * (part revisions, the page's latest event, and the minute for rtm and upd). So ids of one variant
+ * grow exactly when something it shows may have changed, and equal data gives an equal id in every
+ * process (a reconnection elsewhere with Last-Event-ID gets nothing it already has).
  */
-export const eventId = (revisions: EmbedRevisions, query: EmbedStatusQuery): number => {
-  let id = Math.max(revisions.head, revisions.tail);
-  if (query.inc === '1') id = Math.max(id, revisions.incidents);
-  if (query.rtm !== undefined) id = Math.max(id, revisions.rtm);
-  if (query.upd !== undefined) id = Math.max(id, revisions.upd);
+export const eventId = ({ revisions, updatedAt, minute }: StreamStamp, query: EmbedStatusQuery): number => {
+  let id = revisions.head + revisions.tail + (updatedAt ?? 0);
+  if (query.inc === '1') id += revisions.incidents;
+  if (needsSeries(query)) id += minute;
   return id;
 };
 

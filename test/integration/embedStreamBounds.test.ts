@@ -19,6 +19,7 @@ import type { RedisClient } from '../../src/models/redis/redisClient.ts';
 import { createSubscriptionReads, type SubscriptionReads } from '../../src/models/subscriptionReads.ts';
 import { embedStreamRoutes } from '../../src/routes/embedStream.ts';
 import { routeTable } from '../../src/routes/routeTable.ts';
+import { systemClock } from '../../src/shared/clock.ts';
 import { createChangeHub, type ChangeHub } from '../../src/stream/changeHub.ts';
 import { registerStreamGauge } from '../../src/stream/streamGauge.ts';
 import { defaultStreamLimits, type StreamLimitSettings } from '../../src/stream/streamLimits.ts';
@@ -89,6 +90,7 @@ describe('live streams, bounded', () => {
       locate: options.locate?.(locate) ?? locate,
       config,
       cache: uncached,
+      clock: systemClock,
     };
     const reads = createSubscriptionReads(redis);
     const [route] = embedStreamRoutes(deps, options.reads?.(reads) ?? reads, options.wrapHub?.(hub) ?? hub);
@@ -137,7 +139,13 @@ describe('live streams, bounded', () => {
             step === 'locate' ? async (slug) => (await at.arrive(), locate(slug)) : locate,
           reads: (reads) =>
             step === 'read'
-              ? { ...reads, embedStream: async (page) => (await at.arrive(), reads.embedStream(page)) }
+              ? {
+                  ...reads,
+                  embedStream: async (page, seriesAt) => (
+                    await at.arrive(),
+                    reads.embedStream(page, seriesAt)
+                  ),
+                }
               : reads,
           seen: (_res, done) => {
             settled = done;

@@ -16,7 +16,7 @@ import { createProjectorMetrics } from '../../src/projector/projectorMetrics.ts'
 import { rebuild } from '../../src/projector/rebuild.ts';
 import { partitionOf } from '../../src/shared/pageHash.ts';
 import { check, twoPagesWithChecks } from '../support/events.ts';
-import { dumpVersion, keysOf, storedJson } from '../support/readModels.ts';
+import { dumpVersion, keysOf, storedJson, assembledJson } from '../support/readModels.ts';
 import { startProjectorEnv, type ProjectorEnv } from '../support/projectorEnv.ts';
 import { startRedisServer, type RedisServer } from '../support/redisServer.ts';
 
@@ -73,7 +73,7 @@ describe('partial loss of the read models', () => {
     await runJobs();
     expect(losses).toEqual(['checkpoint']);
     expect((await readActive(env.redis, env.prefix))!.version).toBe(before.version + 1);
-    const charts = await storedJson(env, 'alpha', (k) => k.charts);
+    const charts = await assembledJson(env, 'alpha', 'charts');
     expect((charts.monitors as { avg_response_time_today: number }[])[0]!.avg_response_time_today).toBe(100);
     await expectEqualToRebuild();
   });
@@ -94,7 +94,7 @@ describe('partial loss of the read models', () => {
     const keys = await keysOf(env, 'alpha');
     expect(JSON.parse((await env.redis.get(keys.state))!)).toMatchObject({ deleted: false });
     expect(await env.redis.hexists(keys.incidentDocs, 'i1')).toBe(1);
-    const charts = await storedJson(env, 'alpha', (k) => k.charts);
+    const charts = await assembledJson(env, 'alpha', 'charts');
     expect((charts.monitors as unknown[]).length).toBe(1); // its monitor too, not a deleted page
     expect(await registry.metrics()).toContain('projector_models_lost_total{kind="page_state"} 1');
     await expectEqualToRebuild();

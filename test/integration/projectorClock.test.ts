@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { check, monitorConfigured, pageConfigured } from '../support/events.ts';
 import { startProjectorEnv, type ProjectorEnv } from '../support/projectorEnv.ts';
-import { availabilityJson, keysOf, storedJson } from '../support/readModels.ts';
+import { availabilityJson, keysOf, storedJson, assembledJson } from '../support/readModels.ts';
 
 const maintenance = (page: string, id: string, start: string, end: string) => ({
   type: 'maintenance.scheduled',
@@ -45,7 +45,7 @@ describe('clock-driven read models', () => {
       lists: { scheduled: ['m1'], in_progress: [], completed: [] },
     });
     // The only counted monitor is down: every counted monitor down → major_outage.
-    expect((await storedJson(env, 'clock', (k) => k.charts))['overall']).toBe('major_outage');
+    expect((await assembledJson(env, 'clock', 'charts'))['overall']).toBe('major_outage');
     const day = await availabilityJson(env, 'clock', 7, '24h');
     expect(day['availability']).toMatchObject({ downtime_seconds: 90, incident_count: 1, mttr_seconds: 90 });
   });
@@ -60,7 +60,7 @@ describe('clock-driven read models', () => {
       uptime_percentage: 99.572,
       mttr_seconds: 370,
     });
-    const minute = await storedJson(env, 'clock', (k) => k.minute);
+    const minute = await assembledJson(env, 'clock', 'minute');
     expect(minute).toEqual({
       monitors: [
         {
@@ -79,7 +79,7 @@ describe('clock-driven read models', () => {
       status: 'in_progress',
       lists: { scheduled: [], in_progress: ['m1'], completed: [] },
     });
-    expect((await storedJson(env, 'clock', (k) => k.charts))['overall']).toBe('under_maintenance');
+    expect((await assembledJson(env, 'clock', 'charts'))['overall']).toBe('under_maintenance');
     const embed = await env.redis.hget((await keysOf(env, 'clock')).embed, 'head');
     expect(embed).toContain('"overall":"under_maintenance"');
     expect(await env.redis.get((await keysOf(env, 'clock')).overall)).toBe('under_maintenance');
@@ -92,13 +92,13 @@ describe('clock-driven read models', () => {
       status: 'completed',
       lists: { scheduled: [], in_progress: [], completed: ['m1'] },
     });
-    expect((await storedJson(env, 'clock', (k) => k.charts))['overall']).toBe('operational');
+    expect((await assembledJson(env, 'clock', 'charts'))['overall']).toBe('operational');
   });
 
   it('rolls the minute window: an hour later the old minutes are gone', async () => {
     env.setNow('2026-11-22T11:10:00Z');
     await env.project();
-    const minute = await storedJson(env, 'clock', (k) => k.minute);
+    const minute = await assembledJson(env, 'clock', 'minute');
     expect(minute).toEqual({ monitors: [{ id: 7, minute_data: [] }] });
   });
 });

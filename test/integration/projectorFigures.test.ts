@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rtmWindow } from '../../projections/render/embed.ts';
 import { check, monitorConfigured, pageConfigured } from '../support/events.ts';
 import { startProjectorEnv, type ProjectorEnv } from '../support/projectorEnv.ts';
-import { availabilityJson, keysOf, storedJson } from '../support/readModels.ts';
+import { availabilityJson, keysOf, storedJson, assembledJson } from '../support/readModels.ts';
 
 describe('projected figures', () => {
   let env: ProjectorEnv;
@@ -31,7 +31,7 @@ describe('projected figures', () => {
   afterAll(() => env.close());
 
   it('renders the charts response exactly', async () => {
-    const charts = await storedJson(env, 'fig', (k) => k.charts);
+    const charts = await assembledJson(env, 'fig', 'charts');
     expect(charts).toEqual({
       monitors: [
         {
@@ -69,7 +69,7 @@ describe('projected figures', () => {
   });
 
   it('renders minute-data with the same minute rule', async () => {
-    const minute = await storedJson(env, 'fig', (k) => k.minute);
+    const minute = await assembledJson(env, 'fig', 'minute');
     expect(minute).toEqual({
       monitors: [
         { id: 2, minute_data: [{ minute: '2026-11-22T00:00:00Z', response_time: 50, status: 'up' }] },

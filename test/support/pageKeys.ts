@@ -2,7 +2,6 @@
 import type { MaintenanceStatus } from '../../projections/types.ts';
 import { accessKey } from '../../src/models/access/keys.ts';
 import { availabilityKey } from '../../src/models/availability/keys.ts';
-import { chartKeys } from '../../src/models/charts/keys.ts';
 import { embedKeys } from '../../src/models/embed/keys.ts';
 import { incidentKeys, maintenanceKeys } from '../../src/models/lists/keys.ts';
 import { pageStateKeys } from '../../src/models/pageState/keys.ts';
@@ -14,7 +13,6 @@ export const pageKeys = (tag: string, slug: string) => {
   return {
     ...pageStateKeys(page),
     access: accessKey(page),
-    ...chartKeys(page),
     ...embedKeys(page),
     incidentList: incidents.list,
     incidentMonth: incidents.month,

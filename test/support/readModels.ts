@@ -6,6 +6,8 @@ import { decodeAvailability } from '../../src/models/availability/codec.ts';
 import { pageKeys } from './pageKeys.ts';
 import { partitionOf } from '../../src/shared/pageHash.ts';
 import type { ProjectorEnv } from './projectorEnv.ts';
+import { createPageReads } from '../../src/models/pageReads.ts';
+import { assembleChart, type ChartModel } from '../../src/routes/charts.ts';
 
 export const keysOf = async (env: ProjectorEnv, slug: string) =>
   pageKeys(await env.tagOf(partitionOf(slug, env.partitions)), slug);
@@ -16,6 +18,14 @@ export const storedJson = async (
   pick: (k: ReturnType<typeof pageKeys>) => string,
 ) =>
   JSON.parse(fromBytes(await env.redis.get(pick(await keysOf(env, slug))))!.body) as Record<string, unknown>;
+
+/** The charts or minute-data answer as the API assembles it, at the env's clock. */
+export const assembledJson = async (env: ProjectorEnv, slug: string, model: ChartModel) => {
+  const page = { tag: await env.tagOf(partitionOf(slug, env.partitions)), slug };
+  const now = env.now().getTime();
+  const body = assembleChart(model, await createPageReads(env.redis).series(page, now), now);
+  return JSON.parse(body!) as Record<string, unknown>;
+};
 
 export const availabilityJson = async (
   env: ProjectorEnv,
@@ -28,8 +38,7 @@ export const availabilityJson = async (
   return JSON.parse(stored!.body.toString('utf8')) as Record<string, unknown>;
 };
 
-const RENDERED =
-  /:(charts|minute|embed|snippets|overall|access|feeds|sp|avail:\d+|sla(:\d{4})?|tick|dirty(:\w+)?)$/;
+const RENDERED = /:(embed|snippets|overall|access|feeds|sp|avail:\d+|sla(:\d{4})?|tick|dirty(:\w+)?)$/;
 // When the clock next changes a page is scheduling state: a partial render may leave an earlier
 // (conservative) time than a full one would compute, so it is never compared. Nor are the embed's
 // revisions: they count changes as they happened, which a rebuild cannot repeat.

@@ -119,13 +119,12 @@ describe('renderEmbedParts', () => {
     });
   });
 
-  it('stores raw rtm with nulls and 30 upd values', () => {
-    const parts = renderEmbedParts(base);
-    const rtm = JSON.parse(parts.rtm) as (number | null)[];
+  it('gives raw rtm with nulls for 240 minutes and 30 upd values', () => {
+    const rtm = rtmMinutes(base.monitors, base.nowMs);
     expect(rtm).toHaveLength(240);
     expect(rtm.every((v) => v === null)).toBe(true);
     expect(rtmWindow(rtm, 60)).toEqual(new Array(60).fill(0));
-    expect(JSON.parse(parts.upd)).toEqual(new Array(30).fill(100));
+    expect(updDays(base.monitors, base.nowMs)).toEqual(new Array(30).fill(100));
   });
 
   it('uses the render time when nothing was projected yet; dns_only needs monitors, all of type dns', () => {

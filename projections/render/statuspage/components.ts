@@ -1,7 +1,7 @@
 // Monitors as Statuspage components. A monitor's status is the contribution decisions.md gives it
 // in the overall status (a down monitor of impact none counts as the default impact, partial), and
 // under_maintenance while an in-progress maintenance names it and it would otherwise be operational.
-import type { Impact, MonitorSnapshot } from '../../types.ts';
+import type { Impact, MonitorStatus } from '../../types.ts';
 
 export type ComponentStatus =
   'operational' | 'degraded_performance' | 'partial_outage' | 'major_outage' | 'under_maintenance';
@@ -29,7 +29,7 @@ const whenDown = {
   none: 'partial_outage',
 } as const satisfies Record<Impact, ComponentStatus>;
 
-export const componentStatus = (monitor: MonitorSnapshot, inMaintenance: boolean): ComponentStatus => {
+export const componentStatus = (monitor: MonitorStatus, inMaintenance: boolean): ComponentStatus => {
   if (monitor.lastStatus === 'down') return whenDown[monitor.impact];
   if (monitor.lastStatus === 'degraded') return 'degraded_performance';
   return inMaintenance ? 'under_maintenance' : 'operational';
@@ -40,5 +40,5 @@ const impactOf = { major: 3, partial: 2, degraded: 1, none: 0 } as const satisfi
 const impacts = ['none', 'minor', 'major', 'critical'] as const;
 export type IncidentImpact = (typeof impacts)[number];
 
-export const incidentImpact = (monitors: readonly MonitorSnapshot[]): IncidentImpact =>
+export const incidentImpact = (monitors: readonly MonitorStatus[]): IncidentImpact =>
   impacts[Math.max(0, ...monitors.map((m) => impactOf[m.impact]))] ?? 'none';

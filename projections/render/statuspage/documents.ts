@@ -1,7 +1,7 @@
 // The Statuspage API v2 documents of one page, rendered whole so each is served as stored bytes
 // under /s/{slug}/api/v2/<name>.json. Lists hold at most 50 items, like Statuspage's.
 import { formatTimestamp } from '../../../src/shared/time.ts';
-import type { IncidentDoc, MaintenanceDoc, MonitorSnapshot, OverallStatus } from '../../types.ts';
+import type { IncidentDoc, MaintenanceDoc, MonitorStatus, OverallStatus } from '../../types.ts';
 import { maintenanceStatus } from '../maintenanceJson.ts';
 import { inDisplayOrder } from '../monitorOrder.ts';
 import { componentStatus, type ComponentJson } from './components.ts';
@@ -27,7 +27,7 @@ export type StatuspageInput = Readonly<{
   /** The page's latest event (the embed's `updated`). */
   updatedAt: number;
   overall: OverallStatus;
-  monitors: readonly MonitorSnapshot[];
+  monitors: readonly MonitorStatus[];
   incidents: readonly IncidentDoc[];
   maintenances: readonly MaintenanceDoc[];
   nowMs: number;
@@ -36,7 +36,7 @@ export type StatuspageInput = Readonly<{
 const LIST_LIMIT = 50;
 const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
-const componentsOf = (input: StatuspageInput, monitors: readonly MonitorSnapshot[]): ComponentJson[] => {
+const componentsOf = (input: StatuspageInput, monitors: readonly MonitorStatus[]): ComponentJson[] => {
   const inMaintenance = new Set(
     input.maintenances
       .filter((m) => maintenanceStatus(m, input.nowMs) === 'in_progress')

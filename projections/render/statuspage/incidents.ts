@@ -1,7 +1,7 @@
 // Incidents and maintenances in the shape of Statuspage's API v2 (incidents with
 // incident_updates, newest update first; maintenances as incidents with impact "maintenance").
 import { formatTimestamp } from '../../../src/shared/time.ts';
-import type { IncidentDoc, IncidentState, MaintenanceDoc, MonitorSnapshot } from '../../types.ts';
+import type { IncidentDoc, IncidentState, MaintenanceDoc, MonitorStatus } from '../../types.ts';
 import { maintenanceStatus } from '../maintenanceJson.ts';
 import { maintenanceUpdatedAt } from '../maintenanceUpdatedAt.ts';
 import { incidentImpact, type ComponentJson, type IncidentImpact } from './components.ts';
@@ -44,7 +44,7 @@ export type SpIncidentJson = {
 export type ItemContext = Readonly<{
   slug: string;
   pageUrl: string;
-  monitors: readonly MonitorSnapshot[]; // display order
+  monitors: readonly MonitorStatus[]; // display order
   components: readonly ComponentJson[]; // the same monitors as components, same order
 }>;
 

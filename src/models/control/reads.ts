@@ -13,7 +13,7 @@ export const checkpointRead = (tag: string): Read<string | null> => getString(pa
 
 export const tickRead = (tag: string): Read<number> => mapRead(getString(partitionKeys(tag).tick), parseTick);
 
-/** What the renderer must do: the render sets, and on a tick every page and the pages now due. */
+/** What the renderer must do: the render sets, and on a tick the pages now due. */
 export type RenderQueue = Readonly<{
   dirty: string[];
   incidents: string[];
@@ -21,8 +21,6 @@ export type RenderQueue = Readonly<{
   incidentDocs?: ItemOfPage[];
   maintenances: string[];
   availability: MonitorOfPage[];
-  /** Every page of the partition (a tick only). */
-  all: string[];
   /** Pages whose clock-dependent outputs changed by `now` (a tick only). */
   due: string[];
 }>;
@@ -36,16 +34,14 @@ export const renderQueueRead = (tag: string, options: { tick: boolean; now: numb
       setMembers(pk.dirtyIncidentDocs),
       setMembers(pk.dirtyMaintenances),
       setMembers(pk.dirtyAvailability),
-      options.tick ? setMembers(pk.pages) : known<string[]>([]),
       options.tick ? zsetByScore(pk.due, '-inf', options.now) : known<string[]>([]),
     ]),
-    ([dirty, incidents, incidentDocs, maintenances, availability, all, due]) => ({
+    ([dirty, incidents, incidentDocs, maintenances, availability, due]) => ({
       dirty,
       incidents,
       incidentDocs: incidentDocs.map(parseItemOfPage),
       maintenances,
       availability: availability.map(parseMonitorOfPage),
-      all,
       due,
     }),
   );

@@ -3,7 +3,7 @@ import type { EmbedParts } from '../../../projections/render/embed.ts';
 
 export type { EmbedParts };
 
-const FIELDS = ['head', 'incidents', 'rtm', 'upd', 'tail'] as const satisfies readonly (keyof EmbedParts)[];
+const FIELDS = ['head', 'incidents', 'tail'] as const satisfies readonly (keyof EmbedParts)[];
 
 export const encodeEmbed = (parts: EmbedParts): [string, string][] => FIELDS.map((f) => [f, parts[f]]);
 
@@ -22,8 +22,6 @@ export const decodeRevisions = (hash: Readonly<Record<string, string>>): EmbedRe
   return {
     head: revision('head'),
     incidents: revision('incidents'),
-    rtm: revision('rtm'),
-    upd: revision('upd'),
     tail: revision('tail'),
   };
 };

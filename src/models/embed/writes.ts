@@ -6,6 +6,7 @@ import { setOp, type WriteOp } from '../redis/writeOps.ts';
 import { embedChangedMessage, renderedMessage } from './changes.ts';
 import { encodeEmbed, type EmbedParts } from './codec.ts';
 import { embedKeys } from './keys.ts';
+import { partitionKeys } from '../control/keys.ts';
 
 /**
  * The parts, versioned: only changed fields are written, each stamped with a new revision, and the
@@ -26,6 +27,13 @@ export const putEmbed = (
   channel: stamp.channel,
   message: embedChangedMessage(page.slug),
   unchangedMessage: renderedMessage(page.slug),
+});
+
+/** Checks moved the page's assembled answers (charts, rtm, `updated`) without a render. */
+export const announceChecks = (tag: string, slug: string): WriteOp => ({
+  op: 'publish',
+  channel: partitionKeys(tag).changes,
+  message: embedChangedMessage(slug),
 });
 
 export const putSnippets = (page: PageRef, body: string): WriteOp =>

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { rendersOf } from '../../../src/projector/collectRenders.ts';
 
-const empty = { dirty: [], incidents: [], maintenances: [], availability: [], all: [], due: [] };
+const empty = { dirty: [], incidents: [], maintenances: [], availability: [], due: [] };
 
 describe('rendersOf', () => {
   it('given marks from batches, renders those pages with just the parts marked, and clears the marks', () => {
@@ -36,15 +36,13 @@ describe('rendersOf', () => {
     ]);
   });
 
-  it('given a tick, renders every page, and fully those whose clock-dependent parts are due', () => {
+  it('given a tick, renders only the pages whose clock-dependent parts are due, and those fully', () => {
     const renders = rendersOf({
       ...empty,
-      all: ['a', 'b'],
       due: ['b'],
       availability: [{ slug: 'b', monitorId: 1 }],
     });
     expect(renders.map((r) => [r.slug, r.scope])).toEqual([
-      ['a', { incidents: false, maintenances: false, availability: new Set() }],
       ['b', { incidents: false, maintenances: true, availability: 'all' }],
     ]);
   });

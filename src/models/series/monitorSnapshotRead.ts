@@ -3,14 +3,14 @@
 // of a day (today and yesterday, the oldest day of each period), hour buckets of today and
 // yesterday and minute buckets of the last 240 minutes. So a monitor's render reads the same
 // bounded amount whatever its history: a monitor flapping all year costs about as much as a quiet one.
-import { periodMs } from '../../projections/render/availability.ts';
-import type { Interval, MonitorConfig, MonitorSnapshot } from '../../projections/types.ts';
-import { hourBucketsRead, minuteBucketsRead } from '../models/buckets/reads.ts';
-import { MINUTE_WINDOW } from '../models/buckets/writes.ts';
-import { dayOf } from '../models/buckets/codec.ts';
-import { listRead, mapRead, tupleRead, type Read } from '../models/redis/reads.ts';
-import { downDaysRead, failuresOverlappingRead, headRead } from '../models/timeline/reads.ts';
-import { DAY_MS, floorTo } from '../shared/time.ts';
+import { periodMs } from '../../../projections/render/availability.ts';
+import type { Interval, MonitorConfig, MonitorSnapshot, MonitorStatus } from '../../../projections/types.ts';
+import { hourBucketsRead, minuteBucketsRead } from '../buckets/reads.ts';
+import { MINUTE_WINDOW } from '../buckets/writes.ts';
+import { dayOf } from '../buckets/codec.ts';
+import { listRead, mapRead, tupleRead, type Read } from '../redis/reads.ts';
+import { downDaysRead, failuresOverlappingRead, headRead } from '../timeline/reads.ts';
+import { DAY_MS, floorTo } from '../../shared/time.ts';
 
 const SUMMARY_WINDOW_MS = 366 * DAY_MS;
 
@@ -60,3 +60,12 @@ export const monitorSnapshotRead = (
     }),
   );
 };
+
+/** A monitor's config and timeline head: what the status outputs (overall, embed, Statuspage) need. */
+export const monitorStatusRead = (tag: string, config: MonitorConfig): Read<MonitorStatus> =>
+  mapRead(headRead({ tag, monitorId: config.id }), (head) => ({
+    ...config,
+    firstAt: head?.first ?? null,
+    lastStatus: head?.last.status ?? null,
+    openDownStart: head?.openDownStart ?? null,
+  }));

@@ -1,0 +1,32 @@
+// A page's monitors with their bounded series, for the answers assembled when read (charts,
+// minute data, the embed's rtm and upd): the page core first (which monitors), then every
+// monitor's series in one round trip. Bounded like a render's read: the last 240 minutes, two
+// days of hours, a year of day summaries (monitorSnapshotRead.ts).
+import type { MonitorConfig, MonitorSnapshot } from '../../../projections/types.ts';
+import type { PageRef } from '../page.ts';
+import { decodePage } from '../pageState/codec.ts';
+import { pageStateKeys } from '../pageState/keys.ts';
+import { getString, listRead, mapRead, runRead, type Read } from '../redis/reads.ts';
+import type { RedisClient } from '../redis/redisClient.ts';
+import { monitorSnapshotRead } from './monitorSnapshotRead.ts';
+
+const byId = (a: MonitorConfig, b: MonitorConfig) => a.id - b.id;
+
+/** The page's monitor configs by id; null for a page without a document or a deleted one. */
+export const monitorConfigsRead = (page: PageRef): Read<MonitorConfig[] | null> =>
+  mapRead(getString(pageStateKeys(page).state), (core) => {
+    const decoded = decodePage({ core, updated: null, incidents: {}, maintenances: {} });
+    if (decoded === null || decoded.state.deleted) return null;
+    return Object.values(decoded.state.monitors).sort(byId);
+  });
+
+/** Every monitor's series at `now`, in the order of `configs`. */
+export const readMonitorSeries = (
+  redis: RedisClient,
+  page: PageRef,
+  configs: readonly MonitorConfig[],
+  now: number,
+): Promise<MonitorSnapshot[]> =>
+  configs.length === 0
+    ? Promise.resolve([])
+    : runRead(redis, listRead(configs.map((config) => monitorSnapshotRead(page.tag, config, now))));
