@@ -91,8 +91,9 @@ export const planEvolvedBatch = (
     }
   }
   // Checks that change no status render nothing: what they move is assembled when read, and this
-  // tells the API processes' caches and live streams (inside the commit, as a render would).
-  for (const slug of checked) writes.push(announceChecks(tag, slug));
+  // tells the API processes' caches and live streams (inside the commit, as a render would). A
+  // page rendered right after the batch (urgent) announces itself with its render instead.
+  for (const slug of checked) if (!urgent.has(slug)) writes.push(announceChecks(tag, slug));
   writes.push(...slaMarks(tag, events, batch, inputs.states, changedTimelines, now));
   const deleted = new Set(events.flatMap((e) => (e.type === 'page.deleted' ? [e.page] : [])));
   for (const slug of batch.changed) {

@@ -3,7 +3,8 @@
 // and on every change, with ids that let a reconnection resume without a repeat.
 //
 // The clock is pinned at N, so revisions are exact: the first render stamps every part with N (in
-// ms), each later change with the previous revision + 1.
+// ms), each later change with the previous revision + 1. An event's id is the sum of what its body
+// shows: the parts' revisions, the page's latest event, and the minute with rtm or upd.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { EventSource } from 'eventsource';
@@ -21,6 +22,9 @@ import { clientList, isSubscriberNamed } from '../support/testEnv.ts';
 
 const N = '2026-11-22T12:00:30Z';
 const REV = Date.parse(N); // 1795348830000
+const at = (iso: string) => Date.parse(iso);
+/** The id of a body: head, tail (and incidents with inc=1) revisions + the latest event (+ the minute). */
+const idOf = (head: number, tail: number, updated: string, extra = 0) => head + tail + at(updated) + extra;
 
 const body = (overrides: object = {}) => ({
   page: 'acme',
@@ -63,12 +67,16 @@ describe('GET /api/embed/stream', () => {
       pageConfigured('freebie', { plan: 'free' }),
     );
     const log = pino({ level: 'silent' });
-    hub = createChangeHub({ redis: env.redis, prefix: env.prefix, log, heartbeatMs: 200 });
+    hub = createChangeHub({ redis: env.redis, prefix: env.prefix, log, heartbeatMs: 200, clock: env.now });
     const config = loadConfig({ PUBLIC_BASE_URL: URLS.baseUrl, PAGE_URL_TEMPLATE: URLS.pageUrlTemplate });
-    server = buildApp({ redis: env.redis, prefix: env.prefix, config, log, streams: hub }).listen(
-      0,
-      '127.0.0.1',
-    );
+    server = buildApp({
+      redis: env.redis,
+      prefix: env.prefix,
+      config,
+      log,
+      streams: hub,
+      clock: env.now,
+    }).listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
@@ -116,7 +124,9 @@ describe('GET /api/embed/stream', () => {
         source.addEventListener('status', resolve);
         source.addEventListener('error', reject);
       });
-      expect([first.lastEventId, JSON.parse(first.data)]).toEqual([String(REV), status.body]);
+      // inc=1 adds the incidents' revision, rtm and upd the minute.
+      const id = idOf(REV, REV, '2026-11-22T11:59:00Z', REV + at('2026-11-22T12:00:00Z'));
+      expect([first.lastEventId, JSON.parse(first.data)]).toEqual([String(id), status.body]);
       expect(status.body).toEqual({ ...body(), rtm: [100, 100], upd: [100] });
     } finally {
       source.close();
@@ -130,7 +140,8 @@ describe('GET /api/embed/stream', () => {
     expect(streams.map((s) => [s.status, s.headers['content-type'], s.headers['cache-control']])).toEqual(
       Array(3).fill([200, 'text/event-stream', 'no-store']),
     );
-    for (const stream of streams) expect(await nextStatus(stream)).toEqual({ id: REV, body: body() });
+    const id0 = idOf(REV, REV, '2026-11-22T11:59:00Z', REV);
+    for (const stream of streams) expect(await nextStatus(stream)).toEqual({ id: id0, body: body() });
     const clients = await clientList(env.redis);
     expect(
       clients.split('\n').filter((line) => isSubscriberNamed(line, `${env.prefix}:live-streams`)),
@@ -145,22 +156,24 @@ describe('GET /api/embed/stream', () => {
       },
       check('acme', 1, '2026-11-22T12:00:05Z', 'down', 900),
     );
-    for (const stream of streams)
-      expect(await nextStatus(stream)).toEqual({ id: REV + 1, body: body(outage) });
+    // The head and the incidents changed (revision + 1), and the latest event.
+    const id1 = idOf(REV + 1, REV, '2026-11-22T12:00:05Z', REV + 1);
+    for (const stream of streams) expect(await nextStatus(stream)).toEqual({ id: id1, body: body(outage) });
     for (const stream of streams) stream.close();
 
-    // A reconnection that already has REV + 1 gets nothing until the next change.
+    // A reconnection that already has id1 gets nothing until the next change.
     const resumed = await openStream(`${base}/api/embed/stream?slug=acme&inc=1`, {
-      'Last-Event-ID': String(REV + 1),
+      'Last-Event-ID': String(id1),
     });
     const older = await openStream(`${base}/api/embed/stream?slug=acme&inc=1`, {
-      'Last-Event-ID': String(REV),
+      'Last-Event-ID': String(id0),
     });
-    expect(await nextStatus(older)).toEqual({ id: REV + 1, body: body(outage) });
+    expect(await nextStatus(older)).toEqual({ id: id1, body: body(outage) });
     await append(check('acme', 1, '2026-11-22T12:00:10Z', 'up', 120));
     const recovered = body({ updated: '2026-11-22T12:00:10Z', incidents: outage.incidents });
-    expect(await nextStatus(resumed)).toEqual({ id: REV + 2, body: recovered });
-    expect(await nextStatus(older)).toEqual({ id: REV + 2, body: recovered });
+    const id2 = idOf(REV + 2, REV, '2026-11-22T12:00:10Z', REV + 1);
+    expect(await nextStatus(resumed)).toEqual({ id: id2, body: recovered });
+    expect(await nextStatus(older)).toEqual({ id: id2, body: recovered });
     resumed.close();
     older.close();
   });

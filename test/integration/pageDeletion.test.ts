@@ -58,7 +58,6 @@ describe('deleting a page', () => {
     const stored = await pageKeysStored();
     expect(stored).toEqual(
       expect.arrayContaining([
-        keys.charts,
         keys.embed,
         keys.incidentMonth('2026-09'),
         keys.incidentMonth('2026-11'),

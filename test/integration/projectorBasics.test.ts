@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fromBytes } from '../../src/models/bytes.ts';
-import { pageKeys } from '../support/pageKeys.ts';
-import { partitionOf } from '../../src/shared/pageHash.ts';
+import { assembledJson } from '../support/readModels.ts';
 import { check, monitorConfigured, pageConfigured } from '../support/events.ts';
 import { startProjectorEnv, type ProjectorEnv } from '../support/projectorEnv.ts';
 
@@ -12,10 +10,8 @@ describe('projector: a page with one monitor', () => {
   });
   afterAll(() => env.close());
 
-  const body = async (slug: string, key: 'charts' | 'minute') => {
-    const keys = pageKeys(await env.tagOf(partitionOf(slug, env.partitions)), slug);
-    return JSON.parse(fromBytes(await env.redis.get(keys[key]))!.body);
-  };
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the bodies' shape is what is asserted
+  const body = async (slug: string, key: 'charts' | 'minute'): Promise<any> => assembledJson(env, slug, key);
 
   it('projects checks into charts with an exact down interval', async () => {
     await env.append(

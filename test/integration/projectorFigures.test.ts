@@ -2,7 +2,9 @@
 // Timeline of monitor 1: up from 11-20 22:00, down 11-21 23:30 → 11-22 00:05 (across the day
 // boundary), up, degraded from 00:08. Monitor 2 (dns, impact none) is up from 11-22 00:00.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rtmWindow } from '../../projections/render/embed.ts';
+import { rtmMinutes, rtmWindow, updDays } from '../../projections/render/embed.ts';
+import { createPageReads } from '../../src/models/pageReads.ts';
+import { partitionOf } from '../../src/shared/pageHash.ts';
 import { check, monitorConfigured, pageConfigured } from '../support/events.ts';
 import { startProjectorEnv, type ProjectorEnv } from '../support/projectorEnv.ts';
 import { availabilityJson, keysOf, storedJson, assembledJson } from '../support/readModels.ts';
@@ -118,9 +120,17 @@ describe('projected figures', () => {
     expect((seven['daily_breakdown'] as unknown[]).length).toBe(8);
   });
 
-  it('stores embed parts: rtm per minute with gaps, upd per day oldest first', async () => {
+  it('stores the embed parts and assembles rtm per minute with gaps, upd per day oldest first', async () => {
     const embed = await env.redis.hgetall((await keysOf(env, 'fig')).embed);
-    const rtm = JSON.parse(embed['rtm']!) as (number | null)[];
+    expect(
+      Object.keys(embed)
+        .filter((field) => !/(^|:)rev$/.test(field))
+        .sort(),
+    ).toEqual(['access', 'head', 'incidents', 'tail']);
+    const page = { tag: await env.tagOf(partitionOf('fig', env.partitions)), slug: 'fig' };
+    const now = env.now().getTime();
+    const { monitors } = await createPageReads(env.redis).series(page, now);
+    const rtm = rtmMinutes(monitors!, now);
     expect(rtm).toHaveLength(240);
     expect(rtm[239 - 40]).toBe(200); // 23:30
     expect(rtm[239 - 10]).toBe(50); // 00:00
@@ -129,7 +139,7 @@ describe('projected figures', () => {
     expect(rtm.filter((v) => v !== null)).toHaveLength(4);
     expect(rtmWindow(rtm, 10)).toEqual([300, 300, 300, 300, 300, 300, 300, 500, 500, 500]);
     expect(rtmWindow(rtm, 3)).toEqual([500, 500, 500]);
-    const upd = JSON.parse(embed['upd']!) as number[];
+    const upd = updDays(monitors!, now);
     expect(upd).toEqual([...Array<number>(27).fill(100), 100, 97.917, 75]);
     expect(embed['tail']).toBe('"dns_only":false');
     expect(JSON.parse(`{${embed['head']}}`)).toEqual({
