@@ -88,7 +88,15 @@ describe.runIf(testClusterNodes())('moving a hash slot between masters while tra
     env = await startProjectorEnv({ partitions: PARTITIONS, now: '2026-11-22T09:00:00Z' });
     readRedis = createReadRedis(testRedisTarget());
     const config = loadConfig({ PUBLIC_BASE_URL: URLS.baseUrl, PAGE_URL_TEMPLATE: URLS.pageUrlTemplate });
-    api = request(buildApp({ redis: readRedis, prefix: env.prefix, config, log: pino({ level: 'silent' }) }));
+    api = request(
+      buildApp({
+        redis: readRedis,
+        prefix: env.prefix,
+        clock: env.now,
+        config,
+        log: pino({ level: 'silent' }),
+      }),
+    );
     await step();
     await step();
   });

@@ -369,7 +369,15 @@ describe('the read API end to end, on projected models only', () => {
     await env.append(check('acme', 11, '2026-11-22T11:45:00Z', 'down', 5000));
     await env.project();
     const config = loadConfig({ PUBLIC_BASE_URL: URLS.baseUrl, PAGE_URL_TEMPLATE: URLS.pageUrlTemplate });
-    api = request(buildApp({ redis: env.redis, prefix: env.prefix, config, log: pino({ level: 'silent' }) }));
+    api = request(
+      buildApp({
+        redis: env.redis,
+        prefix: env.prefix,
+        clock: env.now,
+        config,
+        log: pino({ level: 'silent' }),
+      }),
+    );
   });
   afterAll(() => env.close());
 

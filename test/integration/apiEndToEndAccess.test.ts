@@ -117,7 +117,9 @@ describe('access and plans end to end', () => {
     // Every endpoint is tried with wrong tokens here; their throttling is tested in tokenThrottle.test.ts.
     const tokenThrottle = { maxFailures: 1000, windowMs: 60_000 };
     const log = pino({ level: 'silent' });
-    api = request(buildApp({ redis: env.redis, prefix: env.prefix, config, log, tokenThrottle }));
+    api = request(
+      buildApp({ redis: env.redis, prefix: env.prefix, clock: env.now, config, log, tokenThrottle }),
+    );
   });
   afterAll(() => env.close());
 

@@ -55,7 +55,15 @@ describe('backfilled history', () => {
     await env.append(...liveChecks(1), ...liveChecks(2));
     await env.project();
     const config = loadConfig({ PUBLIC_BASE_URL: URLS.baseUrl, PAGE_URL_TEMPLATE: URLS.pageUrlTemplate });
-    api = request(buildApp({ redis: env.redis, prefix: env.prefix, config, log: pino({ level: 'silent' }) }));
+    api = request(
+      buildApp({
+        redis: env.redis,
+        prefix: env.prefix,
+        clock: env.now,
+        config,
+        log: pino({ level: 'silent' }),
+      }),
+    );
     expect((await availability(1)).availability).toEqual(figures(OUTAGE_S, 1));
   });
   afterAll(() => env.close());

@@ -29,7 +29,13 @@ describe('a status page at its custom domain, in a browser', { timeout: 120_000 
     await env.project();
     const config = loadConfig({ PUBLIC_BASE_URL: URLS.baseUrl });
     server = await serveOnLoopback(
-      buildApp({ redis: env.redis, prefix: env.prefix, config, log: pino({ level: 'silent' }) }),
+      buildApp({
+        redis: env.redis,
+        prefix: env.prefix,
+        clock: env.now,
+        config,
+        log: pino({ level: 'silent' }),
+      }),
     );
     browser = await launchChromium([`--host-resolver-rules=MAP ${DOMAIN} 127.0.0.1`]);
   });

@@ -75,7 +75,7 @@ describe('custom domains', () => {
     const config = loadConfig({ PUBLIC_BASE_URL: URLS.baseUrl, PAGE_URL_TEMPLATE: URLS.pageUrlTemplate });
     const readActive = createActiveVersionReader(env.redis, env.prefix);
     domains = createDomainDirectory({ redis: env.redis, prefix: env.prefix, log, readActive });
-    app = buildApp({ redis: env.redis, prefix: env.prefix, config, log, domains });
+    app = buildApp({ redis: env.redis, prefix: env.prefix, clock: env.now, config, log, domains });
   });
   afterAll(async () => {
     await domains.close();
@@ -170,6 +170,7 @@ describe('custom domains', () => {
       buildApp({
         redis: env.redis,
         prefix: env.prefix,
+        clock: env.now,
         config: loadConfig({ PUBLIC_BASE_URL: URLS.baseUrl, TRUST_PROXY: trust }),
         log,
         domains,

@@ -54,7 +54,15 @@ describe('events at the edges of the bounds', () => {
     await env.append(...acceptedEdgeEvents());
     await env.project();
     const config = loadConfig({ PUBLIC_BASE_URL: URLS.baseUrl, PAGE_URL_TEMPLATE: URLS.pageUrlTemplate });
-    api = request(buildApp({ redis: env.redis, prefix: env.prefix, config, log: pino({ level: 'silent' }) }));
+    api = request(
+      buildApp({
+        redis: env.redis,
+        prefix: env.prefix,
+        clock: env.now,
+        config,
+        log: pino({ level: 'silent' }),
+      }),
+    );
   });
   afterAll(() => env.close());
 

@@ -105,7 +105,13 @@ describe('feeds', () => {
     );
     await projectAll(env, accepted);
     const config = loadConfig({ PUBLIC_BASE_URL: URLS.baseUrl, PAGE_URL_TEMPLATE: URLS.pageUrlTemplate });
-    app = buildApp({ redis: env.redis, prefix: env.prefix, config, log: pino({ level: 'silent' }) });
+    app = buildApp({
+      redis: env.redis,
+      prefix: env.prefix,
+      clock: env.now,
+      config,
+      log: pino({ level: 'silent' }),
+    });
   });
   afterAll(() => env.close());
 

@@ -110,7 +110,13 @@ describe('operating the projector', () => {
 
   it('answers 503 while the read models are missing, and the workers rebuild them', async () => {
     const config = loadConfig({ PUBLIC_BASE_URL: URLS.baseUrl, REDIS_PREFIX: env.prefix });
-    const app = buildApp({ redis: env.redis, prefix: env.prefix, config, log: pino({ level: 'silent' }) });
+    const app = buildApp({
+      redis: env.redis,
+      prefix: env.prefix,
+      clock: env.now,
+      config,
+      log: pino({ level: 'silent' }),
+    });
     expect((await request(app).get('/api/status/ops/charts')).status).toBe(200);
     await dropRedisPrefix(env.redis, env.prefix); // Redis lost everything
     await new Promise((resolve) => setTimeout(resolve, 1100)); // the API caches the pointer for 1 s

@@ -77,6 +77,7 @@ describe('the response cache', () => {
     const app = buildPublicHandler({
       redis: env.redis,
       prefix: env.prefix,
+      clock: env.now,
       config: config(),
       log,
       subscriber,

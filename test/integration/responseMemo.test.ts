@@ -115,10 +115,11 @@ describe('the memo of whole answers', () => {
     readPath = createReadPath({ redis: env.redis, prefix: env.prefix, log }, { READ_CACHE_TTL_MS: '60000' });
     await readPath.subscriber.ready();
     const silent = pino({ level: 'silent' });
-    plain = buildApp({ redis: env.redis, prefix: env.prefix, config, log: silent });
+    plain = buildApp({ redis: env.redis, prefix: env.prefix, clock: env.now, config, log: silent });
     memoized = buildPublicHandler({
       redis: env.redis,
       prefix: env.prefix,
+      clock: env.now,
       config,
       log,
       registry,

@@ -84,7 +84,13 @@ describe('the status page in a browser', { timeout: 120_000 }, () => {
     await env.project();
     const config = loadConfig({ PUBLIC_BASE_URL: URLS.baseUrl });
     server = await serveOnLoopback(
-      buildApp({ redis: env.redis, prefix: env.prefix, config, log: pino({ level: 'silent' }) }),
+      buildApp({
+        redis: env.redis,
+        prefix: env.prefix,
+        clock: env.now,
+        config,
+        log: pino({ level: 'silent' }),
+      }),
     );
     browser = await launchChromium();
   });

@@ -44,6 +44,7 @@ describe('private-page tokens', () => {
       buildApp({
         redis: env.redis,
         prefix: env.prefix,
+        clock: env.now,
         config,
         log,
         tokenThrottle: { maxFailures: 3, windowMs: 60_000 },

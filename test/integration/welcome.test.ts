@@ -32,7 +32,7 @@ const startListeners = async (env: ProjectorEnv) => {
     INGEST_PORT: String(operator.port),
     REDIS_PREFIX: env.prefix,
   });
-  api.server.on('request', buildApp({ redis: env.redis, prefix: env.prefix, config, log }));
+  api.server.on('request', buildApp({ redis: env.redis, prefix: env.prefix, clock: env.now, config, log }));
   operator.server.on(
     'request',
     buildOperatorApp({

@@ -16,7 +16,13 @@ export const INGEST_TOKEN = 'ingest-token-for-tests-0123456789';
 /** The public API serving `env`'s models on a free port (close it with the server's `close`). */
 export const listenApi = (env: ProjectorEnv): Server => {
   const config = loadConfig({ PUBLIC_BASE_URL: URLS.baseUrl, PAGE_URL_TEMPLATE: URLS.pageUrlTemplate });
-  const app = buildApp({ redis: env.redis, prefix: env.prefix, config, log: pino({ level: 'silent' }) });
+  const app = buildApp({
+    redis: env.redis,
+    prefix: env.prefix,
+    clock: env.now,
+    config,
+    log: pino({ level: 'silent' }),
+  });
   return app.listen(0, '127.0.0.1');
 };
 
