@@ -1,10 +1,12 @@
-// Charts, minute-data and availability: stored bodies sent byte for byte, and their access rules.
+// Charts and minute-data (assembled from the monitors' series at the app's clock), availability
+// (stored bodies sent byte for byte), and their access rules.
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   availability,
   charts,
   minute,
+  monitorOf,
   startApiTestApp,
   TOKEN,
   type ApiTestApp,
@@ -23,15 +25,18 @@ describe('GET /api/status/:slug/charts and /api/status-page/:slug/minute-data', 
   it.each([
     ['/api/status/acme/charts', charts],
     ['/api/status-page/acme/minute-data', minute],
-  ])('%s sends the stored body as it is, never cached', async (path, body) => {
-    const res = await get(path);
-    expect(res.status).toBe(200);
-    expect(res.text).toBe(JSON.stringify(body));
-    expect(res.headers['etag']).toBe(etagOf(JSON.stringify(body)));
-    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
-    expect(res.headers['cache-control']).toBe('no-store');
-    expect(res.headers['access-control-allow-origin']).toBe('*');
-  });
+  ])(
+    "%s answers the figures of the seeded checks at the clock's instant, never cached",
+    async (path, body) => {
+      const res = await get(path);
+      expect(res.status).toBe(200);
+      expect(res.text).toBe(JSON.stringify(body));
+      expect(res.headers['etag']).toBe(etagOf(JSON.stringify(body)));
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.headers['access-control-allow-origin']).toBe('*');
+    },
+  );
 
   it.each(['/api/status/%s/charts', '/api/status-page/%s/minute-data'])('%s errors', async (pattern) => {
     const at = (slug: string, query = '') => get(pattern.replace('%s', slug) + query);
@@ -71,7 +76,7 @@ describe('GET /api/status/:slug/charts and /api/status-page/:slug/minute-data', 
 });
 
 describe('GET /api/status-pages/:slug/monitors/:monitorID/availability', () => {
-  const path = (query = '', slug = 'acme', id = '101') =>
+  const path = (query = '', slug = 'acme', id = String(monitorOf[slug] ?? 101)) =>
     `/api/status-pages/${slug}/monitors/${id}/availability${query}`;
 
   it('answers period 30d by default', async () => {
@@ -125,7 +130,7 @@ describe('GET /api/status-pages/:slug/monitors/:monitorID/availability', () => {
     const res = await get(path(`?auth_token=${TOKEN}&period=7d`, 'secret'));
     expect([res.status, res.body, res.headers['cache-control']]).toEqual([
       200,
-      availability('7d'),
+      availability('7d', monitorOf['secret']),
       'private, no-store',
     ]);
   });

@@ -7,9 +7,11 @@ import { etagOf } from '../../src/models/bytes.ts';
 import {
   BASE_URL,
   embedIncident,
+  rtm,
   snippets,
   startApiTestApp,
   TOKEN,
+  upd,
   type ApiTestApp,
 } from '../support/apiFixture.ts';
 import { seedKeys } from '../support/seedReadModels.ts';
@@ -36,17 +38,20 @@ describe('GET /api/embed/status', () => {
   it('adds active incidents with inc=1 and the last N values with rtm=N and upd=N, oldest first', async () => {
     const res = await get('/api/embed/status?slug=acme&inc=1&rtm=4&upd=2');
     expect(res.text).toBe(
-      `{${head},"incidents":${JSON.stringify([embedIncident])},"rtm":[110,110,110,130],"upd":[99.5,100],"dns_only":false}`,
+      `{${head},"incidents":${JSON.stringify([embedIncident])},"rtm":[110,110,130,130],"upd":[99,100],"dns_only":false}`,
     );
   });
 
+  // The last minutes (apiFixture.ts): 09:57 → 110, 09:58 empty, 09:59 → 130, 10:00 (now) empty.
   it.each([
-    ['rtm=1', '"rtm":[130]'],
+    ['rtm=1', '"rtm":[0]'], // no check in the window yet: zeros
     ['rtm=2', '"rtm":[130,130]'],
-    ['rtm=3', '"rtm":[110,110,130]'],
-    ['rtm=240', `"rtm":${JSON.stringify([...new Array<number>(237).fill(200), 110, 110, 130])}`],
+    ['rtm=3', '"rtm":[130,130,130]'], // the leading empty minute takes the window's first value
+    ['rtm=4', '"rtm":[110,110,130,130]'],
+    ['rtm=240', `"rtm":${JSON.stringify(rtm)}`],
     ['upd=1', '"upd":[100]'],
-    ['upd=30', `"upd":${JSON.stringify(Array.from({ length: 30 }, (_, i) => (i === 28 ? 99.5 : 100)))}`],
+    ['upd=2', '"upd":[99,100]'],
+    ['upd=30', `"upd":${JSON.stringify(upd)}`],
   ])('%s carries empty minutes forward inside the window', async (query, fragment) => {
     expect((await get(`/api/embed/status?slug=acme&${query}`)).text).toBe(
       `{${head},"incidents":[],${fragment},"dns_only":false}`,

@@ -10,7 +10,7 @@ import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { buildOperatorApp } from '../../src/operatorApp.ts';
 import { createReadRedis } from '../../src/runtime/clients.ts';
-import { fullPage } from '../support/apiFixture.ts';
+import { fixtureClock, fullPage } from '../support/apiFixture.ts';
 import { startRedisServer, type RedisServer } from '../support/redisServer.ts';
 import { seedActive, seedPage } from '../support/seedReadModels.ts';
 import { freshDatabase, type TestDatabase } from '../support/testEnv.ts';
@@ -39,7 +39,7 @@ describe('the API while Redis stalls', () => {
     redis = createReadRedis({ redisUrl: server.url, redisClusterNodes: null });
     redis.on('error', () => undefined);
     const config = loadConfig({ PUBLIC_BASE_URL: 'https://status.example.com' });
-    app = buildApp({ redis, prefix: PREFIX, config, log });
+    app = buildApp({ redis, prefix: PREFIX, config, log, clock: fixtureClock });
     operator = buildOperatorApp({
       db: t.db,
       redis,

@@ -8,7 +8,7 @@ import { pino } from 'pino';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { HttpMetrics } from '../../src/http/httpMetrics.ts';
-import { seedActive, seedPage, type SeedPage } from './seedReadModels.ts';
+import { seedActive, seedPage, type SeedCheck, type SeedPage } from './seedReadModels.ts';
 import { dropRedisPrefix, freshRedisPrefix, testRedis } from './testEnv.ts';
 
 export const BASE_URL = 'https://status.example.com';
@@ -70,33 +70,69 @@ export const maintenances = [
   maintenance('mnt-1', 'completed', '2026-10-31T22:00:00Z', '2026-11-01T02:00:00Z'),
 ];
 
-const point = (hour: number) => ({ hour, avg_response: 120 + hour, uptime: 100 });
+/** The instant the fixture's checks are projected at and the app assembles answers at. */
+export const FIXTURE_NOW = '2026-11-22T10:00:30Z';
+export const fixtureClock = (): Date => new Date(FIXTURE_NOW);
+
+const check = (at: string, status: SeedCheck['status'], responseTimeMs: number): SeedCheck => ({
+  at,
+  status,
+  responseTimeMs,
+});
+/** Monitor "API": first checked yesterday at 11:30, down 450 s that day, up (once degraded) today. */
+export const apiChecks: SeedCheck[] = [
+  check('2026-11-21T11:30:00Z', 'up', 100), // the first check: nothing before it is observed
+  check('2026-11-21T11:45:00Z', 'down', 300), // a failure from 11:45:00…
+  check('2026-11-21T11:52:30Z', 'up', 110), // …to 11:52:30: 450 s
+  check('2026-11-21T20:00:00Z', 'up', 150),
+  check('2026-11-22T06:30:00Z', 'up', 201),
+  check('2026-11-22T09:57:10Z', 'degraded', 110),
+  check('2026-11-22T09:59:10Z', 'up', 125),
+  check('2026-11-22T09:59:30Z', 'up', 135), // the latest: the embed's `updated`
+];
+
+// The answers at FIXTURE_NOW, by hand from decisions.md "Figures":
+// - today's hours: 6 holds 201; 9 holds 110, 125, 135 → 370 ÷ 3 = 123.33 → 123; no down time → 100.
+// - avg_response_time_today = (201 + 110 + 125 + 135) ÷ 4 = 571 ÷ 4 = 142.75 → 143.
+// - yesterday's hours: 11 holds 100, 300, 110 → 510 ÷ 3 = 170, observed 11:30–12:00 (after the
+//   first check) = 1800 s, down 450 s → 100 × (1 − 450 ÷ 1800) = 75; 20 holds 150, up → 100.
+// - globalDaily, newest first: 2026-11-22 observed 00:00–10:00:30, no down time → 100;
+//   2026-11-21 observed 11:30–24:00 = 45000 s, down 450 s → 100 × (1 − 450 ÷ 45000) = 99;
+//   no day before the first check has data.
+// - minute_data (09:01–10:00): 09:57 → 110, degraded (its worst); 09:59 → (125 + 135) ÷ 2 = 130, up.
+// - timestamp: 2026-11-22T10:00:00Z is 1795341600 s, + 30.
+const apiMinutes = [
+  { minute: '2026-11-22T09:57:00Z', response_time: 110, status: 'degraded' },
+  { minute: '2026-11-22T09:59:00Z', response_time: 130, status: 'up' },
+];
 export const charts = {
   monitors: [
     {
       id: 101,
       name: 'API',
       state: 'up',
-      avg_response_time_today: 123,
-      hourly_data: [point(0), point(1)],
-      minute_data: [{ minute: '2026-11-22T09:59:00Z', response_time: 118, status: 'up' }],
-      yesterday_hourly_data: [point(23)],
+      avg_response_time_today: 143,
+      hourly_data: [
+        { hour: 6, avg_response: 201, uptime: 100 },
+        { hour: 9, avg_response: 123, uptime: 100 },
+      ],
+      minute_data: apiMinutes,
+      yesterday_hourly_data: [
+        { hour: 11, avg_response: 170, uptime: 75 },
+        { hour: 20, avg_response: 150, uptime: 100 },
+      ],
     },
   ],
   overall: 'operational',
   globalDaily: [
     { date: '2026-11-22', uptime: 100 },
-    { date: '2026-11-21', uptime: 99.5 },
+    { date: '2026-11-21', uptime: 99 },
   ],
-  timestamp: 1795341600,
+  timestamp: 1795341630,
 };
-export const minute = {
-  monitors: [
-    { id: 101, minute_data: [{ minute: '2026-11-22T09:59:00Z', response_time: 118, status: 'up' }] },
-  ],
-};
-export const availability = (period: string) => ({
-  monitor_id: 101,
+export const minute = { monitors: [{ id: 101, minute_data: apiMinutes }] };
+export const availability = (period: string, monitorId = 101) => ({
+  monitor_id: monitorId,
   monitor_name: 'API',
   period,
   availability: {
@@ -112,8 +148,13 @@ export const availability = (period: string) => ({
     { date: '2026-11-21', uptime_percentage: 100, downtime_seconds: 0 },
   ],
 });
-export const rtm = [...new Array<number | null>(236).fill(200), null, 110, null, 130]; // 240 minutes, oldest first
-export const upd = Array.from({ length: 30 }, (_, i) => (i === 28 ? 99.5 : 100)); // 30 days, oldest first
+// rtm=240, the minutes 06:01–10:00 oldest first: 06:30 → 201, 09:57 → 110, 09:59 → 130, the rest
+// empty. The 29 leading empty minutes take the first value (201), later ones carry the previous
+// value forward: 06:01–09:56 → 236 × 201, then 110, 110 (09:58), 130, 130 (10:00, no check yet).
+export const rtm = [...new Array<number>(236).fill(201), 110, 110, 130, 130];
+// upd=30, the days 2026-10-24 to 2026-11-22 oldest first: 2026-11-21 (index 28) → 99 as in
+// globalDaily; today → 100; the days before the first check have no data → 100.
+export const upd = Array.from({ length: 30 }, (_, i) => (i === 28 ? 99 : 100));
 export const embedIncident = {
   id: 'inc-3',
   title: 'API errors',
@@ -130,12 +171,17 @@ export const snippets = (slug: string) => ({
   minimal_md: `**Operational** · [View status page](${BASE_URL}/s/${slug})`,
 });
 
-export const fullPage = (slug: string, extra: Partial<SeedPage> = {}): SeedPage => ({
+/** `monitorId`: monitor ids are global (a monitor belongs to one page), so each page has its own. */
+export const fullPage = (slug: string, extra: Partial<SeedPage> = {}, monitorId = 101): SeedPage => ({
   slug,
   incidents,
   maintenances,
-  charts,
-  minute,
+  series: {
+    now: Date.parse(FIXTURE_NOW),
+    monitors: [
+      { id: monitorId, name: 'API', type: 'http', impact: 'partial', position: null, checks: apiChecks },
+    ],
+  },
   snippets: snippets(slug),
   overall: 'operational',
   embed: {
@@ -144,26 +190,40 @@ export const fullPage = (slug: string, extra: Partial<SeedPage> = {}): SeedPage 
     overall: 'operational',
     updated: '2026-11-22T09:59:30Z',
     incidents: [embedIncident],
-    rtm,
-    upd,
     dns_only: false,
   },
   availability: {
-    101: Object.fromEntries(['24h', '7d', '30d', '90d', '1y'].map((p) => [p, availability(p)])),
+    [monitorId]: Object.fromEntries(
+      ['24h', '7d', '30d', '90d', '1y'].map((p) => [p, availability(p, monitorId)]),
+    ),
   },
   ...extra,
 });
 
+/** Each page's monitor (all named "API", with the same checks). */
+export const monitorOf: Readonly<Record<string, number>> = {
+  acme: 101,
+  secret: 102,
+  'secret-pro': 103,
+  'blocked-page': 104,
+  gone: 105,
+  freebie: 106,
+  propage: 107,
+  'blocked-private': 108,
+  'private-free': 109,
+};
+
+const fixturePage = (slug: string, extra: Partial<SeedPage> = {}) => fullPage(slug, extra, monitorOf[slug]);
 export const fixturePages: SeedPage[] = [
-  fullPage('acme'),
-  fullPage('secret', { token: TOKEN }),
-  fullPage('secret-pro', { token: TOKEN, plan: 'pro' }),
-  fullPage('blocked-page', { state: 'blocked' }),
-  fullPage('gone', { state: 'deleted' }),
-  fullPage('freebie', { plan: 'free' }),
-  fullPage('propage', { plan: 'pro' }),
-  fullPage('blocked-private', { state: 'blocked', token: TOKEN, plan: 'free' }),
-  fullPage('private-free', { token: TOKEN, plan: 'free' }),
+  fixturePage('acme'),
+  fixturePage('secret', { token: TOKEN }),
+  fixturePage('secret-pro', { token: TOKEN, plan: 'pro' }),
+  fixturePage('blocked-page', { state: 'blocked' }),
+  fixturePage('gone', { state: 'deleted' }),
+  fixturePage('freebie', { plan: 'free' }),
+  fixturePage('propage', { plan: 'pro' }),
+  fixturePage('blocked-private', { state: 'blocked', token: TOKEN, plan: 'free' }),
+  fixturePage('private-free', { token: TOKEN, plan: 'free' }),
   { slug: 'empty', plan: 'business' }, // access only: models not rendered yet
 ];
 
@@ -197,7 +257,7 @@ export const startApiTestApp = async (
   // The tests try wrong tokens on every endpoint; their throttling is tested in tokenThrottle.test.ts.
   const tokenThrottle = { maxFailures: 1000, windowMs: 60_000 };
   const metrics = opts.metrics ? { metrics: opts.metrics } : {};
-  const app = buildApp({ redis, prefix, config, log, tokenThrottle, ...metrics });
+  const app = buildApp({ redis, prefix, config, log, tokenThrottle, clock: fixtureClock, ...metrics });
   return {
     app,
     redis,

@@ -1,10 +1,22 @@
 // Writes read models exactly in the formats of docs/read-models.md, for API tests that must not
 // wait for the projector: an active pointer "1:4" and, per page, the keys under its partition tag.
+// The monitors' series (what charts, minute data, rtm and upd are assembled from when read) are
+// written by the projector's own planning, so they are exactly what projecting the checks stores.
 import type { RedisClient } from '../../src/models/redis/redisClient.ts';
+import type { MonitorConfig, PageState } from '../../projections/types.ts';
+import type { CheckStatus } from '../../src/events/check.ts';
 import type { Plan } from '../../src/events/page.ts';
+import { formatCheckpoint, START } from '../../src/eventLog/readAfter.ts';
+import { encodeAccess } from '../../src/models/access/codec.ts';
 import { toBytes } from '../../src/models/bytes.ts';
 import { formatActive } from '../../src/models/control/codec.ts';
-import { activeKey, partitionTag } from '../../src/models/control/keys.ts';
+import { commitWrites } from '../../src/models/control/commitWrites.ts';
+import { activeKey, partitionKeys, partitionTag } from '../../src/models/control/keys.ts';
+import { putPageCore } from '../../src/models/pageState/writes.ts';
+import { timelineKeys } from '../../src/models/timeline/keys.ts';
+import type { WriteOp } from '../../src/models/redis/writeOps.ts';
+import type { Check } from '../../src/projector/evolveBatch.ts';
+import { planChecks } from '../../src/projector/planChecks.ts';
 import { pageKeys } from './pageKeys.ts';
 import { hashToken } from '../../src/shared/hashToken.ts';
 import { partitionOf } from '../../src/shared/pageHash.ts';
@@ -25,10 +37,12 @@ export type EmbedSeed = {
   overall: string;
   updated: string;
   incidents: unknown[];
-  rtm: (number | null)[];
-  upd: number[];
   dns_only: boolean;
 };
+
+export type SeedCheck = Readonly<{ at: string; status: CheckStatus; responseTimeMs: number }>;
+/** A monitor of the page core with its checks. Monitor ids are global: one page each. */
+export type SeedMonitor = MonitorConfig & Readonly<{ checks: readonly SeedCheck[] }>;
 
 export type SeedPage = {
   slug: string;
@@ -37,16 +51,18 @@ export type SeedPage = {
   token?: string | null; // plaintext; stored as its SHA-256 digest
   incidents?: IncidentJson[];
   maintenances?: MaintenanceJson[];
-  charts?: unknown;
-  minute?: unknown;
+  /** The page core and its monitors' checks, projected at `now`; absent: no document yet. */
+  series?: Readonly<{ now: number; monitors: readonly SeedMonitor[] }>;
   snippets?: unknown;
   overall?: string;
   embed?: EmbedSeed;
   availability?: Record<number, Record<string, unknown>>; // monitor id → period → response
 };
 
-export const seedKeys = (prefix: string, slug: string) =>
-  pageKeys(partitionTag(prefix, SEED_VERSION, partitionOf(slug, SEED_PARTITIONS)), slug);
+const seedTag = (prefix: string, slug: string): string =>
+  partitionTag(prefix, SEED_VERSION, partitionOf(slug, SEED_PARTITIONS));
+
+export const seedKeys = (prefix: string, slug: string) => pageKeys(seedTag(prefix, slug), slug);
 
 export const seedActive = async (redis: RedisClient, prefix: string): Promise<void> => {
   await redis.set(activeKey(prefix), formatActive({ version: SEED_VERSION, partitions: SEED_PARTITIONS }));
@@ -83,36 +99,72 @@ const countByMonth = (days: string[]): Map<string, Record<string, number>> => {
   return months;
 };
 
+/** The page document the access and the core are encoded from. */
+const documentOf = (page: SeedPage): PageState => ({
+  settings: {
+    slug: page.slug,
+    title: page.slug,
+    plan: page.plan ?? 'growth',
+    customDomain: null,
+    tokenHash: page.token ? hashToken(page.token) : null,
+    blocked: page.state === 'blocked',
+    configuredAt: null,
+  },
+  deleted: page.state === 'deleted',
+  updatedAt: null,
+  monitors: Object.fromEntries(
+    (page.series?.monitors ?? []).map(({ checks: _, ...config }) => [String(config.id), config]),
+  ),
+  incidents: {},
+  maintenances: {},
+});
+
+/** The core and every check as one batch would write them (no head yet: the checks are the first). */
+const seriesWrites = (tag: string, doc: PageState, series: NonNullable<SeedPage['series']>): WriteOp[] => {
+  const writes = [putPageCore({ tag, slug: doc.settings.slug }, doc)];
+  if (doc.deleted) return writes; // a deleted page's checks are dropped, its monitors' models deleted
+  let position = 0n;
+  for (const monitor of series.monitors) {
+    const checks = monitor.checks.map((c): Check => {
+      position += 1n;
+      return { at: Date.parse(c.at), position, status: c.status, responseTimeMs: c.responseTimeMs };
+    });
+    if (checks.length === 0) continue;
+    const plan = planChecks(tag, { monitorId: monitor.id, head: null, checks }, undefined, series.now);
+    writes.push(...plan.writes);
+  }
+  return writes;
+};
+
+/** Commits like a projector run: fenced on the partition's checkpoint (seeded at the log's start). */
+const commitSeries = async (redis: RedisClient, tag: string, writes: readonly WriteOp[]): Promise<void> => {
+  const checkpoint = partitionKeys(tag).checkpoint;
+  await redis.set(checkpoint, formatCheckpoint(START), 'NX');
+  const expected = (await redis.get(checkpoint)) ?? '';
+  if (!(await commitWrites(redis, { tag, expected, next: null }, writes)))
+    throw new Error(`the seed of ${tag} was fenced`);
+};
+
 export const seedPage = async (redis: RedisClient, prefix: string, page: SeedPage): Promise<void> => {
   const k = seedKeys(prefix, page.slug);
+  const doc = documentOf(page);
+  if (page.series !== undefined) {
+    const tag = seedTag(prefix, page.slug);
+    for (const { id } of page.series.monitors) {
+      // A monitor's series is keyed by its id within the partition, not by its page.
+      if ((await redis.exists(timelineKeys({ tag, monitorId: id }).head)) > 0)
+        throw new Error(`monitor ${String(id)} already has checks: give each page its own monitor ids`);
+    }
+    await commitSeries(redis, tag, seriesWrites(tag, doc, page.series));
+  }
   const tx = redis.multi();
-  const state = page.state ?? 'active';
-  tx.set(
-    k.access,
-    state === 'deleted'
-      ? json({ state, plan: null, token_hash: null })
-      : json({ state, plan: page.plan ?? 'growth', token_hash: page.token ? hashToken(page.token) : null }),
-  );
-  if (page.charts !== undefined) tx.set(k.charts, toBytes(json(page.charts)));
-  if (page.minute !== undefined) tx.set(k.minute, toBytes(json(page.minute)));
+  tx.set(k.access, encodeAccess(doc));
   if (page.snippets !== undefined) tx.set(k.snippets, toBytes(json(page.snippets)));
   if (page.overall !== undefined) tx.set(k.overall, page.overall);
   if (page.embed !== undefined) {
     const e = page.embed;
     const head = `"page":${json(e.page)},"page_url":${json(e.page_url)},"overall":${json(e.overall)},"updated":${json(e.updated)}`;
-    tx.hset(
-      k.embed,
-      'head',
-      head,
-      'incidents',
-      json(e.incidents),
-      'rtm',
-      json(e.rtm),
-      'upd',
-      json(e.upd),
-      'tail',
-      `"dns_only":${json(e.dns_only)}`,
-    );
+    tx.hset(k.embed, 'head', head, 'incidents', json(e.incidents), 'tail', `"dns_only":${json(e.dns_only)}`);
   }
   for (const [id, periods] of Object.entries(page.availability ?? {})) {
     for (const [period, body] of Object.entries(periods))
