@@ -1,19 +1,19 @@
 // The API's reads of what readers subscribe to: feeds, Statuspage-compatible documents and the
 // embed with its revisions (live streams). Each is ONE round trip that also fetches the page's
-// access document.
+// access document (and, for the Statuspage documents, the page's latest event time).
 import type { RedisClient } from './redis/redisClient.ts';
 import type { StatuspageDocument } from '../../projections/render/statuspage/documents.ts';
 import { accessRead } from './access/reads.ts';
 import type { PageAccess } from './access/codec.ts';
 import type { StoredBytes } from './bytes.ts';
+import { fillStored, updatedIso } from './fillUpdated.ts';
 import { embedStreamRead, type EmbedRevisions } from './embed/reads.ts';
 import type { EmbedParts } from './embed/codec.ts';
 import { feedRead, type FeedFormat, type StoredFeed } from './feeds/reads.ts';
 import type { PageRef } from './page.ts';
-import { getString, known, readAll } from './redis/reads.ts';
+import { known, readAll } from './redis/reads.ts';
 import type { MonitorSnapshot } from '../../projections/types.ts';
-import { decodeUpdated } from './pageState/codec.ts';
-import { pageStateKeys } from './pageState/keys.ts';
+import { updatedRead } from './pageState/reads.ts';
 import { monitorConfigsRead, readMonitorSeries } from './series/pageSeriesRead.ts';
 import { statuspageRead } from './statuspage/reads.ts';
 
@@ -33,9 +33,15 @@ export const createSubscriptionReads = (redis: RedisClient) => ({
     return { access, ...feed };
   },
 
+  /** The document with the page's latest event time filled in (the stored one has the slot). */
   statuspage: async (page: PageRef, document: StatuspageDocument) => {
-    const [access, stored] = await readAll(redis, [accessRead(page), statuspageRead(page, document)]);
-    return { access, stored: stored satisfies StoredBytes | null };
+    const [access, stored, updated] = await readAll(redis, [
+      accessRead(page),
+      statuspageRead(page, document),
+      updatedRead(page),
+    ]);
+    const filled: StoredBytes | null = stored && fillStored(stored, updatedIso(updated));
+    return { access, stored: filled };
   },
 
   /** The embed parts with their revisions; with `seriesAt`, the monitors' series at that instant. */
@@ -43,12 +49,12 @@ export const createSubscriptionReads = (redis: RedisClient) => ({
     const [access, embed, updated, configs] = await readAll(redis, [
       accessRead(page),
       embedStreamRead(page),
-      getString(pageStateKeys(page).updated),
+      updatedRead(page),
       seriesAt === null ? known(null) : monitorConfigsRead(page),
     ]);
     const monitors =
       seriesAt === null || configs === null ? null : await readMonitorSeries(redis, page, configs, seriesAt);
-    return { access, ...embed, updatedAt: decodeUpdated(updated), monitors };
+    return { access, ...embed, updatedAt: updated, monitors };
   },
 });
 

@@ -35,7 +35,6 @@ export const renderSubscriptions = (input: SubscriptionInput): WriteOp[] => {
         slug: page.slug,
         title: state.settings.title,
         pageUrl: input.pageUrl,
-        updatedAt: state.updatedAt ?? now,
         overall: input.overall,
         monitors: input.monitors,
         incidents,

@@ -1,9 +1,12 @@
 // The Statuspage API v2 documents of one page, rendered whole so each is served as stored bytes
-// under /s/{slug}/api/v2/<name>.json. Lists hold at most 50 items, like Statuspage's.
+// under /s/{slug}/api/v2/<name>.json. Lists hold at most 50 items, like Statuspage's. The page's
+// latest event time is left as the updated slot, filled in when read, so a check that changes no
+// status leaves them as they are.
 import { formatTimestamp } from '../../../src/shared/time.ts';
 import type { IncidentDoc, MaintenanceDoc, MonitorStatus, OverallStatus } from '../../types.ts';
 import { maintenanceStatus } from '../maintenanceJson.ts';
 import { inDisplayOrder } from '../monitorOrder.ts';
+import { UPDATED_SLOT } from '../updatedSlot.ts';
 import { componentStatus, type ComponentJson } from './components.ts';
 import { spIncident, spMaintenance, type ItemContext } from './incidents.ts';
 import { statusOf } from './indicator.ts';
@@ -24,8 +27,6 @@ export type StatuspageInput = Readonly<{
   slug: string;
   title: string;
   pageUrl: string;
-  /** The page's latest event (the embed's `updated`). */
-  updatedAt: number;
   overall: OverallStatus;
   monitors: readonly MonitorStatus[];
   incidents: readonly IncidentDoc[];
@@ -42,13 +43,12 @@ const componentsOf = (input: StatuspageInput, monitors: readonly MonitorStatus[]
       .filter((m) => maintenanceStatus(m, input.nowMs) === 'in_progress')
       .flatMap((m) => m.components),
   );
-  const updated = formatTimestamp(input.updatedAt);
   return monitors.map((m, i) => ({
     id: String(m.id),
     name: m.name,
     status: componentStatus(m, inMaintenance.has(m.name)),
-    created_at: formatTimestamp(m.firstAt ?? input.updatedAt),
-    updated_at: updated,
+    created_at: m.firstAt === null ? UPDATED_SLOT : formatTimestamp(m.firstAt),
+    updated_at: UPDATED_SLOT,
     position: i + 1,
     description: null,
     showcase: true,
@@ -70,7 +70,7 @@ export const renderStatuspage = (input: StatuspageInput): Record<StatuspageDocum
     name: input.title,
     url: input.pageUrl,
     time_zone: 'Etc/UTC',
-    updated_at: formatTimestamp(input.updatedAt),
+    updated_at: UPDATED_SLOT,
   };
   // Only the newest LIST_LIMIT and the unresolved ones are shown: a page's long history costs a sort.
   const sorted = [...input.incidents].sort((a, b) => b.startedAt - a.startedAt || byId(a, b));

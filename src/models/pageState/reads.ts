@@ -2,7 +2,7 @@
 import type { PageState } from '../../../projections/types.ts';
 import type { PageRef } from '../page.ts';
 import { getString, hashGetAll, hashGetMany, known, mapRead, tupleRead, type Read } from '../redis/reads.ts';
-import { decodePage, type DecodedPage } from './codec.ts';
+import { decodePage, decodeUpdated, type DecodedPage } from './codec.ts';
 import { pageStateKeys } from './keys.ts';
 
 /** The whole page document with its `updatedAt` (a render needs it all); null for a page never configured. */
@@ -19,6 +19,10 @@ export const pageStateRead = (page: PageRef): Read<PageState | null> => {
       decodePage({ core, updated, incidents, maintenances })?.state ?? null,
   );
 };
+
+/** The time of the page's latest event (epoch ms); null for a page that never had one. */
+export const updatedRead = (page: PageRef): Read<number | null> =>
+  mapRead(getString(pageStateKeys(page).updated), decodeUpdated);
 
 const fieldsRead = (key: string, ids: readonly string[]): Read<Record<string, string | null>> =>
   ids.length === 0
