@@ -6,15 +6,14 @@ import { DAY_MS, MINUTE_MS, floorTo, formatTimestamp } from '../../src/shared/ti
 import { pageDayUptime } from '../figures/pageDayUptime.ts';
 import type { IncidentDoc, MonitorSnapshot, MonitorStatus, OverallStatus } from '../types.ts';
 
+/** `head` = page, page_url and overall; `updated` is added when read (embedBody). */
 export type EmbedParts = { head: string; incidents: string; tail: string };
 export type EmbedInput = Readonly<{
   slug: string;
   pageUrl: string;
   overall: OverallStatus;
-  updatedAt: number | null;
   monitors: readonly MonitorStatus[];
   incidents: readonly IncidentDoc[];
-  nowMs: number;
 }>;
 
 export const RTM_MINUTES = 240;
@@ -78,13 +77,9 @@ export const updDays = (
 const members = (fields: object): string => JSON.stringify(fields).slice(1, -1);
 
 export const renderEmbedParts = (args: EmbedInput): EmbedParts => {
-  const { slug, pageUrl, overall, updatedAt, monitors, incidents, nowMs } = args;
-  const head: Pick<EmbedStatus, 'page' | 'page_url' | 'overall' | 'updated'> = {
-    page: slug,
-    page_url: pageUrl,
-    overall,
-    updated: formatTimestamp(updatedAt ?? nowMs),
-  };
+  const { slug, pageUrl, overall, monitors, incidents } = args;
+  // `updated` follows every check: the API adds it when read, from the page's latest event.
+  const head: Pick<EmbedStatus, 'page' | 'page_url' | 'overall'> = { page: slug, page_url: pageUrl, overall };
   const tail: Pick<EmbedStatus, 'dns_only'> = {
     dns_only: monitors.length > 0 && monitors.every((m) => m.type === 'dns'),
   };

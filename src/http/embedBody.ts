@@ -1,15 +1,21 @@
 // The embed status body: the stored parts (head, incidents, tail) joined in the field order of
-// read-api.md, with rtm and upd computed from the monitors' series when asked for. Shared by
+// read-api.md, with `updated` (the page's latest event) and, when asked for, rtm and upd computed
+// from the monitors' series: what moves with every check is never stored in the embed. Shared by
 // GET /api/embed/status and the live stream.
 import { rtmMinutes, rtmWindow, updDays } from '../../projections/render/embed.ts';
 import type { MonitorSnapshot } from '../../projections/types.ts';
+import { formatTimestamp } from '../shared/time.ts';
 import { ApiError } from './errors.ts';
 import type { EmbedParts } from '../models/embed/codec.ts';
 import type { EmbedStatusQuery as Query } from './schemas.ts';
 
-/** What a body is made of: the stored parts, and the series (read only when rtm or upd is asked for). */
+/**
+ * What a body is made of: the stored parts, the page's latest event (`updated`), and the series
+ * (read only when rtm or upd is asked for).
+ */
 export type EmbedSource = Readonly<{
   parts: Partial<EmbedParts>;
+  updatedAt: number | null;
   monitors: readonly MonitorSnapshot[] | null;
   now: number;
 }>;
@@ -18,7 +24,7 @@ export type EmbedSource = Readonly<{
 export const needsSeries = (query: Query): boolean => query.rtm !== undefined || query.upd !== undefined;
 
 /** @throws ApiError service_unavailable when a needed part was not rendered (or the series not read) */
-export const embedBody = ({ parts, monitors, now }: EmbedSource, query: Query): string => {
+export const embedBody = ({ parts, updatedAt, monitors, now }: EmbedSource, query: Query): string => {
   const field = (name: keyof EmbedParts): string => {
     const value = parts[name];
     if (value === undefined) throw new ApiError('service_unavailable');
@@ -35,5 +41,6 @@ export const embedBody = ({ parts, monitors, now }: EmbedSource, query: Query): 
   const upd =
     query.upd === undefined ? '' : `,"upd":${JSON.stringify(updDays(series(), now).slice(-query.upd))}`;
   const incidents = query.inc === '1' ? field('incidents') : '[]';
-  return `{${field('head')},"incidents":${incidents}${rtm}${upd},${field('tail')}}`;
+  const updated = JSON.stringify(formatTimestamp(updatedAt ?? now));
+  return `{${field('head')},"updated":${updated},"incidents":${incidents}${rtm}${upd},${field('tail')}}`;
 };

@@ -13,6 +13,7 @@ import type { PageRef } from './page.ts';
 import { known, readAll, runRead } from './redis/reads.ts';
 import type { MonitorSnapshot } from '../../projections/types.ts';
 import { monitorConfigsRead, readMonitorSeries } from './series/pageSeriesRead.ts';
+import { updatedRead } from './pageState/reads.ts';
 
 export type StoredRead = Readonly<{ access: PageAccess | null; stored: StoredBytes | null }>;
 export type AvailabilityRead = StoredRead & Readonly<{ monitorExists: boolean }>;
@@ -25,6 +26,8 @@ export type SeriesRead = Readonly<{
 export type EmbedRead = Readonly<{
   access: PageAccess | null;
   parts: Partial<EmbedParts>;
+  /** The page's latest event, checks included (the body's `updated`). */
+  updatedAt: number | null;
   /** Only when asked for (rtm, upd): the monitors' series. */
   monitors: MonitorSnapshot[] | null;
 }>;
@@ -78,14 +81,15 @@ export const createPageReads = (redis: RedisClient) => ({
 
   /** The stored embed parts; with `seriesAt`, the monitors' series at that instant too (rtm, upd). */
   embed: async (page: PageRef, seriesAt: number | null): Promise<EmbedRead> => {
-    const [access, parts, configs] = await readAll(redis, [
+    const [access, parts, updatedAt, configs] = await readAll(redis, [
       accessRead(page),
       embedRead(page),
+      updatedRead(page),
       seriesAt === null ? known(null) : monitorConfigsRead(page),
     ]);
     const monitors =
       seriesAt === null || configs === null ? null : await readMonitorSeries(redis, page, configs, seriesAt);
-    return { access, parts, monitors };
+    return { access, parts, updatedAt, monitors };
   },
 
   /** A slice of a list with its documents in list order; `slice` null reads access only. */

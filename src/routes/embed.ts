@@ -49,12 +49,12 @@ export const embedRoutes = ({ reads, locate, cache, clock }: RouteDeps): Route[]
         page,
         variant,
         async (): Promise<EmbedVariant> => {
-          const { access, parts, monitors } = await reads.embed(page, series ? now : null);
+          const { access, ...source } = await reads.embed(page, series ? now : null);
           if (!query.success) return { access, ready: null, missing: false };
           try {
             return {
               access,
-              ready: readyBody(embedBody({ parts, monitors, now }, query.data)),
+              ready: readyBody(embedBody({ ...source, now }, query.data)),
               missing: false,
             };
           } catch (error) {

@@ -8,7 +8,7 @@ import { rebuild } from '../../src/projector/rebuild.ts';
 import { DAY_MS, MINUTE_MS } from '../../src/shared/time.ts';
 import { check, monitorConfigured, pageConfigured } from '../support/events.ts';
 import { startProjectorEnv, type ProjectorEnv } from '../support/projectorEnv.ts';
-import { availabilityJson, storedJson, assembledJson } from '../support/readModels.ts';
+import { availabilityJson, assembledJson } from '../support/readModels.ts';
 
 const PERIODS = ['24h', '7d', '30d', '90d', '1y'];
 const iso = (ms: number) => new Date(ms).toISOString();

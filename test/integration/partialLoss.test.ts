@@ -16,7 +16,7 @@ import { createProjectorMetrics } from '../../src/projector/projectorMetrics.ts'
 import { rebuild } from '../../src/projector/rebuild.ts';
 import { partitionOf } from '../../src/shared/pageHash.ts';
 import { check, twoPagesWithChecks } from '../support/events.ts';
-import { dumpVersion, keysOf, storedJson, assembledJson } from '../support/readModels.ts';
+import { dumpVersion, keysOf, assembledJson } from '../support/readModels.ts';
 import { startProjectorEnv, type ProjectorEnv } from '../support/projectorEnv.ts';
 import { startRedisServer, type RedisServer } from '../support/redisServer.ts';
 

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { check, monitorConfigured, pageConfigured } from '../support/events.ts';
 import { startProjectorEnv, type ProjectorEnv } from '../support/projectorEnv.ts';
-import { availabilityJson, keysOf, storedJson, assembledJson } from '../support/readModels.ts';
+import { availabilityJson, keysOf, assembledJson } from '../support/readModels.ts';
 
 const maintenance = (page: string, id: string, start: string, end: string) => ({
   type: 'maintenance.scheduled',

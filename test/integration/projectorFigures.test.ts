@@ -7,7 +7,7 @@ import { createPageReads } from '../../src/models/pageReads.ts';
 import { partitionOf } from '../../src/shared/pageHash.ts';
 import { check, monitorConfigured, pageConfigured } from '../support/events.ts';
 import { startProjectorEnv, type ProjectorEnv } from '../support/projectorEnv.ts';
-import { availabilityJson, keysOf, storedJson, assembledJson } from '../support/readModels.ts';
+import { availabilityJson, keysOf, assembledJson } from '../support/readModels.ts';
 
 describe('projected figures', () => {
   let env: ProjectorEnv;

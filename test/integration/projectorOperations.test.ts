@@ -16,6 +16,7 @@ import { rebuild } from '../../src/projector/rebuild.ts';
 import { readActive } from '../../src/models/control/versions.ts';
 import { pageHash } from '../../src/shared/pageHash.ts';
 import { check, monitorConfigured, pageConfigured } from '../support/events.ts';
+import { assembledJson } from '../support/readModels.ts';
 import { startProjectorEnv, URLS, type ProjectorEnv } from '../support/projectorEnv.ts';
 import { dropRedisPrefix } from '../support/testEnv.ts';
 
@@ -48,8 +49,10 @@ describe('operating the projector', () => {
     expect(letters).toHaveLength(1); // the unknown type is skipped, not a dead letter
     expect(letters[0]!.position).toBe('3');
     expect(letters[0]!.error).toMatch(/^unreadable event: .*status/s);
-    const charts = JSON.parse((await env.redis.get(`${await env.tagOf(0)}:pg:ops:charts`))!.split('\n')[1]!);
-    expect(charts.monitors[0].avg_response_time_today).toBe(42); // the later check was applied
+    const charts = (await assembledJson(env, 'ops', 'charts')) as {
+      monitors: { avg_response_time_today: number }[];
+    };
+    expect(charts.monitors[0]!.avg_response_time_today).toBe(42); // the later check was applied
     const quarantined = [
       {
         page: 'ops',
@@ -66,8 +69,10 @@ describe('operating the projector', () => {
     });
     expect((await readActive(env.redis, env.prefix))!.version).toBe(2);
     expect((await projectionStatus(env.t.db, env.redis, env.prefix)).quarantined_pages).toEqual(quarantined);
-    const rebuilt = JSON.parse((await env.redis.get(`${await env.tagOf(0)}:pg:ops:charts`))!.split('\n')[1]!);
-    expect(rebuilt.monitors[0].avg_response_time_today).toBe(42);
+    const rebuilt = (await assembledJson(env, 'ops', 'charts')) as {
+      monitors: { avg_response_time_today: number }[];
+    };
+    expect(rebuilt.monitors[0]!.avg_response_time_today).toBe(42);
   });
 
   it('reports projection status and Prometheus metrics on the operator listener', async () => {

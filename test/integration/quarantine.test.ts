@@ -9,7 +9,9 @@ import { buildOperatorApp } from '../../src/operatorApp.ts';
 import { partitionKeys } from '../../src/models/control/keys.ts';
 import { pageStateKeys } from '../../src/models/pageState/keys.ts';
 import { createProjectorMetrics } from '../../src/projector/projectorMetrics.ts';
+import { embedKeys } from '../../src/models/embed/keys.ts';
 import { check, monitorConfigured, pageConfigured } from '../support/events.ts';
+import { assembledJson } from '../support/readModels.ts';
 import { startProjectorEnv, type ProjectorEnv } from '../support/projectorEnv.ts';
 
 const maintenance = (page: string, id: string) => ({
@@ -27,11 +29,12 @@ const maintenance = (page: string, id: string) => ({
 describe('a page whose render throws', () => {
   let env: ProjectorEnv;
   let operator: ReturnType<typeof request>;
-  const avgToday = async (page: string) => {
-    const body = (await env.redis.get(`${await env.tagOf(0)}:pg:${page}:charts`))!;
-    return (JSON.parse(body.split('\n')[1]!) as { monitors: { avg_response_time_today: number }[] })
+  const avgToday = async (page: string) =>
+    ((await assembledJson(env, page, 'charts')) as { monitors: { avg_response_time_today: number }[] })
       .monitors[0]!.avg_response_time_today;
-  };
+  // What a render stores: a status change of the page's monitor is rendered.
+  const overall = async (page: string) =>
+    env.redis.get(embedKeys({ tag: await env.tagOf(0), slug: page }).overall);
   /** Stores a window in year 10000 in the page document, as a bug in evolving it might. */
   const corrupt = async (page: string) => {
     const tag = await env.tagOf(0);
@@ -75,9 +78,10 @@ describe('a page whose render throws', () => {
 
   it('is quarantined alone and reported; the other pages keep updating', async () => {
     await corrupt('sick');
-    await env.append(check('well', 2, '2026-11-22T11:30:00Z', 'up', 200));
+    await env.append(check('well', 2, '2026-11-22T11:30:00Z', 'down', 200));
     await env.project();
     expect(await avgToday('well')).toBe(150);
+    expect(await overall('well')).toBe('major_outage'); // its only monitor, the default impact
     const status = await operator.get('/v1/projection-status');
     expect(status.body.quarantined_pages).toEqual([
       {
@@ -93,6 +97,7 @@ describe('a page whose render throws', () => {
     await env.append(check('well', 2, '2026-11-22T11:40:00Z', 'up', 300));
     await env.project();
     expect(await avgToday('well')).toBe(200);
+    expect(await overall('well')).toBe('operational');
   });
 
   it('leaves the quarantine once it renders again', async () => {

@@ -6,6 +6,7 @@ import type { RedisClient } from '../../src/models/redis/redisClient.ts';
 import type { MonitorConfig, PageState } from '../../projections/types.ts';
 import type { CheckStatus } from '../../src/events/check.ts';
 import type { Plan } from '../../src/events/page.ts';
+import { encodeUpdated } from '../../src/models/pageState/codec.ts';
 import { formatCheckpoint, START } from '../../src/eventLog/readAfter.ts';
 import { encodeAccess } from '../../src/models/access/codec.ts';
 import { toBytes } from '../../src/models/bytes.ts';
@@ -163,8 +164,10 @@ export const seedPage = async (redis: RedisClient, prefix: string, page: SeedPag
   if (page.overall !== undefined) tx.set(k.overall, page.overall);
   if (page.embed !== undefined) {
     const e = page.embed;
-    const head = `"page":${json(e.page)},"page_url":${json(e.page_url)},"overall":${json(e.overall)},"updated":${json(e.updated)}`;
+    // `updated` is the page's latest event, kept apart and joined when read.
+    const head = `"page":${json(e.page)},"page_url":${json(e.page_url)},"overall":${json(e.overall)}`;
     tx.hset(k.embed, 'head', head, 'incidents', json(e.incidents), 'tail', `"dns_only":${json(e.dns_only)}`);
+    tx.set(k.updated, encodeUpdated(Date.parse(e.updated)));
   }
   for (const [id, periods] of Object.entries(page.availability ?? {})) {
     for (const [period, body] of Object.entries(periods))

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderEmbedParts, rtmMinutes, rtmWindow, updDays } from '../../projections/render/embed.ts';
+import { embedBody } from '../../src/http/embedBody.ts';
 import type { IncidentDoc } from '../../projections/types.ts';
 import { DAY_MS, MINUTE_MS } from '../../src/shared/time.ts';
 import { aMonitor, ms } from './monitorSnapshot.ts';
@@ -87,9 +88,7 @@ describe('renderEmbedParts', () => {
 
   it('renders JSON fragments the API joins without parsing', () => {
     const parts = renderEmbedParts(base);
-    expect(parts.head).toBe(
-      '"page":"acme","page_url":"https://status.acme.com","overall":"partial_outage","updated":"2026-11-22T10:00:00Z"',
-    );
+    expect(parts.head).toBe('"page":"acme","page_url":"https://status.acme.com","overall":"partial_outage"');
     expect(JSON.parse(parts.incidents)).toEqual([
       {
         id: 'd',
@@ -127,10 +126,19 @@ describe('renderEmbedParts', () => {
     expect(updDays(base.monitors, base.nowMs)).toEqual(new Array(30).fill(100));
   });
 
-  it('uses the render time when nothing was projected yet; dns_only needs monitors, all of type dns', () => {
-    const parts = renderEmbedParts({ ...base, updatedAt: null, monitors: [] });
-    expect(parts.head).toContain('"updated":"2026-11-22T10:30:20Z"');
-    expect(parts.tail).toBe('"dns_only":false');
+  it('joins `updated` when read: the latest event, or the instant when nothing was projected yet', () => {
+    const parts = renderEmbedParts(base);
+    const query = { slug: 'acme', inc: '1' } as const;
+    const at = (updatedAt: number | null) =>
+      embedBody({ parts, updatedAt, monitors: null, now: base.nowMs }, query);
+    expect(at(base.updatedAt)).toBe(
+      `{${parts.head},"updated":"2026-11-22T10:00:00Z","incidents":${parts.incidents},"dns_only":true}`,
+    );
+    expect(at(null)).toContain('"updated":"2026-11-22T10:30:20Z"');
+  });
+
+  it('says dns_only only for monitors all of type dns', () => {
+    expect(renderEmbedParts({ ...base, monitors: [] }).tail).toBe('"dns_only":false');
     const mixed = renderEmbedParts({ ...base, monitors: [aMonitor({ type: 'dns' }), aMonitor({ id: 2 })] });
     expect(mixed.tail).toBe('"dns_only":false');
   });
