@@ -41,6 +41,11 @@ export const embedBody = ({ parts, updatedAt, monitors, now }: EmbedSource, quer
   const upd =
     query.upd === undefined ? '' : `,"upd":${JSON.stringify(updDays(series(), now).slice(-query.upd))}`;
   const incidents = query.inc === '1' ? field('incidents') : '[]';
-  const updated = JSON.stringify(formatTimestamp(updatedAt ?? now));
-  return `{${field('head')},"updated":${updated},"incidents":${incidents}${rtm}${upd},${field('tail')}}`;
+  const head = field('head');
+  // A head rendered by an earlier release still holds `updated` (the slug, URL and status never
+  // contain a quote): it is sent as it is until the page's next render.
+  const updated = head.includes('"updated":')
+    ? ''
+    : `,"updated":${JSON.stringify(formatTimestamp(updatedAt ?? now))}`;
+  return `{${head}${updated},"incidents":${incidents}${rtm}${upd},${field('tail')}}`;
 };

@@ -146,7 +146,9 @@ describe('projected figures', () => {
       page: 'fig',
       page_url: 'http://status.test/s/fig',
       overall: 'degraded_performance',
-      updated: '2026-11-22T00:08:00Z',
     });
+    expect(await env.redis.get((await keysOf(env, 'fig')).updated)).toBe(
+      String(Date.parse('2026-11-22T00:08:00Z')),
+    );
   });
 });
