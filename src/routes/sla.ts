@@ -94,6 +94,15 @@ const headOf = (deps: Pick<RouteDeps, 'cache'>, sla: SlaReads, page: PageRef): P
     () => 0,
   );
 
+/**
+ * The answer is remembered (the response memo) only while the head is current: the head names the
+ * minute, and a body kept for its minute must not outlive the next one.
+ */
+const fromHead = (deps: Pick<RouteDeps, 'cache'>, head: SlaHead, body: object) => ({
+  from: head,
+  settled: deps.cache.isSettled(head) && deps.cache.isSettled(body),
+});
+
 export const slaApiRoutes = (deps: RouteDeps, sla: SlaReads): Route[] => [
   {
     path: '/api/status-pages/:slug/sla',
@@ -120,9 +129,8 @@ export const slaApiRoutes = (deps: RouteDeps, sla: SlaReads): Route[] => [
         ...body,
         cacheControl: cacheRule(servable, ready.current, isPrivate),
         ...(csv ? { contentType: CSV } : {}),
-        from: body,
+        ...fromHead(deps, head, body),
         edge: slaEdge(slug),
-        settled: deps.cache.isSettled(body),
       });
     },
   },
@@ -234,9 +242,8 @@ export const slaPageRoutes = (deps: RouteDeps, sla: SlaReads): Route[] => [
         ...(isPrivate ? { body: withTokenInCsvLink(html.body, req) } : {}),
         contentType: HTML,
         cacheControl: cacheRule(servable, ready.current, isPrivate),
-        from: html,
+        ...fromHead(deps, head, html),
         edge: slaEdge(slug),
-        settled: deps.cache.isSettled(html),
       });
     },
   },
