@@ -56,7 +56,7 @@ const renderOne = async (redis: RedisClient, job: Job, asOf: number, log: Logger
     zone,
     asOf,
     changedFrom: full ? 0 : job.from,
-    storedUntil: full ? null : (job.meta?.current ?? null),
+    storedUntil: full ? null : job.meta.current,
   });
   const first = reachYear(zone, asOf);
   const current = monthAt(zone, asOf);

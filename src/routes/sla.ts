@@ -224,9 +224,15 @@ export const slaPageRoutes = (deps: RouteDeps, sla: SlaReads): Route[] => [
         return;
       }
       const ready = readyOf(head);
-      if (ready === null) return unavailable(res);
+      if (ready === null) {
+        unavailable(res);
+        return;
+      }
       const servable = servablePeriod(label, ready.current);
-      if (servable === null) return sendHtml(res, 404, noReport);
+      if (servable === null) {
+        sendHtml(res, 404, noReport);
+        return;
+      }
       const title = ('title' in access ? access.title : null) ?? slug;
       const html = await made(
         deps,
@@ -235,7 +241,10 @@ export const slaPageRoutes = (deps: RouteDeps, sla: SlaReads): Route[] => [
         { kind: 'sla-html', period: servable, ready },
         htmlOf(title, slug),
       );
-      if (html === null) return unavailable(res);
+      if (html === null) {
+        unavailable(res);
+        return;
+      }
       res.set(reportHeaders(isPrivate ? 'private' : 'public'));
       sendBody(req, res, {
         ...html,
