@@ -1,14 +1,14 @@
-// A page's SLA reports from its document, its monitors' failures and stored month summaries (pure).
+// A page's SLA reports from its document, its monitors' failures and month summaries (pure).
 // Months are computed from failures; quarters and years are combined from their months'
 // summaries, so a year costs about what its months' daily entries cost to write. The projector
-// computes complete months (computeMonths); the API renders a report (renderReport) from them and,
-// for the current month, from its failures at read time (assembleReport.ts).
+// computes and stores complete months (computeMonths); the API renders a report (renderReport)
+// from them and the current month, computed from its failures at read time (assembleReport.ts).
 import type { PageState } from '../types.ts';
 import type { Span } from './intervals.ts';
-import { monthsOf, periodBounds, quarterOf, yearPeriod, type Period } from './periods.ts';
+import { monthsOf, periodBounds, type Period } from './periods.ts';
 import { slaCsv, slaReportJson, type SlaReport } from './report.ts';
 import { excludedSpans, monitorTarget, slaSettings } from './settings.ts';
-import { combineAll, emptySummary, summarize, type Summary } from './summary.ts';
+import { combineAll, summarize, type Summary } from './summary.ts';
 
 export type MonthSummaries = ReadonlyMap<number, Summary>;
 
@@ -22,20 +22,8 @@ export type MonthsInput = Readonly<{
   failures: ReadonlyMap<number, readonly Span[]>;
 }>;
 
-export type SlaRenderInput = MonthsInput &
-  Readonly<{
-    slug: string;
-    /** Summaries of the other months of the quarters and years to combine. */
-    stored: ReadonlyMap<string, MonthSummaries>;
-  }>;
-
 /** `report` has no daily entries (they are only in `json`); the CSV needs none. */
 export type RenderedReport = Readonly<{ period: Period; json: string; report: SlaReport }>;
-
-export type SlaRenderOutput = Readonly<{
-  summaries: (readonly [month: Period, MonthSummaries])[];
-  reports: RenderedReport[];
-}>;
 
 /** Failures overlapping [from, to) of a list sorted by start. */
 const overlapping = (failures: readonly Span[], from: number, to: number): Span[] => {
@@ -50,14 +38,6 @@ const overlapping = (failures: readonly Span[], from: number, to: number): Span[
   for (let i = low; i < failures.length && failures[i]!.start < to; i += 1)
     if (failures[i]!.end > from) out.push(failures[i]!);
   return out;
-};
-
-/** The quarters and years holding `months`, each once. */
-export const enclosing = (months: readonly Period[]): Period[] => {
-  const byLabel = new Map<string, Period>();
-  for (const month of months)
-    for (const p of [quarterOf(month), yearPeriod(month.year)]) byLabel.set(p.label, p);
-  return [...byLabel.values()];
 };
 
 /** The summaries of `compute`, each up to the month's end or `asOf`, from the failures. */
@@ -123,16 +103,3 @@ export const renderReport = ({ slug, state, asOf, period, summaryOf }: ReportOf)
 
 /** The report's CSV (sla-reports.md): the JSON's figures, one row per monitor. */
 export const reportCsv = (rendered: RenderedReport): string => slaCsv(rendered.report);
-
-/** Every report the computed months change: theirs and their quarters' and years'. */
-export const renderSlaReports = (input: SlaRenderInput): SlaRenderOutput => {
-  const computed = computeMonths(input);
-  const summaryOf = (month: Period, id: number): Summary =>
-    (computed.get(month.label) ?? input.stored.get(month.label))?.get(id) ?? emptySummary;
-  return {
-    summaries: input.compute.map((m) => [m, computed.get(m.label)!] as const),
-    reports: [...input.compute, ...enclosing(input.compute)].map((period) =>
-      renderReport({ slug: input.slug, state: input.state, asOf: input.asOf, period, summaryOf }),
-    ),
-  };
-};
