@@ -1,30 +1,38 @@
-// `npx tsx bench/slaTickCost.ts [pages] [rounds]`: what the SLA clock costs the projector per page
-// and minute, for quiet pages (5 monitors, a few failures this month and before): the render of
-// each page's current month, quarter and year that renderSla does on every new minute. Prints the
-// median wall and worker CPU ms of one tick, divided by the pages.
+// `npx tsx bench/slaTickCost.ts [pages] [rounds]`: what the SLA reports cost quiet pages (5
+// monitors, a few failures this month and before). Prints:
+// - the worker's SLA work per page and minute (renderSla on each new minute: since reports are
+//   assembled at read time it stores the clock's instant and computes only pages whose month
+//   completed, so it no longer grows with the pages);
+// - the SLA bytes a page keeps in Redis (MEMORY USAGE of its SLA keys);
+// - the API's cost of a current-year report: the first read in a minute (assembled from the
+//   stored summaries and this month's failures) and then, memoised in the read cache, the others.
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import type { PageState } from '../projections/types.ts';
+import { monthAt, yearPeriod } from '../projections/sla/periods.ts';
+import { createReadCache } from '../src/http/readCache.ts';
+import { readyBody } from '../src/http/send.ts';
 import { putAccess } from '../src/models/access/writes.ts';
 import { commitWrites } from '../src/models/control/commitWrites.ts';
 import { partitionKeys, partitionTag } from '../src/models/control/keys.ts';
 import { takeRebuildLock } from '../src/models/control/rebuildLock.ts';
 import { activate, createVersion } from '../src/models/control/versions.ts';
+import { pagePrefix } from '../src/models/page.ts';
 import { putPageCore } from '../src/models/pageState/writes.ts';
-import { slaPartitionKeys } from '../src/models/sla/keys.ts';
+import { createSubscriber } from '../src/models/redis/subscriber.ts';
+import { createSlaReads } from '../src/models/sla/reads.ts';
 import { timelineKeys } from '../src/models/timeline/keys.ts';
 import { renderSla } from '../src/projector/renderSla.ts';
-import { encodeReport, encodeSummaries, decodeSummaries } from '../src/models/sla/codec.ts';
-import { monthAt, monthsOf, yearPeriod } from '../projections/sla/periods.ts';
-import { renderSlaReports } from '../projections/sla/renderReports.ts';
-import { slaYearKey, summaryField } from '../src/models/sla/keys.ts';
 import { DAY_MS, MINUTE_MS } from '../src/shared/time.ts';
 import { dropRedisPrefix, redisUrl } from './benchEnv.ts';
 
 const PAGES = Number(process.argv[2] ?? 200);
 const ROUNDS = Number(process.argv[3] ?? 15);
 const MONITORS = 5;
+const ZONE = 'Europe/Berlin';
+const SAMPLED_PAGES = 10;
+const READS = 200;
 
 const pageState = (slug: string, now: number, first: number): PageState => ({
   settings: {
@@ -35,7 +43,7 @@ const pageState = (slug: string, now: number, first: number): PageState => ({
     tokenHash: null,
     blocked: false,
     configuredAt: now,
-    timeZone: 'Europe/Berlin',
+    timeZone: ZONE,
     slaTarget: 99.9,
   },
   deleted: false,
@@ -52,17 +60,28 @@ const pageState = (slug: string, now: number, first: number): PageState => ({
 
 const median = (values: readonly number[]) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const round3 = (ms: number) => Math.round(ms * 1000) / 1000;
+
+/** MEMORY USAGE of every key matching `pattern`. */
+const bytesOf = async (redis: Redis, pattern: string): Promise<number> => {
+  let total = 0;
+  for (const key of await redis.keys(pattern))
+    total += Number(await redis.call('MEMORY', 'USAGE', key, 'SAMPLES', '0'));
+  return total;
+};
 
 const main = async () => {
   const redis = new Redis(redisUrl());
   const prefix = `slatick${randomBytes(4).toString('hex')}`;
+  const subscriber = createSubscriber(redis, `${prefix}:api`, pino({ level: 'silent' }));
+  const cache = createReadCache(subscriber, prefix, { ttlMs: 1_000, maxBytes: 64 * 1024 * 1024 });
   try {
     const version = await createVersion(redis, prefix, 1, new Date());
     const lock = (await takeRebuildLock(redis, prefix))!;
     await activate(redis, prefix, { version, partitions: 1 }, new Date(), lock);
     await lock.release();
     const tag = partitionTag(prefix, version, 0);
-    const now = Date.now();
+    const now = Math.floor(Date.now() / MINUTE_MS) * MINUTE_MS + 5_000;
     const expected = (await redis.get(partitionKeys(tag).checkpoint))!;
     for (let p = 0; p < PAGES; p++) {
       const slug = `quiet-${String(p)}`;
@@ -91,53 +110,62 @@ const main = async () => {
     const wall: number[] = [];
     const cpu: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      await redis.del(slaPartitionKeys(tag).tick); // a new minute
       const started = performance.now();
       const usage = process.cpuUsage();
-      if (!(await renderSla({ ...deps, now: now + (round + 1) * 1000 }, tag, false)))
+      // A new minute each round (within the month: no page's month completes).
+      if (!(await renderSla({ ...deps, now: now + (round + 1) * MINUTE_MS }, tag, false)))
         throw new Error('fenced');
       const used = process.cpuUsage(usage);
       wall.push(performance.now() - started);
       cpu.push((used.user + used.system) / 1000);
     }
-    const perPage = (ms: number) => Math.round((ms / PAGES) * 1000) / 1000;
-    // Where one page's tick goes (pure steps, in this process): decoding the stored summaries of
-    // the other months, computing and rendering the month, quarter and year, encoding them.
-    const zone = 'Europe/Berlin';
-    const current = monthAt(zone, now);
-    const others = monthsOf(yearPeriod(current.year)).filter((m) => m.month < current.month);
+    const perPage = (ms: number) => round3(ms / PAGES);
+
+    let pageBytes = 0;
+    for (let p = 0; p < SAMPLED_PAGES; p++)
+      pageBytes += await bytesOf(redis, `${pagePrefix({ tag, slug: `quiet-${String(p)}` })}:sla*`);
+    const partitionBytes = await bytesOf(redis, `${tag}:sla:*`);
+
+    // The API's side: the current year of one page, first assembled, then from the read cache.
+    await subscriber.ready();
+    const sla = createSlaReads(redis);
     const page = { tag, slug: 'quiet-0' };
-    const texts = await redis.hmget(
-      slaYearKey(page, current.year),
-      ...others.map((m) => summaryField(m.label)),
-    );
-    const state = pageState('quiet-0', now, 1);
-    const stored = new Map(others.map((m, i) => [m.label, decodeSummaries(texts[i]!)!]));
-    const input = { slug: 'quiet-0', state, asOf: now, compute: [current], failures: new Map(), stored };
-    const each = (work: () => unknown, n = 200) => {
+    const asOf = (await sla.head(page)).asOf!;
+    const year = yearPeriod(monthAt(ZONE, asOf).year);
+    const assemble = async (at: number) => {
+      const report = await sla.report(page, ZONE, year, at);
+      return readyBody(report!.json);
+    };
+    const first: number[] = [];
+    const cpuFirst: number[] = [];
+    for (let i = 0; i < 50; i++) {
       const started = performance.now();
-      for (let i = 0; i < n; i++) work();
-      return Math.round(((performance.now() - started) / n) * 1000) / 1000;
-    };
-    const out = renderSlaReports(input);
-    const breakdown = {
-      decode_stored_summaries_ms: each(() => texts.map((t) => decodeSummaries(t))),
-      // Freshly decoded summaries each time, as a tick has (their daily text is memoised per object).
-      render_reports_ms: ((copies) => {
-        let i = 0;
-        return each(() => renderSlaReports({ ...input, stored: copies[i++]! }), copies.length);
-      })(
-        Array.from(
-          { length: 200 },
-          () => new Map(others.map((m, j) => [m.label, decodeSummaries(texts[j]!)!])),
-        ),
-      ),
-      encode_reports_ms: each(() => {
-        out.reports.map((r) => encodeReport(r.json));
-        out.summaries.map(([, sm]) => encodeSummaries(sm));
-      }),
-      year_report_bytes: out.reports.find((r) => r.period.months === 12)!.json.length,
-    };
+      const usage = process.cpuUsage();
+      await assemble(asOf + i * MINUTE_MS); // a new minute each time: nothing memoised
+      const used = process.cpuUsage(usage);
+      first.push(performance.now() - started);
+      cpuFirst.push((used.user + used.system) / 1000);
+    }
+    const variant = `sla|${year.label}|${String(asOf)}`;
+    const body = await cache.get(
+      page,
+      variant,
+      () => assemble(asOf),
+      (b) => b.body.length,
+      MINUTE_MS,
+    );
+    const memo: number[] = [];
+    for (let i = 0; i < READS; i++) {
+      const started = performance.now();
+      await cache.get(
+        page,
+        variant,
+        () => assemble(asOf),
+        (b) => b.body.length,
+        MINUTE_MS,
+      );
+      memo.push(performance.now() - started);
+    }
     console.log(
       JSON.stringify({
         pages: PAGES,
@@ -145,10 +173,20 @@ const main = async () => {
         rounds: ROUNDS,
         tick_wall_ms_per_page: perPage(median(wall)),
         tick_worker_cpu_ms_per_page: perPage(median(cpu)),
-        one_page_pure_steps: breakdown,
+        sla_bytes_per_page: Math.round(pageBytes / SAMPLED_PAGES),
+        sla_partition_bytes: partitionBytes,
+        current_year_report: {
+          bytes: body.body.length,
+          first_read_in_a_minute_ms: round3(median(first)),
+          first_read_cpu_ms: round3(median(cpuFirst)),
+          memoised_read_ms: round3(median(memo)),
+          cache: cache.stats(),
+        },
       }),
     );
   } finally {
+    cache.close();
+    await subscriber.close();
     await dropRedisPrefix(redis, prefix);
     redis.disconnect();
   }

@@ -1,17 +1,18 @@
-// A page's SLA reports from its document, its monitors' failures and the month summaries stored
-// before (pure). Months are computed from failures; quarters and years are combined from their
-// months' summaries, so a year costs about what its months' daily entries cost to write.
+// A page's SLA reports from its document, its monitors' failures and month summaries (pure).
+// Months are computed from failures; quarters and years are combined from their months'
+// summaries, so a year costs about what its months' daily entries cost to write. The projector
+// computes and stores complete months (computeMonths); the API renders a report (renderReport)
+// from them and the current month, computed from its failures at read time (assembleReport.ts).
 import type { PageState } from '../types.ts';
 import type { Span } from './intervals.ts';
-import { monthsOf, periodBounds, quarterOf, yearPeriod, type Period } from './periods.ts';
-import { slaCsv, slaReportJson } from './report.ts';
+import { monthsOf, periodBounds, type Period } from './periods.ts';
+import { slaCsv, slaReportJson, type SlaReport } from './report.ts';
 import { excludedSpans, monitorTarget, slaSettings } from './settings.ts';
-import { combineAll, emptySummary, summarize, type Summary } from './summary.ts';
+import { combineAll, summarize, type Summary } from './summary.ts';
 
 export type MonthSummaries = ReadonlyMap<number, Summary>;
 
-export type SlaRenderInput = Readonly<{
-  slug: string;
+export type MonthsInput = Readonly<{
   state: PageState;
   /** Figures reach this instant (whole seconds). */
   asOf: number;
@@ -19,16 +20,10 @@ export type SlaRenderInput = Readonly<{
   compute: readonly Period[];
   /** Per monitor: its failures overlapping the computed months (an open one ends at `asOf`). */
   failures: ReadonlyMap<number, readonly Span[]>;
-  /** Summaries of the other months of the quarters and years to combine. */
-  stored: ReadonlyMap<string, MonthSummaries>;
 }>;
 
-export type RenderedReport = Readonly<{ period: Period; json: string; csv: string }>;
-
-export type SlaRenderOutput = Readonly<{
-  summaries: (readonly [month: Period, MonthSummaries])[];
-  reports: RenderedReport[];
-}>;
+/** `report` has no daily entries (they are only in `json`); the CSV needs none. */
+export type RenderedReport = Readonly<{ period: Period; json: string; report: SlaReport }>;
 
 /** Failures overlapping [from, to) of a list sorted by start. */
 const overlapping = (failures: readonly Span[], from: number, to: number): Span[] => {
@@ -45,26 +40,18 @@ const overlapping = (failures: readonly Span[], from: number, to: number): Span[
   return out;
 };
 
-/** The quarters and years holding `months`, each once. */
-export const enclosing = (months: readonly Period[]): Period[] => {
-  const byLabel = new Map<string, Period>();
-  for (const month of months)
-    for (const p of [quarterOf(month), yearPeriod(month.year)]) byLabel.set(p.label, p);
-  return [...byLabel.values()];
-};
-
-export const renderSlaReports = (input: SlaRenderInput): SlaRenderOutput => {
-  const { state, asOf } = input;
-  const settings = slaSettings(state.settings);
-  const monitors = Object.values(state.monitors);
-  const maintenances = Object.values(state.maintenances);
+/** The summaries of `compute`, each up to the month's end or `asOf`, from the failures. */
+export const computeMonths = (input: MonthsInput): Map<string, MonthSummaries> => {
+  const settings = slaSettings(input.state.settings);
+  const monitors = Object.values(input.state.monitors);
+  const maintenances = Object.values(input.state.maintenances);
   const sorted = new Map(
     [...input.failures].map(([id, list]) => [id, [...list].sort((a, b) => a.start - b.start)] as const),
   );
   const computed = new Map<string, MonthSummaries>();
   for (const month of input.compute) {
     const [start, end] = periodBounds(settings.zone, month);
-    const to = Math.min(end, asOf);
+    const to = Math.min(end, input.asOf);
     computed.set(
       month.label,
       new Map(
@@ -81,28 +68,38 @@ export const renderSlaReports = (input: SlaRenderInput): SlaRenderOutput => {
       ),
     );
   }
-  const summaryOf = (month: Period, id: number): Summary =>
-    (computed.get(month.label) ?? input.stored.get(month.label))?.get(id) ?? emptySummary;
-  const report = (period: Period): RenderedReport => {
-    const [start, end] = periodBounds(settings.zone, period);
-    const months = monthsOf(period).filter((m) => periodBounds(settings.zone, m)[0] <= asOf);
-    const { json, report: body } = slaReportJson({
-      slug: input.slug,
-      period: period.label,
-      zone: settings.zone,
-      start,
-      end,
-      asOf,
-      excludeMaintenance: settings.excludeMaintenance,
-      monitors: monitors.map((config) => {
-        const parts = months.map((m) => summaryOf(m, config.id));
-        return { config, target: monitorTarget(settings, config), summary: combineAll(parts), parts };
-      }),
-    });
-    return { period, json, csv: slaCsv(body) };
-  };
-  return {
-    summaries: input.compute.map((m) => [m, computed.get(m.label)!] as const),
-    reports: [...input.compute, ...enclosing(input.compute)].map(report),
-  };
+  return computed;
 };
+
+export type ReportOf = Readonly<{
+  slug: string;
+  state: PageState;
+  asOf: number;
+  period: Period;
+  /** The summary of one month that started by `asOf` and one monitor of the page. */
+  summaryOf: (month: Period, monitorId: number) => Summary;
+}>;
+
+/** The report of `period` at `asOf`, combined from the summaries of its months that started. */
+export const renderReport = ({ slug, state, asOf, period, summaryOf }: ReportOf): RenderedReport => {
+  const settings = slaSettings(state.settings);
+  const [start, end] = periodBounds(settings.zone, period);
+  const months = monthsOf(period).filter((m) => periodBounds(settings.zone, m)[0] <= asOf);
+  const { json, report } = slaReportJson({
+    slug,
+    period: period.label,
+    zone: settings.zone,
+    start,
+    end,
+    asOf,
+    excludeMaintenance: settings.excludeMaintenance,
+    monitors: Object.values(state.monitors).map((config) => {
+      const parts = months.map((m) => summaryOf(m, config.id));
+      return { config, target: monitorTarget(settings, config), summary: combineAll(parts), parts };
+    }),
+  });
+  return { period, json, report };
+};
+
+/** The report's CSV (sla-reports.md): the JSON's figures, one row per monitor. */
+export const reportCsv = (rendered: RenderedReport): string => slaCsv(rendered.report);

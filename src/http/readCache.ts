@@ -12,7 +12,7 @@
 // - while the subscriber is down (or not yet subscribed) the cache is emptied and bypassed: a
 //   missed message can never keep an entry alive;
 // - every entry expires after `ttlMs` anyway (1 s by default): the backstop for a subscriber whose
-//   connection hangs without closing.
+//   connection hangs without closing (an SLA report keyed by its minute lives up to a minute).
 // Concurrent misses of one entry share one Redis read. Size is bounded by bytes (LRU).
 import { LRUCache } from 'lru-cache';
 import { changesPattern } from '../models/control/keys.ts';
@@ -92,8 +92,8 @@ export const createReadCache = (subscriber: Subscriber, prefix: string, options:
   }, options.ttlMs);
   sweep.unref();
 
-  const store = (page: string, key: string, value: unknown, bytes: number) => {
-    entries.set(key, { value, bytes: bytes + ENTRY_OVERHEAD + 2 * key.length }); // key: UTF-16
+  const store = (page: string, key: string, value: unknown, bytes: number, ttl: number) => {
+    entries.set(key, { value, bytes: bytes + ENTRY_OVERHEAD + 2 * key.length }, { ttl }); // key: UTF-16
     if (typeof value === 'object' && value !== null) keyOfValue.set(value, key);
     let keys = byPage.get(page);
     if (keys === undefined) byPage.set(page, (keys = new Set()));
@@ -101,7 +101,13 @@ export const createReadCache = (subscriber: Subscriber, prefix: string, options:
   };
 
   /** One Redis read of an entry, shared by every request for it; kept when still fresh. */
-  const fill = <T>(pageKey: string, key: string, load: () => Promise<T>, bytes: (value: T) => number) => {
+  const fill = <T>(
+    pageKey: string,
+    key: string,
+    load: () => Promise<T>,
+    bytes: (value: T) => number,
+    ttl: number,
+  ) => {
     const startSeq = seq;
     const startEpoch = epoch;
     const startGeneration = generation;
@@ -114,7 +120,7 @@ export const createReadCache = (subscriber: Subscriber, prefix: string, options:
           generation === startGeneration &&
           untouched(invalidated) &&
           (epoch === startEpoch || (epoch === startEpoch + 1 && untouched(previous)));
-        if (fresh) store(pageKey, key, value, bytes(value));
+        if (fresh) store(pageKey, key, value, bytes(value), ttl);
         return value;
       },
       (error: unknown) => {
@@ -136,13 +142,15 @@ export const createReadCache = (subscriber: Subscriber, prefix: string, options:
   return {
     /**
      * The cached value of `variant` of `page`, or `load()`'s (kept when still fresh). `bytes` sizes
-     * a value for the LRU bound. A rejected load is never kept.
+     * a value for the LRU bound. A rejected load is never kept. `ttlMs` (default: the cache's) is
+     * for variants whose key names the minute they are made for (the SLA reports' current periods).
      */
     get: <T>(
       page: PageRef,
       variant: string,
       load: () => Promise<T>,
       bytes: (value: T) => number,
+      ttlMs = options.ttlMs,
     ): Promise<T> => {
       if (!subscriber.live()) {
         stats.bypassed += 1;
@@ -160,7 +168,7 @@ export const createReadCache = (subscriber: Subscriber, prefix: string, options:
         // Stale: answer with it; one read refreshes it (the entry goes if that read fails).
         stats.stale += 1;
         if (pending === undefined)
-          fill(pageKey, key, load, bytes).catch(() => {
+          fill(pageKey, key, load, bytes, ttlMs).catch(() => {
             if (entries.peek(key) === hit) entries.delete(key);
           });
         return Promise.resolve(hit.value as T);
@@ -170,7 +178,7 @@ export const createReadCache = (subscriber: Subscriber, prefix: string, options:
         return pending.promise as Promise<T>;
       }
       stats.misses += 1;
-      return fill(pageKey, key, load, bytes);
+      return fill(pageKey, key, load, bytes, ttlMs);
     },
     /**
      * Whether `value` is what the cache holds now for its entry: false once the entry was marked

@@ -1,188 +1,157 @@
-// Renders the SLA reports of a partition's pages (docs/read-models.md, "SLA reports"): the pages a
-// batch marked (from the earliest instant that changed: a late or backfilled check, a maintenance,
-// or everything for a page's or monitor's settings), and on each new minute every page's current
-// month, quarter and year. Months are computed from the monitors' failures; quarters and years are
-// combined from stored month summaries. Committed under the checkpoint the render read, as pages are.
-import type { Span } from '../../projections/sla/intervals.ts';
-import {
-  monthAt,
-  monthsOf,
-  periodBounds,
-  reachMonths,
-  reachYear,
-  type Period,
-} from '../../projections/sla/periods.ts';
-import { enclosing, renderSlaReports, type MonthSummaries } from '../../projections/sla/renderReports.ts';
+// Computes the SLA month summaries of a partition's pages (docs/read-models.md, "SLA reports"):
+// the complete months of the pages a batch marked (from the earliest instant that changed: a late
+// or backfilled check, a maintenance, or everything for a page's or monitor's settings), and of
+// the pages whose current month completed. No report is rendered here: the API assembles reports
+// from these summaries (and the current month's failures) at read time. On a new minute the
+// partition's clock instant is stored once, not per page. Committed under the checkpoint the
+// render read, as pages are.
+import { periodBounds, monthAt, reachYear, type Period } from '../../projections/sla/periods.ts';
+import { computeMonths } from '../../projections/sla/renderReports.ts';
 import { slaSettings } from '../../projections/sla/settings.ts';
+import { monthDueAt, monthsToStore } from '../../projections/sla/storedMonths.ts';
 import type { PageState } from '../../projections/types.ts';
 import { commitWrites } from '../models/control/commitWrites.ts';
 import { checkpointRead } from '../models/control/reads.ts';
 import type { PageRef } from '../models/page.ts';
-import { pageStateRead } from '../models/pageState/reads.ts';
-import { listRead, mapRead, readAll, runRead, tupleRead, type Read } from '../models/redis/reads.ts';
+import { listRead, readAll, runRead, tupleRead } from '../models/redis/reads.ts';
 import type { RedisClient } from '../models/redis/redisClient.ts';
 import type { WriteOp } from '../models/redis/writeOps.ts';
-import { partitionPagesRead, slaDirtyRead, slaSummariesRead, slaTickRead } from '../models/sla/reads.ts';
+import {
+  partitionPagesRead,
+  slaDirtyRead,
+  slaDueRead,
+  slaFailuresRead,
+  slaMetaRead,
+  slaPageRead,
+  slaTickRead,
+} from '../models/sla/reads.ts';
 import {
   announceSlaRender,
   clearSlaDirty,
+  dropSlaDue,
   dropSlaMeta,
   dropSlaYears,
   putSlaMeta,
-  putSlaYear,
+  putSlaSummaries,
+  setSlaDue,
   setSlaTick,
 } from '../models/sla/writes.ts';
-import { failuresOverlappingRead, headRead } from '../models/timeline/reads.ts';
+import type { SlaMeta } from '../models/sla/codec.ts';
 import type { Logger } from '../shared/logger.ts';
 import { MINUTE_MS } from '../shared/time.ts';
 
 const CHUNK_PAGES = 20;
 
-type Job = Readonly<{ page: PageRef; from: number | null; state: PageState | null }>;
-type Plan = Readonly<{ job: Job; state: PageState; requested: Period[]; others: Period[]; full: boolean }>;
-
 const years = (from: number, to: number): number[] =>
   Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
 
-/** What a page's render asks for: the months whose figures may have changed. */
-const planPage = (job: Job, state: PageState, asOf: number, tick: number | null): Plan => {
+type Job = Readonly<{ page: PageRef; state: PageState; meta: SlaMeta | null; from: number | null }>;
+
+/** A page's writes: the summaries of the months that changed or completed, its meta and when it is due. */
+const renderOne = async (redis: RedisClient, job: Job, asOf: number, log: Logger): Promise<WriteOp[]> => {
+  const { page, state } = job;
   const { zone } = slaSettings(state.settings);
-  const reach = reachMonths(zone, asOf);
-  const full = job.from === 0;
-  const from = job.from;
-  const requested = reach.filter((m) => {
-    if (from !== null && periodBounds(zone, m)[1] > from) return true;
-    if (tick === null) return false;
-    return m === reach.at(-1) || m.label === monthAt(zone, tick).label;
+  const full = job.from === 0 || job.meta?.time_zone !== zone;
+  const compute = monthsToStore({
+    zone,
+    asOf,
+    changedFrom: full ? 0 : job.from,
+    storedUntil: full ? null : job.meta.current,
   });
-  const wanted = new Set(requested.map((m) => m.label));
-  const others = enclosing(requested)
-    .flatMap(monthsOf)
-    .filter((m) => !wanted.has(m.label) && reach.some((r) => r.label === m.label));
-  return { job, state, requested, others, full };
-};
-
-const failuresRead = (tag: string, monitorId: number, from: number, asOf: number): Read<Span[]> =>
-  mapRead(
-    tupleRead([failuresOverlappingRead({ tag, monitorId }, from, asOf), headRead({ tag, monitorId })]),
-    ([closed, head]) =>
-      head?.openDownStart == null ? closed : [...closed, { start: head.openDownStart, end: asOf }],
-  );
-
-const renderOne = async (redis: RedisClient, plan: Plan, asOf: number, log: Logger): Promise<WriteOp[]> => {
-  const { page } = plan.job;
-  const { state } = plan;
-  const { zone } = slaSettings(state.settings);
   const first = reachYear(zone, asOf);
   const current = monthAt(zone, asOf);
-  const stored = new Map<string, MonthSummaries>();
-  const byYear = new Map<number, Period[]>();
-  for (const m of plan.full ? [] : plan.others) byYear.set(m.year, [...(byYear.get(m.year) ?? []), m]);
-  const found = await runRead(
-    redis,
-    listRead(
-      [...byYear].map(([year, months]) =>
-        slaSummariesRead(
-          page,
-          year,
-          months.map((m) => m.label),
-        ),
-      ),
-    ),
-  );
-  const monitorIds = Object.values(state.monitors).map((m) => m.id);
-  const missing: Period[] = [];
-  [...byYear.values()].forEach((months, y) =>
-    months.forEach((month, i) => {
-      const summaries = found[y]![i] ?? null;
-      if (summaries !== null && monitorIds.every((id) => summaries.has(id)))
-        stored.set(month.label, summaries);
-      else missing.push(month);
-    }),
-  );
-  const compute = [...plan.requested, ...missing].sort((a, b) => a.year - b.year || a.month - b.month);
-  const writes: WriteOp[] = [];
+  const writes: WriteOp[] = full ? [dropSlaYears(page, years(first - 1, current.year))] : [];
   if (compute.length > 0) {
     const from = periodBounds(zone, compute[0]!)[0];
+    const ids = Object.values(state.monitors).map((m) => m.id);
     const failures = await runRead(
       redis,
-      listRead(monitorIds.map((id) => failuresRead(page.tag, id, from, asOf))),
+      listRead(ids.map((id) => slaFailuresRead(page.tag, id, from, asOf))),
     );
-    const input = {
-      slug: page.slug,
-      state,
-      asOf,
-      compute,
-      failures: new Map(monitorIds.map((id, i) => [id, failures[i]!])),
-      stored,
-    };
-    let out: ReturnType<typeof renderSlaReports>;
+    let computed: ReturnType<typeof computeMonths>;
     try {
-      out = renderSlaReports(input);
+      computed = computeMonths({
+        state,
+        asOf,
+        compute,
+        failures: new Map(ids.map((id, i) => [id, failures[i]!])),
+      });
     } catch (error) {
-      // A bug in the pure render: the page keeps its reports, the others go on. Reads that fail
+      // A bug in the pure code: the page keeps its summaries, the others go on. Reads that fail
       // (Redis) are not caught: the run fails and is retried with the marks still in place.
       log.error({ page: page.slug, error: String(error) }, 'sla render failed');
       return [];
     }
-    if (plan.full) writes.push(dropSlaYears(page, years(first - 1, current.year)));
-    for (const year of new Set(out.reports.map((r) => r.period.year))) {
-      const reports = out.reports
-        .filter((r) => r.period.year === year)
-        .map((r) => ({ period: r.period.label, json: r.json, csv: r.csv }));
-      const summaries = out.summaries.filter(([m]) => m.year === year).map(([m, s]) => [m.label, s] as const);
-      writes.push(...putSlaYear(page, year, reports, summaries));
-    }
+    const byYear = new Map<number, Period[]>();
+    for (const m of compute) byYear.set(m.year, [...(byYear.get(m.year) ?? []), m]);
+    for (const [year, months] of byYear)
+      writes.push(
+        ...putSlaSummaries(
+          page,
+          year,
+          months.map((m) => [m.label, computed.get(m.label)!] as const),
+        ),
+      );
   }
-  writes.push(dropSlaYears(page, [first - 1]), putSlaMeta(page, { time_zone: zone, current: current.label }));
+  writes.push(
+    dropSlaYears(page, [first - 1]),
+    putSlaMeta(page, { time_zone: zone, current: current.label }),
+    setSlaDue(page, monthDueAt(zone, asOf)),
+  );
   return writes;
 };
 
 export type SlaRenderDeps = Readonly<{ redis: RedisClient; now: number; log: Logger }>;
 
 /**
- * Renders the marked pages and, on a new minute (or `force`: the end of a rebuild, which renders
- * every page in full), every page's current periods. Returns false when fenced.
+ * Computes the marked pages' summaries and, on a new minute, those of the pages whose month
+ * completed, then stores the clock's instant; `force` (the end of a rebuild) computes every page
+ * in full. Returns false when fenced.
  */
 export const renderSla = async (deps: SlaRenderDeps, tag: string, force: boolean): Promise<boolean> => {
   const { redis, now } = deps;
   const asOf = Math.floor(now / 1000) * 1000;
   const minute = Math.floor(now / MINUTE_MS) * MINUTE_MS;
-  const [checkpoint, dirty, lastTick] = await readAll(redis, [
+  const [checkpoint, dirty, lastTick, due] = await readAll(redis, [
     checkpointRead(tag),
     slaDirtyRead(tag),
     slaTickRead(tag),
+    slaDueRead(tag, asOf),
   ]);
   if (checkpoint === null) return false;
-  const tick = force || lastTick < minute;
+  const tick = force || (lastTick ?? 0) < minute;
   const slugs = new Set(dirty.keys());
-  if (tick) for (const slug of await runRead(redis, partitionPagesRead(tag))) slugs.add(slug);
-  if (slugs.size === 0) return true;
+  if (tick) for (const slug of due) slugs.add(slug);
+  if (force) for (const slug of await runRead(redis, partitionPagesRead(tag))) slugs.add(slug);
   const all = [...slugs].sort();
+  const fence = { tag, expected: checkpoint, next: null };
   for (let c = 0; c < all.length; c += CHUNK_PAGES) {
     const chunk = all.slice(c, c + CHUNK_PAGES);
-    const states = await runRead(redis, listRead(chunk.map((slug) => pageStateRead({ tag, slug }))));
+    const found = await runRead(
+      redis,
+      listRead(chunk.map((slug) => tupleRead([slaPageRead({ tag, slug }), slaMetaRead({ tag, slug })]))),
+    );
     const writes: WriteOp[] = [];
     for (const [i, slug] of chunk.entries()) {
       const page = { tag, slug };
-      const state = states[i] ?? null;
+      const [state, meta] = found[i]!;
       // The mark goes last: a commit spread over several calls and fenced midway must leave the
       // page marked unless all of its writes went in (the newer runner renders it then).
       const clear = dirty.has(slug) ? [clearSlaDirty(tag, slug)] : [];
       if (state === null || state.deleted) {
-        writes.push(
-          dropSlaMeta(page),
-          dropSlaYears(page, years(2000, monthAt('UTC', asOf).year + 1)),
-          ...clear,
-        );
+        const gone = [dropSlaMeta(page), dropSlaDue(page)];
+        writes.push(...gone, dropSlaYears(page, years(2000, monthAt('UTC', asOf).year + 1)), ...clear);
         continue;
       }
       const from = force ? 0 : (dirty.get(slug) ?? null);
-      const plan = planPage({ page, from, state }, state, asOf, tick ? Math.max(lastTick, 0) : null);
-      writes.push(...(await renderOne(redis, plan, asOf, deps.log)), announceSlaRender(page), ...clear);
+      writes.push(...(await renderOne(redis, { page, state, meta, from }, asOf, deps.log)));
+      writes.push(announceSlaRender(page), ...clear);
     }
-    if (c + CHUNK_PAGES >= all.length && tick) writes.push(setSlaTick(tag, minute));
-    if (!(await commitWrites(redis, { tag, expected: checkpoint, next: null }, writes))) return false;
+    // The clock goes last, after the summaries of the months it completes: the API never makes a
+    // report at an instant whose complete months are not stored yet.
+    if (c + CHUNK_PAGES >= all.length && tick) writes.push(setSlaTick(tag, asOf));
+    if (!(await commitWrites(redis, fence, writes))) return false;
   }
+  if (all.length === 0 && tick && !(await commitWrites(redis, fence, [setSlaTick(tag, asOf)]))) return false;
   return true;
 };

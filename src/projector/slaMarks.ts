@@ -1,8 +1,9 @@
 // Which pages' SLA reports a batch changes, and from when (docs/read-models.md, "SLA reports"):
 // a page's or a monitor's settings change every report; a maintenance changes them from the
 // earlier start of its in-progress interval before and after; checks change them from the earliest
-// check, but a check in order in the current month only moves figures the clock renders anyway,
-// unless a failure started or ended.
+// check, but a check in order in the current month changes no stored summary (the API assembles
+// that month from its failures at read time): it marks the page only when a failure started or
+// ended, so the render announces the page and the API's cached reports of it go stale.
 import { inProgressSpan } from '../../projections/sla/settings.ts';
 import type { PageState } from '../../projections/types.ts';
 import type { StoredEvent } from '../events/storedEvent.ts';

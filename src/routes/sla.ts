@@ -1,18 +1,22 @@
 // GET /api/status-pages/{slug}/sla (JSON or CSV) and the printable report /s/{slug}/sla/{period}
-// (sla-reports.md). Both answer from the stored report of the period; the period is checked
-// against the page's zone and current month as the last render saw them, so the request path
-// needs no clock and reads no failure.
+// (sla-reports.md). A report is assembled at read time from the stored month summaries and, for
+// the current month, its failures, at the partition's clock instant (docs/architecture.md, "SLA
+// reports at read time"); the answer is kept in the read cache under that instant, so a page's
+// report is made at most once a minute per process (and again after each change of the page).
 import type { Request, Response } from 'express';
-import { parsePeriod, type Period } from '../../projections/sla/periods.ts';
+import { monthAt, parsePeriod, type Period } from '../../projections/sla/periods.ts';
 import { reportHtml } from '../../projections/sla/reportHtml.ts';
 import type { SlaReport } from '../../projections/sla/report.ts';
+import { reportCsv, type RenderedReport } from '../../projections/sla/renderReports.ts';
 import { ApiError, RETRY_AFTER_SECONDS } from '../http/errors.ts';
 import { admit, availabilityRules, parseSlug, requestToken, type RouteDeps } from '../http/pageGate.ts';
 import { cacheFor, readyBody, sendBody } from '../http/send.ts';
 import { escapeHtml } from '../shared/escapeHtml.ts';
+import { MINUTE_MS } from '../shared/time.ts';
 import { NOSNIFF } from '../statusPage/securityHeaders.ts';
 import type { PageAccess } from '../models/access/codec.ts';
-import type { SlaFormat, SlaRead, SlaReads } from '../models/sla/reads.ts';
+import type { PageRef } from '../models/page.ts';
+import type { SlaHead, SlaReads } from '../models/sla/reads.ts';
 import type { Route } from './routeTable.ts';
 import type { EdgeAnswer } from '../edge/edgeHeaders.ts';
 import { pageKeys } from '../edge/surrogateKeys.ts';
@@ -28,7 +32,7 @@ const lastMonthLabel = (p: Period): string =>
   `${String(p.year)}-${String(p.month + p.months - 1).padStart(2, '0')}`;
 const firstMonthLabel = (p: Period): string => `${String(p.year)}-${String(p.month).padStart(2, '0')}`;
 
-/** The period if a report of it can be served now (the render's current month), else null. */
+/** The period if a report of it can be served in the current month `current`, else null. */
 export const servablePeriod = (label: string | null, current: string): Period | null => {
   const period = label === null ? null : parsePeriod(label);
   if (period === null) return null;
@@ -40,46 +44,93 @@ export const servablePeriod = (label: string | null, current: string): Period | 
 const single = (value: unknown): string | null | undefined =>
   value === undefined ? null : typeof value === 'string' ? value : undefined;
 
+const isComplete = (period: Period, current: string): boolean => lastMonthLabel(period) < current;
+
 const cacheRule = (period: Period, current: string, isPrivate: boolean): string =>
-  cacheFor(isPrivate, lastMonthLabel(period) < current ? SLA_COMPLETE_CACHE : SLA_CURRENT_CACHE);
+  cacheFor(isPrivate, isComplete(period, current) ? SLA_COMPLETE_CACHE : SLA_CURRENT_CACHE);
 
 // Reports are rendered after the page's other models, so a purge may reach the edge before the
 // report it is about: a minute's lifetime bounds that, for past periods too.
 const slaEdge = (slug: string): EdgeAnswer => ({ keys: pageKeys(slug, true), lifetime: 'minute' });
 
-const storedSize = (read: SlaRead): number => read.stored?.body.length ?? 0;
+/** The head of a page's reports: the zone, and the current month at the clock's instant. */
+type Ready = Readonly<{ zone: string; asOf: number; current: string }>;
+const readyOf = (head: SlaHead): Ready | null =>
+  head.meta === null || head.asOf === null
+    ? null
+    : { zone: head.meta.time_zone, asOf: head.asOf, current: monthAt(head.meta.time_zone, head.asOf).label };
 
-export const slaApiRoutes = ({ locate, cache }: RouteDeps, sla: SlaReads): Route[] => [
+/** The cache variant of a report: a complete period's is the same at any instant. */
+const variantOf = (kind: string, period: Period, ready: Ready): string =>
+  `${kind}|${period.label}|${isComplete(period, ready.current) ? 'complete' : String(ready.asOf)}`;
+
+type Made = Readonly<{ body: Buffer; etag: string }> | null;
+const madeSize = (made: Made): number => made?.body.length ?? 0;
+
+/** One report assembled, in one form, kept in the read cache for the minute it is made for. */
+const made = (
+  { cache }: Pick<RouteDeps, 'cache'>,
+  sla: SlaReads,
+  page: PageRef,
+  key: Readonly<{ kind: string; period: Period; ready: Ready }>,
+  form: (report: RenderedReport) => string,
+): Promise<Made> =>
+  cache.get(
+    page,
+    variantOf(key.kind, key.period, key.ready),
+    async () => {
+      const report = await sla.report(page, key.ready.zone, key.period, key.ready.asOf);
+      return report === null ? null : readyBody(form(report));
+    },
+    madeSize,
+    MINUTE_MS,
+  );
+
+const headOf = (deps: Pick<RouteDeps, 'cache'>, sla: SlaReads, page: PageRef): Promise<SlaHead> =>
+  deps.cache.get(
+    page,
+    'sla',
+    () => sla.head(page),
+    () => 0,
+  );
+
+/**
+ * The answer is remembered (the response memo) only while the head is current: the head names the
+ * minute, and a body kept for its minute must not outlive the next one.
+ */
+const fromHead = (deps: Pick<RouteDeps, 'cache'>, head: SlaHead, body: object) => ({
+  from: head,
+  settled: deps.cache.isSettled(head) && deps.cache.isSettled(body),
+});
+
+export const slaApiRoutes = (deps: RouteDeps, sla: SlaReads): Route[] => [
   {
     path: '/api/status-pages/:slug/sla',
     handle: async (req, res) => {
       const slug = parseSlug(req.params['slug'], 'not_found');
-      const page = await locate(slug);
+      const page = await deps.locate(slug);
       const period = single(req.query['period']);
       const format = single(req.query['format']) ?? 'json';
       const known = format === 'json' || format === 'csv';
-      const asked: SlaFormat = format === 'csv' ? 'csv' : 'json';
-      const read = await cache.get(
-        page,
-        `sla|${String(period)}|${asked}`,
-        () => sla.report(page, period === undefined ? '' : period, asked),
-        storedSize,
-      );
-      const { isPrivate } = admit(read.access, req, availabilityRules);
-      if (read.meta === null) throw new ApiError('service_unavailable'); // page known, reports not rendered yet
-      const servable = servablePeriod(read.label, read.meta.current);
+      const head = await headOf(deps, sla, page);
+      const { isPrivate } = admit(head.access, req, availabilityRules);
+      const ready = readyOf(head);
+      if (ready === null) throw new ApiError('service_unavailable'); // page known, reports not rendered yet
+      const servable = servablePeriod(period === undefined ? '' : (period ?? ready.current), ready.current);
       if (servable === null) throw new ApiError('invalid_period');
       if (!known) throw new ApiError('invalid_parameters');
-      if (read.stored === null) throw new ApiError('service_unavailable');
-      if (asked === 'csv')
+      const csv = format === 'csv';
+      const key = { kind: csv ? 'sla-csv' : 'sla', period: servable, ready };
+      const body = await made(deps, sla, page, key, csv ? reportCsv : (r) => r.json);
+      if (body === null) throw new ApiError('service_unavailable');
+      if (csv)
         res.setHeader('Content-Disposition', `attachment; filename="${slug}-sla-${servable.label}.csv"`);
       sendBody(req, res, {
-        ...read.stored,
-        cacheControl: cacheRule(servable, read.meta.current, isPrivate),
-        ...(asked === 'csv' ? { contentType: CSV } : {}),
-        from: read,
+        ...body,
+        cacheControl: cacheRule(servable, ready.current, isPrivate),
+        ...(csv ? { contentType: CSV } : {}),
+        ...fromHead(deps, head, body),
         edge: slaEdge(slug),
-        settled: cache.isSettled(read),
       });
     },
   },
@@ -133,36 +184,36 @@ const sendHtml = (res: Response, status: number, body: string): void => {
   res.end(body);
 };
 
-type HtmlRead = SlaRead & Readonly<{ html: Readonly<{ body: Buffer; etag: string }> | null }>;
+/** The report page of an assembled report (its daily entries are only in the JSON). */
+const htmlOf =
+  (title: string, slug: string) =>
+  (rendered: RenderedReport): string =>
+    reportHtml(JSON.parse(rendered.json) as SlaReport, {
+      title,
+      csvUrl: `/api/status-pages/${slug}/sla?period=${rendered.period.label}&format=csv`,
+      statusUrl: `/s/${slug}`,
+    });
 
-/** The report page of a stored JSON report, made once per change of the page (the response cache). */
-const withHtml = async (read: Promise<SlaRead>, title: string | null, slug: string): Promise<HtmlRead> => {
-  const found = await read;
-  if (found.stored === null || found.label === null || found.access === null) return { ...found, html: null };
-  const report = JSON.parse(found.stored.body.toString('utf8')) as SlaReport;
-  const csv = `/api/status-pages/${slug}/sla?period=${found.label}&format=csv`;
-  const body = reportHtml(report, {
-    title: ('title' in found.access ? found.access.title : null) ?? title ?? slug,
-    csvUrl: csv,
-    statusUrl: `/s/${slug}`,
-  });
-  return { ...found, html: readyBody(body) };
+const noReport = '<!doctype html><title>No such report</title><h1>No report for this period</h1>\n';
+
+const unavailable = (res: Response): void => {
+  res.setHeader('Retry-After', RETRY_AFTER_SECONDS);
+  sendHtml(
+    res,
+    503,
+    '<!doctype html><title>Unavailable</title><h1>The report is being prepared; try again in a few seconds</h1>\n',
+  );
 };
 
-export const slaPageRoutes = ({ locate, cache }: RouteDeps, sla: SlaReads): Route[] => [
+export const slaPageRoutes = (deps: RouteDeps, sla: SlaReads): Route[] => [
   {
     path: '/s/:slug/sla/:period',
     handle: async (req: Request, res: Response) => {
       const slug = parseSlug(req.params['slug'], 'not_found');
       const label = String(req.params['period'] ?? '');
-      const page = await locate(slug);
-      const read = await cache.get(
-        page,
-        `sla-html|${label}`,
-        () => withHtml(sla.report(page, label, 'json'), null, slug),
-        (r: HtmlRead) => r.html?.body.length ?? 0,
-      );
-      const access = read.access;
+      const page = await deps.locate(slug);
+      const head = await headOf(deps, sla, page);
+      const access = head.access;
       if (access === null || access.state !== 'active') {
         sendHtml(res, 404, '<!doctype html><title>Not found</title><h1>Status page not found</h1>\n');
         return;
@@ -172,41 +223,36 @@ export const slaPageRoutes = ({ locate, cache }: RouteDeps, sla: SlaReads): Rout
         sendHtml(res, 401, tokenForm(slug, requestToken(req) !== undefined));
         return;
       }
-      const servable = read.meta === null ? null : servablePeriod(read.label, read.meta.current);
-      if (read.meta === null || read.html === null) {
-        if (servable === null && read.meta !== null) {
-          sendHtml(
-            res,
-            404,
-            '<!doctype html><title>No such report</title><h1>No report for this period</h1>\n',
-          );
-          return;
-        }
-        res.setHeader('Retry-After', RETRY_AFTER_SECONDS);
-        sendHtml(
-          res,
-          503,
-          '<!doctype html><title>Unavailable</title><h1>The report is being prepared; try again in a few seconds</h1>\n',
-        );
+      const ready = readyOf(head);
+      if (ready === null) {
+        unavailable(res);
         return;
       }
+      const servable = servablePeriod(label, ready.current);
       if (servable === null) {
-        sendHtml(
-          res,
-          404,
-          '<!doctype html><title>No such report</title><h1>No report for this period</h1>\n',
-        );
+        sendHtml(res, 404, noReport);
+        return;
+      }
+      const title = ('title' in access ? access.title : null) ?? slug;
+      const html = await made(
+        deps,
+        sla,
+        page,
+        { kind: 'sla-html', period: servable, ready },
+        htmlOf(title, slug),
+      );
+      if (html === null) {
+        unavailable(res);
         return;
       }
       res.set(reportHeaders(isPrivate ? 'private' : 'public'));
       sendBody(req, res, {
-        ...read.html,
-        ...(isPrivate ? { body: withTokenInCsvLink(read.html.body, req) } : {}),
+        ...html,
+        ...(isPrivate ? { body: withTokenInCsvLink(html.body, req) } : {}),
         contentType: HTML,
-        cacheControl: cacheRule(servable, read.meta.current, isPrivate),
-        from: read,
+        cacheControl: cacheRule(servable, ready.current, isPrivate),
+        ...fromHead(deps, head, html),
         edge: slaEdge(slug),
-        settled: cache.isSettled(read),
       });
     },
   },

@@ -1,6 +1,7 @@
 // An SLA render spread over several script calls and fenced between them (another runner committed
-// a batch meanwhile) must leave the page marked: the newer runner renders it, and the reports equal
-// a rebuild's byte for byte. The interleaving is forced at a chosen call, not left to timing.
+// a batch meanwhile) must leave the pages it did not finish marked: the newer runner renders them,
+// and the stored summaries equal a rebuild's byte for byte. The interleaving is forced at a chosen
+// call, not left to timing.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RedisClient } from '../../src/models/redis/redisClient.ts';
 import { withScripts } from '../../src/models/redis/scripts.ts';
@@ -11,8 +12,10 @@ import { check, monitorConfigured, pageConfigured } from '../support/events.ts';
 import { startProjectorEnv, type ProjectorEnv } from '../support/projectorEnv.ts';
 import { dumpVersion } from '../support/readModels.ts';
 
-// Enough monitors that a full render of the page's reports (about four years) needs several calls.
-const MONITORS = 60;
+// Enough pages that a full render of their summaries (about four years) needs several calls: a
+// render commits its pages in chunks, each under the fence.
+const PAGES = 30;
+const MONITORS = 2;
 const SLA_YEAR_KEY = /:sla:\d{4}$/;
 
 /**
@@ -52,21 +55,24 @@ describe('sla render fenced between its calls', () => {
   afterEach(() => env.close());
 
   it('keeps the page marked, so the newer runner renders it', async () => {
-    const ids = Array.from({ length: MONITORS }, (_, i) => i + 1);
+    const slugs = Array.from({ length: PAGES }, (_, p) => `big${String(p)}`);
+    const ids = (p: number) => Array.from({ length: MONITORS }, (_, i) => p * MONITORS + i + 1);
     await env.append(
-      pageConfigured('big', { plan: 'business' }),
-      ...ids.map((id) => monitorConfigured('big', id)),
-      ...ids.map((id) => check('big', id, '2026-11-22T11:00:00Z', id % 7 === 0 ? 'down' : 'up', 90)),
+      ...slugs.flatMap((slug, p) => [
+        pageConfigured(slug, { plan: 'business' }),
+        ...ids(p).map((id) => monitorConfigured(slug, id)),
+        ...ids(p).map((id) => check(slug, id, '2026-11-22T11:00:00Z', id % 7 === 0 ? 'down' : 'up', 90)),
+      ]),
     );
     await env.project();
-    // A new target changes every report of the page: a full render.
-    await env.append(pageConfigured('big', { plan: 'business', sla_target: 99.5 }));
+    // A new target changes every report of the pages: a full render.
+    await env.append(...slugs.map((slug) => pageConfigured(slug, { plan: 'business', sla_target: 99.5 })));
 
     const ref = { prefix: env.prefix, version: (await readActive(env.redis, env.prefix))!.version };
     const partition = { ...ref, partition: 0, partitions: 1 };
     const racing = interleaved(env.redis, async () => {
       // Another runner commits a batch (a check that changes no report) and renders what is marked.
-      await env.append(check('big', 1, '2026-11-22T11:01:00Z', 'up', 95));
+      await env.append(check('big0', 1, '2026-11-22T11:01:00Z', 'up', 95));
       await runPartition(env.deps, partition, { mode: 'continuous' });
     });
     racing.state.armed = true;

@@ -1,7 +1,6 @@
 // Values of the SLA model: the meta document and the month summaries (exact ms, per monitor).
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { z } from 'zod';
-import { etagOf, type StoredBytes } from '../bytes.ts';
 import type { Summary } from '../../../projections/sla/summary.ts';
 import { parseStoredJson } from '../corruptReadModel.ts';
 
@@ -29,7 +28,7 @@ const MonthSummaries = z.record(StoredSummary);
 /** One month's summaries: monitor id → summary. */
 export type MonthSummaries = ReadonlyMap<number, Summary>;
 
-/** Gzipped and base64 as the reports are: a month holds a row per monitor and local day. */
+/** Gzipped and base64: a month holds a row per monitor and local day (the only place a day is stored). */
 export const encodeSummaries = (summaries: MonthSummaries): string =>
   gzipSync(JSON.stringify(Object.fromEntries([...summaries].map(([id, s]) => [String(id), s]))), {
     level: 1,
@@ -47,16 +46,3 @@ export const decodeSummaries = (text: string | null): MonthSummaries | null =>
           ),
         ).map(([id, s]) => [Number(id), s]),
       );
-
-/**
- * A JSON report as stored: `<etag>\n<base64 of its gzip>`. Reports repeat every day of their
- * period (a year of a page with many monitors is megabytes), and gzip makes them about 40 times
- * smaller in Redis and in the projector's commits. The ETag is the uncompressed body's.
- */
-export const encodeReport = (json: string): string =>
-  `${etagOf(json)}\n${gzipSync(json, { level: 1 }).toString('base64')}`;
-
-export const decodeReport = (stored: StoredBytes | null): StoredBytes | null =>
-  stored === null
-    ? null
-    : { etag: stored.etag, body: gunzipSync(Buffer.from(stored.body.toString('latin1'), 'base64')) };

@@ -1,10 +1,9 @@
 // Write builders of the SLA model.
-import { toBytes } from '../bytes.ts';
 import { partitionKeys } from '../control/keys.ts';
 import type { PageRef } from '../page.ts';
 import type { WriteOp } from '../redis/writeOps.ts';
-import { encodeMeta, encodeReport, encodeSummaries, type MonthSummaries, type SlaMeta } from './codec.ts';
-import { csvField, reportField, slaMetaKey, slaPartitionKeys, slaYearKey, summaryField } from './keys.ts';
+import { encodeMeta, encodeSummaries, type MonthSummaries, type SlaMeta } from './codec.ts';
+import { slaMetaKey, slaPartitionKeys, slaYearKey, summaryField } from './keys.ts';
 
 /** Marks a page's reports from instant `from` on (0: all of them); an earlier mark wins (ZADD LT). */
 export const markSlaDirty = (tag: string, slug: string, from: number): WriteOp => ({
@@ -21,35 +20,38 @@ export const clearSlaDirty = (tag: string, slug: string): WriteOp => ({
   member: slug,
 });
 
-export const setSlaTick = (tag: string, minute: number): WriteOp => ({
+/** The instant of the partition's clock this minute: current reports are made at it. */
+export const setSlaTick = (tag: string, asOf: number): WriteOp => ({
   op: 'set',
   key: slaPartitionKeys(tag).tick,
-  value: minute,
+  value: asOf,
 });
 
-export type RenderedPeriod = Readonly<{ period: string; json: string; csv: string }>;
+/** When the page's current month completes (the clock renders it then, once). */
+export const setSlaDue = (page: PageRef, at: number): WriteOp => ({
+  op: 'zadd',
+  key: slaPartitionKeys(page.tag).due,
+  score: at,
+  member: page.slug,
+});
 
-/**
- * One year's hash: each report, CSV and month summary is a write of its own, so the fenced commit
- * can spread them over calls of bounded size (a year's report of a page with many monitors is
- * large; a single value over the cap goes alone, as every model's does).
- */
-export const putSlaYear = (
+export const dropSlaDue = (page: PageRef): WriteOp => ({
+  op: 'zrem',
+  key: slaPartitionKeys(page.tag).due,
+  member: page.slug,
+});
+
+/** One year's month summaries, a write each (the fenced commit spreads them over bounded calls). */
+export const putSlaSummaries = (
   page: PageRef,
   year: number,
-  reports: readonly RenderedPeriod[],
   summaries: readonly (readonly [month: string, MonthSummaries])[],
-): WriteOp[] => {
-  const key = slaYearKey(page, year);
-  const field = (name: string, value: string): WriteOp => ({ op: 'hset', key, fields: [[name, value]] });
-  return [
-    ...reports.flatMap((r) => [
-      field(reportField(r.period), encodeReport(r.json)),
-      field(csvField(r.period), toBytes(r.csv)),
-    ]),
-    ...summaries.map(([month, s]) => field(summaryField(month), encodeSummaries(s))),
-  ];
-};
+): WriteOp[] =>
+  summaries.map(([month, s]) => ({
+    op: 'hset',
+    key: slaYearKey(page, year),
+    fields: [[summaryField(month), encodeSummaries(s)]],
+  }));
 
 export const putSlaMeta = (page: PageRef, meta: SlaMeta): WriteOp => ({
   op: 'set',
@@ -57,7 +59,7 @@ export const putSlaMeta = (page: PageRef, meta: SlaMeta): WriteOp => ({
   value: encodeMeta(meta),
 });
 
-/** Drops whole years of reports (out of reach, re-derived, or the page is gone). */
+/** Drops whole years of summaries (out of reach, re-derived, or the page is gone). */
 export const dropSlaYears = (page: PageRef, years: readonly number[]): WriteOp => ({
   op: 'del',
   keys: years.map((year) => slaYearKey(page, year)),
