@@ -148,10 +148,16 @@ export const runPartition = async (
         if (full) lastRender = performance.now();
       }
     }
+    // A short read reached the end of what is readable: events committed since wake the
+    // partition again, so one more read would most often find nothing.
+    if (rows.length < deps.batchSize && batch.rows.length === rows.length) {
+      result.caughtUp = true;
+      break;
+    }
   }
   // A rebuild renders once, when its partition has caught up.
   if (options.mode === 'rebuild' && !result.caughtUp) return result;
-  if (!(await renderClock(deps, tag, options.mode === 'rebuild'))) return fenced();
+  if (!(await renderClock(deps, tag, options.mode === 'rebuild', result.events === 0))) return fenced();
   const sla = { redis, now: clock().getTime(), log: deps.log };
   if (!(await renderSla(sla, tag, options.mode === 'rebuild'))) return fenced();
   return result;
@@ -162,12 +168,23 @@ const counted = (deps: ProjectorDeps, pages: number, rendered: boolean): boolean
   return rendered;
 };
 
-/** On a new minute (or at the end of a rebuild) renders every page for the clock. */
-const renderClock = async (deps: ProjectorDeps, tag: string, force: boolean): Promise<boolean> => {
+/**
+ * On a new minute (or at the end of a rebuild) renders the pages the clock made due; otherwise,
+ * after a run that projected nothing (the scheduler's poll), what earlier renders left marked.
+ */
+const renderClock = async (
+  deps: ProjectorDeps,
+  tag: string,
+  force: boolean,
+  leftovers: boolean,
+): Promise<boolean> => {
   const now = deps.clock().getTime();
   const minute = Math.floor(now / MINUTE_MS) * MINUTE_MS;
   const last = await runRead(deps.redis, tickRead(tag));
   if (!force && last >= minute) {
+    // Every mark a batch sets comes with a page the batch rendered at once (planBatch's urgent);
+    // what a fenced or failed render left is picked up by the next minute's tick.
+    if (!leftovers) return true;
     const pages = await collectRenders(deps.redis, tag, { tick: false, now });
     return counted(
       deps,

@@ -2,6 +2,7 @@
 // `pg:<slug>:state` holds the settings, `deleted` and the monitor configs (what every batch
 // needs); each incident and each maintenance is a field of its own hash; `updatedAt` lives in
 // `pg:<slug>:updated` (epoch ms as a decimal string) so it is stored once.
+import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import type { IncidentDoc, MaintenanceDoc, PageState } from '../../../projections/types.ts';
 import { IncidentState } from '../../events/incident.ts';
@@ -82,6 +83,29 @@ export const encodePageCore = (state: PageState): string =>
 export const encodeIncident = (doc: IncidentDoc): string => JSON.stringify(doc);
 export const encodeMaintenance = (doc: MaintenanceDoc): string => JSON.stringify(doc);
 
+type DecodedCore = z.infer<typeof StoredCore>;
+
+const deepFreeze = <T>(value: T): T => {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+};
+
+// Every batch that checks a page's monitors reads its core, which changes only with page and
+// monitor events: the checked form is kept per stored text (bounded), frozen since it is shared.
+const decodedCores = new LRUCache<string, DecodedCore>({ max: 10_000 });
+
+const decodeCore = (text: string): DecodedCore => {
+  let core = decodedCores.get(text);
+  if (core === undefined) {
+    core = deepFreeze(parseStoredJson(StoredCore, text, 'page state'));
+    decodedCores.set(text, core);
+  }
+  return core;
+};
+
 /** The stored parts of a page document (hash fields: id → JSON; only those read). */
 export type StoredPage = Readonly<{
   core: string | null;
@@ -112,11 +136,7 @@ const decodeDocs = <T>(
  */
 export const decodePage = (stored: StoredPage): DecodedPage | null => {
   if (stored.core === null) return null;
-  const {
-    incidents: oldIncidents,
-    maintenances: oldMaintenances,
-    ...core
-  } = parseStoredJson(StoredCore, stored.core, 'page state');
+  const { incidents: oldIncidents, maintenances: oldMaintenances, ...core } = decodeCore(stored.core);
   const state: PageState = {
     ...core,
     updatedAt: decodeUpdated(stored.updated),
