@@ -83,8 +83,6 @@ export const encodePageCore = (state: PageState): string =>
 export const encodeIncident = (doc: IncidentDoc): string => JSON.stringify(doc);
 export const encodeMaintenance = (doc: MaintenanceDoc): string => JSON.stringify(doc);
 
-type DecodedCore = z.infer<typeof StoredCore>;
-
 const deepFreeze = <T>(value: T): T => {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
@@ -93,18 +91,28 @@ const deepFreeze = <T>(value: T): T => {
   return value;
 };
 
-// Every batch that checks a page's monitors reads its core, which changes only with page and
-// monitor events: the checked form is kept per stored text (bounded), frozen since it is shared.
-const decodedCores = new LRUCache<string, DecodedCore>({ max: 10_000 });
-
-const decodeCore = (text: string): DecodedCore => {
-  let core = decodedCores.get(text);
-  if (core === undefined) {
-    core = deepFreeze(parseStoredJson(StoredCore, text, 'page state'));
-    decodedCores.set(text, core);
-  }
-  return core;
+/**
+ * A decoder that checks each stored text once: every batch that checks a page's monitors reads
+ * its core, and every render of a page in an incident its shown incidents, which change far less
+ * often than they are read. Bounded by the texts' length; the values are frozen, being shared.
+ */
+const cachedDecoder = <T>(schema: z.ZodType<T, z.ZodTypeDef, unknown>, maxChars: number) => {
+  const decoded = new LRUCache<string, { value: T }>({
+    maxSize: maxChars,
+    sizeCalculation: (_value, text) => text.length + 64,
+  });
+  return (text: string, what: string): T => {
+    const hit = decoded.get(text);
+    if (hit !== undefined) return hit.value;
+    const value = deepFreeze(parseStoredJson(schema, text, what));
+    decoded.set(text, { value });
+    return value;
+  };
 };
+
+const decodeCore = cachedDecoder(StoredCore, 16_000_000);
+const decodeIncident = cachedDecoder(Incident, 16_000_000);
+const decodeMaintenance = cachedDecoder(Maintenance, 4_000_000);
 
 /** The stored parts of a page document (hash fields: id → JSON; only those read). */
 export type StoredPage = Readonly<{
@@ -118,13 +126,13 @@ export type StoredPage = Readonly<{
 export type DecodedPage = Readonly<{ state: PageState; legacy: boolean }>;
 
 const decodeDocs = <T>(
-  schema: z.ZodType<T>,
+  decode: (text: string, what: string) => T,
   fields: Readonly<Record<string, string | null>>,
   what: string,
 ): Record<string, T> => {
   const docs: Record<string, T> = {};
   for (const [id, text] of Object.entries(fields))
-    if (text !== null) docs[id] = parseStoredJson(schema, text, `${what} ${id}`);
+    if (text !== null) docs[id] = decode(text, `${what} ${id}`);
   return docs;
 };
 
@@ -136,14 +144,18 @@ const decodeDocs = <T>(
  */
 export const decodePage = (stored: StoredPage): DecodedPage | null => {
   if (stored.core === null) return null;
-  const { incidents: oldIncidents, maintenances: oldMaintenances, ...core } = decodeCore(stored.core);
+  const {
+    incidents: oldIncidents,
+    maintenances: oldMaintenances,
+    ...core
+  } = decodeCore(stored.core, 'page state');
   const state: PageState = {
     ...core,
     updatedAt: decodeUpdated(stored.updated),
-    incidents: { ...oldIncidents, ...decodeDocs(Incident, stored.incidents, 'incident document') },
+    incidents: { ...oldIncidents, ...decodeDocs(decodeIncident, stored.incidents, 'incident document') },
     maintenances: {
       ...oldMaintenances,
-      ...decodeDocs(Maintenance, stored.maintenances, 'maintenance document'),
+      ...decodeDocs(decodeMaintenance, stored.maintenances, 'maintenance document'),
     },
   };
   return { state, legacy: oldIncidents !== undefined || oldMaintenances !== undefined };
