@@ -3,6 +3,7 @@
 // Content-Type JSON and Cache-Control no-store.
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import type { Logger } from '../shared/logger.ts';
+import { isStoreOutage } from './storeOutage.ts';
 
 type ErrorRow = { status: number; message: string; retryAfter?: true };
 
@@ -94,18 +95,6 @@ export const undecodablePathAs =
 export const notFoundHandler: RequestHandler = (_req, res) => {
   sendError(res, 'not_found');
 };
-
-/**
- * Redis unreachable, stalled (a command timed out), busy with a long script, or still loading its
- * data; a Redis Cluster not (yet) reachable, or moving the slot a read needs for longer than the
- * client retries (docs/operations.md): the read models are unavailable for now, not broken.
- */
-export const isStoreOutage = (err: unknown): boolean =>
-  err instanceof Error &&
-  (err.name === 'MaxRetriesPerRequestError' ||
-    /^(LOADING|BUSY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN)\b|Command timed out|Connection is closed|ECONNREFUSED|ETIMEDOUT|^Too many Cluster redirections|^Cluster isn't ready|^None of startup nodes is available/.test(
-      err.message,
-    ));
 
 /** The answer for an error, or null when it is unexpected (a bug: 500). */
 export const errorCodeOf = (err: unknown): ApiErrorCode | null => {

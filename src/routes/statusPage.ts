@@ -3,7 +3,8 @@
 // No page to show is an HTML page too (404, or 503 while the read models are rebuilt).
 import type { ErrorRequestHandler, Request, Response } from 'express';
 import { pageKeys, STATIC_KEY } from '../edge/surrogateKeys.ts';
-import { ApiError, isStoreOutage, isUndecodablePath, RETRY_AFTER_SECONDS } from '../http/errors.ts';
+import { ApiError, isUndecodablePath, RETRY_AFTER_SECONDS } from '../http/errors.ts';
+import { isStoreOutage } from '../http/storeOutage.ts';
 import type { RouteDeps } from '../http/pageGate.ts';
 import { Slug } from '../http/schemas.ts';
 import { cacheFor, sendBody, STALE_IF_ERROR } from '../http/send.ts';
