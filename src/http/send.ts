@@ -55,7 +55,7 @@ export const sendBody = (req: Request, res: Response, out: Sendable): void => {
   // A private page's answer (cacheFor) depends on the request's token: never remembered.
   if (status === 200 && out.from !== undefined && out.cacheControl !== cacheControl.private) {
     const route = String(res.locals['route']);
-    rememberAnswer(req, res, { from: out.from, route, etag: out.etag, body: out.body, contentType });
+    rememberAnswer(res, { from: out.from, route, etag: out.etag, body: out.body, contentType });
   }
   if (status === 200 && etagMatches(req.headers['if-none-match'], out.etag)) {
     res.statusCode = 304;

@@ -16,6 +16,9 @@ import { monitorConfigsRead, readMonitorSeries } from './series/pageSeriesRead.t
 import { updatedRead } from './pageState/reads.ts';
 
 export type StoredRead = Readonly<{ access: PageAccess | null; stored: StoredBytes | null }>;
+
+/** What a stored read weighs in the response cache: its body's bytes. */
+export const storedSize = (read: StoredRead): number => read.stored?.body.length ?? 0;
 export type AvailabilityRead = StoredRead & Readonly<{ monitorExists: boolean }>;
 /** `monitors` null: the page has no document (or is deleted); `overall` as stored. */
 export type SeriesRead = Readonly<{
