@@ -4,7 +4,7 @@
 import type { ProjectedEventOf } from '../src/events/storedEvent.ts';
 import type { IncidentDoc, IncidentUpdate } from './types.ts';
 
-export type IncidentEvent = ProjectedEventOf<'incident.opened' | 'incident.updated'>;
+type IncidentEvent = ProjectedEventOf<'incident.opened' | 'incident.updated'>;
 
 /** Inserts after every update at the same time or earlier: stable for equal times. */
 const insertByTime = (updates: readonly IncidentUpdate[], update: IncidentUpdate): IncidentUpdate[] => {

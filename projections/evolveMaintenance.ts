@@ -3,7 +3,7 @@
 import type { ProjectedEventOf } from '../src/events/storedEvent.ts';
 import type { MaintenanceDoc } from './types.ts';
 
-export type MaintenanceEvent = ProjectedEventOf<
+type MaintenanceEvent = ProjectedEventOf<
   | 'maintenance.scheduled'
   | 'maintenance.updated'
   | 'maintenance.started'

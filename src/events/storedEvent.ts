@@ -29,7 +29,6 @@ export const StoredEvent = z.discriminatedUnion('type', [
   event('maintenance.cancelled', MaintenanceTransition),
 ]);
 export type StoredEvent = z.infer<typeof StoredEvent>;
-export type StoredEventOf<T extends StoredEvent['type']> = Extract<StoredEvent, { type: T }>;
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 /** An event's type and data exactly as the log stores them, without its page, time and position. */

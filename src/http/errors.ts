@@ -82,16 +82,6 @@ const statusOf = (err: unknown): number | undefined => {
 /** A path parameter Express could not percent-decode: the thing it names cannot exist. */
 export const isUndecodablePath = (err: unknown): boolean => err instanceof URIError;
 
-/**
- * Placed at the end of a router: an undecodable path parameter of that router's routes becomes
- * its own "not found" (Express raises it while matching, so it reaches the matching router first).
- */
-export const undecodablePathAs =
-  (code: ApiErrorCode): ErrorRequestHandler =>
-  (err, _req, _res, next) => {
-    next(isUndecodablePath(err) ? new ApiError(code, { cause: err }) : err);
-  };
-
 export const notFoundHandler: RequestHandler = (_req, res) => {
   sendError(res, 'not_found');
 };

@@ -44,7 +44,7 @@ type MemoSlot = Readonly<{ memo: ResponseMemo; key: string }>;
 const MEMO_SLOT = 'memoSlot';
 
 /** An answer of a public page, as `sendBody` is about to send it. */
-export type Remembered = Readonly<{
+type Remembered = Readonly<{
   from: object;
   route: string;
   etag: string;

@@ -18,13 +18,13 @@ export const cacheControl = {
   static: `public, max-age=300${STALE_IF_ERROR}`,
 } as const;
 
-export const JSON_TYPE = 'application/json; charset=utf-8';
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** Public pages get the group's rule; anything answered for a private page is `private, no-store`. */
 export const cacheFor = (isPrivate: boolean, publicRule: string): string =>
   isPrivate ? cacheControl.private : publicRule;
 
-export type Sendable = Readonly<{
+type Sendable = Readonly<{
   body: string | Buffer;
   etag: string;
   cacheControl: string;

@@ -11,10 +11,10 @@ import type { Logger } from '../shared/logger.ts';
 import { parseEvent, type EventError, type ParsedEvent } from '../events/parseEvent.ts';
 import { isBlank, parseNdjsonLine } from './readNdjson.ts';
 
-export const MAX_BODY_BYTES = 10 * 1024 * 1024;
-export const MAX_EVENTS = 10_000;
+const MAX_BODY_BYTES = 10 * 1024 * 1024;
+const MAX_EVENTS = 10_000;
 
-export type IngestDeps = {
+type IngestDeps = {
   db: DatabasePool;
   ingestToken: string | null;
   clock: () => Date;
@@ -103,7 +103,7 @@ const decodeBody = (
 };
 
 /** How long an HTTP append waits for a lock (another writer's) before answering 503. */
-export const APPEND_LOCK_TIMEOUT_MS = 1_000;
+const APPEND_LOCK_TIMEOUT_MS = 1_000;
 const codeOf = (error: unknown): unknown => (error as { code?: unknown } | null)?.code;
 
 // slonik errors carry the query's values (whole batches): log what identifies the failure only.

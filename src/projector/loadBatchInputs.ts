@@ -37,7 +37,7 @@ const touchedDocs = (events: readonly ProjectedEvent[]): Map<string, TouchedDocs
 };
 
 /** The inputs, and the batch evolved from them (planEvolvedBatch goes on from it). */
-export type LoadedBatch = Readonly<{ inputs: BatchInputs; evolved: EvolvedBatch }>;
+type LoadedBatch = Readonly<{ inputs: BatchInputs; evolved: EvolvedBatch }>;
 
 export const loadBatchInputs = async (
   redis: RedisClient,

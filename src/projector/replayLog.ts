@@ -13,7 +13,7 @@ import { projectBatch } from './projectBatch.ts';
 import { poisonedPages, quarantineWrites, recordDeadLetters } from './poisonedPages.ts';
 import type { ProjectorDeps } from './runPartition.ts';
 
-export type ReplayTarget = Readonly<{ prefix: string; version: number; partitions: number }>;
+type ReplayTarget = Readonly<{ prefix: string; version: number; partitions: number }>;
 
 const commitPartition = async (
   redis: RedisClient,
@@ -66,7 +66,7 @@ export const replayLog = async (
       );
     };
     const load = (plans: Awaited<ReturnType<typeof planRows>>) =>
-      Math.max(0, ...plans.map((plan, p) => (plan ? plan.encoded.load : 0)));
+      Math.max(0, ...plans.map((plan) => (plan ? plan.encoded.load : 0)));
     const batch = await planWithinCommit(rows, scannedTo, planRows, load);
     if (batch.cut) {
       pending = read(batch.to); // the rows after the cut are read again

@@ -45,7 +45,7 @@ export type PartitionRef = Readonly<{
   partitions: number;
 }>;
 
-export type RunOptions = Readonly<{
+type RunOptions = Readonly<{
   /** rebuild renders once, at the end; continuous renders as it goes. */
   mode: 'continuous' | 'rebuild';
   /** Stop after this long even if not caught up (the job is queued again). */
@@ -57,7 +57,7 @@ export type RunResult = { events: number; caughtUp: boolean; fenced: boolean };
 const RENDER_EVERY_MS = 250;
 
 /** Logs a page the render quarantined (once: it is logged when it goes in). */
-export const logQuarantine =
+const logQuarantine =
   (log: Logger) =>
   (notice: QuarantineNotice): void => {
     log.error(

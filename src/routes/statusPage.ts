@@ -15,7 +15,7 @@ import type { Route } from './routeTable.ts';
 import { documentHeaders, NOSNIFF } from '../statusPage/securityHeaders.ts';
 import { pageDocument, SCRIPT_PATH, STYLE_PATH } from '../statusPage/pageDocument.ts';
 
-export const STATUS_PAGE_CACHE = `public, max-age=60${STALE_IF_ERROR}`;
+const STATUS_PAGE_CACHE = `public, max-age=60${STALE_IF_ERROR}`;
 const ASSET_CACHE = `public, max-age=300${STALE_IF_ERROR}`;
 // The document links to `?v=<content hash>`: that exact URL never changes meaning.
 const VERSIONED_ASSET_CACHE = `public, max-age=31536000, immutable${STALE_IF_ERROR}`;

@@ -43,5 +43,5 @@ export const twoPagesWithChecks = (alphaStatus = 'up') => [
 /** A stored event as the projector reads it back: parsed, `at` in epoch ms (test fixtures write ISO). */
 export const projectedEvent = (raw: Record<string, unknown> & { at: string }): ProjectedEvent => {
   const event = StoredEvent.parse(raw);
-  return { ...event, at: Date.parse(event.at) } as ProjectedEvent;
+  return { ...event, at: Date.parse(event.at) };
 };

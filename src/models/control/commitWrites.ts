@@ -14,7 +14,7 @@ import { withScripts } from '../redis/scripts.ts';
 import type { WriteOp } from '../redis/writeOps.ts';
 import { partitionKeys } from './keys.ts';
 
-export type Fence = Readonly<{
+type Fence = Readonly<{
   /** The partition's hash-tagged key prefix; every written key must start with it. */
   tag: string;
   /** The checkpoint the runner read its inputs at. */
@@ -28,7 +28,7 @@ export class KeyOutsidePartition extends Error {
 }
 
 /** A batch whose writes (deletions aside) do not fit one script call: the batch must be cut. */
-export class BatchTooLarge extends Error {
+class BatchTooLarge extends Error {
   override readonly name = 'BatchTooLarge';
 }
 

@@ -9,7 +9,7 @@ import { Impact } from '../../events/monitor.ts';
 import { Plan } from '../../events/page.ts';
 import { parseStoredJson } from '../corruptReadModel.ts';
 
-export type PageCore = Pick<PageState, 'settings' | 'deleted' | 'monitors'>;
+type PageCore = Pick<PageState, 'settings' | 'deleted' | 'monitors'>;
 
 const Monitor = z.object({
   id: z.number(),
@@ -83,7 +83,7 @@ export const encodeIncident = (doc: IncidentDoc): string => JSON.stringify(doc);
 export const encodeMaintenance = (doc: MaintenanceDoc): string => JSON.stringify(doc);
 
 /** The stored parts of a page document (hash fields: id → JSON; only those read). */
-export type StoredPage = Readonly<{
+type StoredPage = Readonly<{
   core: string | null;
   updated: string | null;
   incidents: Readonly<Record<string, string | null>>;

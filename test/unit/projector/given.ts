@@ -52,7 +52,7 @@ export const aHead = (
   openDownStart: openDown === undefined ? null : ms(openDown),
 });
 
-export type Given = Readonly<{
+type Given = Readonly<{
   states?: Record<string, PageState | null>;
   heads?: Record<number, TimelineHead | null>;
   spans?: Record<number, LateSpan>;
