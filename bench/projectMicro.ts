@@ -1,13 +1,14 @@
 // `npx tsx bench/projectMicro.ts [batches]`: the projector's own cost per event, without
 // PostgreSQL or a worker: batches of 1,000 in-order checks of 8 pages × 25 monitors (the shape of
-// the ingest figure) go through load → plan → commit (projectBatch, commitWrites) against Redis,
-// under a prefix of their own. Prints events/s and the Node CPU time per event, which other load
+// the ingest figure) go through load → plan → commit (projectBatch, commitBatch) against Redis,
+// under a prefix of their own, cut to fit one commit as the projector cuts them (planWithinCommit). Prints events/s and the Node CPU time per event, which other load
 // on the machine disturbs far less than the wall-clock rate. Profile it with
 // `node --cpu-prof --import tsx bench/projectMicro.ts`.
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { LogRow } from '../src/eventLog/readAfter.ts';
-import { commitWrites } from '../src/models/control/commitWrites.ts';
+import { commitBatch, commitWrites, encodeBatch } from '../src/models/control/commitWrites.ts';
+import { checkpointAfter, planWithinCommit } from '../src/projector/planWithinCommit.ts';
 import { projectBatch } from '../src/projector/projectBatch.ts';
 import { dropRedisPrefix, redisUrl } from './benchEnv.ts';
 
@@ -61,16 +62,32 @@ const redis = new Redis(redisUrl());
 const prefix = `spm${randomBytes(5).toString('hex')}`;
 const tag = `${prefix}:{v1.p0}`;
 let checkpoint = 0;
-const project = async (rows: LogRow[]) => {
+const planRows = async (rows: readonly LogRow[]) => {
   const plan = await projectBatch(redis, tag, rows, Date.now());
   if (plan.deadLetters.length > 0) throw new Error(`dead letters: ${plan.deadLetters[0]!.error}`);
-  const fence = { tag, expected: `1:${checkpoint}`, next: `1:${checkpoint + 1}` };
+  return { writes: plan.writes, encoded: encodeBatch(tag, plan.writes) };
+};
+const nextFence = () => {
   checkpoint += 1;
-  if (!(await commitWrites(redis, fence, plan.writes))) throw new Error('fenced');
+  return { tag, expected: `1:${checkpoint - 1}`, next: `1:${checkpoint}` };
+};
+const project = async (rows: readonly LogRow[]) => {
+  for (let rest = rows; rest.length > 0;) {
+    const batch = await planWithinCommit(
+      rest,
+      checkpointAfter(rest.at(-1)!),
+      planRows,
+      (p) => p.encoded.load,
+    );
+    if (!(await commitBatch(redis, nextFence(), batch.plan.encoded))) throw new Error('fenced');
+    rest = rest.slice(batch.rows.length);
+  }
 };
 try {
   await redis.set(`${tag}:ckpt`, '1:0');
-  await project(setup);
+  // Every page and monitor at once: more than one batch's commit, so in calls of their own.
+  const { writes } = await planRows(setup);
+  if (!(await commitWrites(redis, { tag, expected: '1:0', next: null }, writes))) throw new Error('fenced');
   const started = performance.now();
   const cpu = process.cpuUsage();
   for (const rows of checkBatches) await project(rows);

@@ -1,10 +1,10 @@
 // One incident document from its opened/updated events. Updates stay sorted by time even when
 // events arrive out of order, and state/resolvedAt are derived from the latest update, so the
 // result does not depend on arrival order.
-import type { StoredEventOf } from '../src/events/storedEvent.ts';
+import type { ProjectedEventOf } from '../src/events/storedEvent.ts';
 import type { IncidentDoc, IncidentUpdate } from './types.ts';
 
-export type IncidentEvent = StoredEventOf<'incident.opened' | 'incident.updated'>;
+type IncidentEvent = ProjectedEventOf<'incident.opened' | 'incident.updated'>;
 
 /** Inserts after every update at the same time or earlier: stable for equal times. */
 const insertByTime = (updates: readonly IncidentUpdate[], update: IncidentUpdate): IncidentUpdate[] => {
@@ -14,7 +14,7 @@ const insertByTime = (updates: readonly IncidentUpdate[], update: IncidentUpdate
 };
 
 export const evolveIncident = (doc: IncidentDoc | null, event: IncidentEvent): IncidentDoc | null => {
-  const at = Date.parse(event.at);
+  const at = event.at;
   if (event.type === 'incident.opened') {
     const { incident_id, title, message, state, components } = event.data;
     return {

@@ -1,9 +1,9 @@
 // One maintenance document from its events. Explicit transitions only set flags: the status is
 // derived at render time (maintenanceStatus), because it also follows the clock.
-import type { StoredEventOf } from '../src/events/storedEvent.ts';
+import type { ProjectedEventOf } from '../src/events/storedEvent.ts';
 import type { MaintenanceDoc } from './types.ts';
 
-export type MaintenanceEvent = StoredEventOf<
+type MaintenanceEvent = ProjectedEventOf<
   | 'maintenance.scheduled'
   | 'maintenance.updated'
   | 'maintenance.started'
@@ -24,8 +24,8 @@ export const evolveMaintenance = (
       scheduledStart: Date.parse(scheduled_start),
       scheduledEnd: Date.parse(scheduled_end),
       components,
-      createdAt: Date.parse(event.at),
-      updatedAt: Date.parse(event.at),
+      createdAt: event.at,
+      updatedAt: event.at,
       started: false,
       completed: false,
       cancelled: false,
@@ -34,13 +34,13 @@ export const evolveMaintenance = (
   if (doc === null) return null;
   return {
     ...changed(doc, event),
-    updatedAt: Math.max(doc.updatedAt ?? doc.createdAt, Date.parse(event.at)),
+    updatedAt: Math.max(doc.updatedAt ?? doc.createdAt, event.at),
   };
 };
 
 /** The first time of a transition: the earliest `at` of its events, whatever their order. */
-const earliest = (known: number | undefined, at: string): number =>
-  Math.min(known ?? Number.POSITIVE_INFINITY, Date.parse(at));
+const earliest = (known: number | undefined, at: number): number =>
+  Math.min(known ?? Number.POSITIVE_INFINITY, at);
 
 const changed = (
   doc: MaintenanceDoc,

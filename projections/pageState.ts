@@ -1,7 +1,7 @@
 // The per-page document the projector keeps (pg:<slug>:state): settings, monitor configs,
 // incident and maintenance docs and the time of the page's latest event. Every rendered output of
 // a page derives from it plus the monitors' timelines.
-import type { StoredEvent, StoredEventOf } from '../src/events/storedEvent.ts';
+import type { ProjectedEvent, ProjectedEventOf } from '../src/events/storedEvent.ts';
 import { evolveIncident } from './evolveIncident.ts';
 import { evolveMaintenance } from './evolveMaintenance.ts';
 import type { PageState } from './types.ts';
@@ -14,7 +14,7 @@ export const touchUpdatedAt = (state: PageState | null, atMs: number): PageState
     ? state
     : { ...state, updatedAt: atMs };
 
-const configure = (state: PageState | null, event: StoredEventOf<'page.configured'>): PageState => {
+const configure = (state: PageState | null, event: ProjectedEventOf<'page.configured'>): PageState => {
   const {
     title,
     plan,
@@ -25,7 +25,7 @@ const configure = (state: PageState | null, event: StoredEventOf<'page.configure
     sla_target,
     sla_exclude_maintenance,
   } = event.data;
-  const at = Date.parse(event.at);
+  const at = event.at;
   const settings = {
     slug: event.page,
     title,
@@ -44,10 +44,10 @@ const configure = (state: PageState | null, event: StoredEventOf<'page.configure
   return { ...state, settings, deleted: false, updatedAt: later(state.updatedAt, at) };
 };
 
-export const evolvePageState = (state: PageState | null, event: StoredEvent): PageState | null => {
+export const evolvePageState = (state: PageState | null, event: ProjectedEvent): PageState | null => {
   if (event.type === 'page.configured') return configure(state, event);
   if (state === null || state.deleted) return state; // events of an unknown or deleted page change nothing
-  const page: PageState = { ...state, updatedAt: later(state.updatedAt, Date.parse(event.at)) };
+  const page: PageState = { ...state, updatedAt: later(state.updatedAt, event.at) };
   switch (event.type) {
     case 'page.deleted':
       return { ...page, deleted: true, monitors: {}, incidents: {}, maintenances: {} };

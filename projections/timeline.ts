@@ -14,7 +14,7 @@ export type Anchor = Readonly<{
   downStart: number | null;
 }>;
 
-export type TimelineReplay = Readonly<{
+type TimelineReplay = Readonly<{
   closed: Interval[]; // failures that ended within the replayed span
   openDownStart: number | null; // a failure still running at the last check
   last: TimedCheck;

@@ -49,7 +49,7 @@ import { systemClock, type Clock } from './shared/clock.ts';
 import type { Logger } from './shared/logger.ts';
 import { createChangeHub, type ChangeHub } from './stream/changeHub.ts';
 
-export type AppDeps = Readonly<{
+type AppDeps = Readonly<{
   redis: RedisClient;
   /** REDIS_PREFIX; tests pass a fresh one. */
   prefix: string;

@@ -15,7 +15,7 @@ import { projectionStatus } from './projector/projectionStatus.ts';
 import type { Clock } from './shared/clock.ts';
 import type { Logger } from './shared/logger.ts';
 
-export type OperatorDeps = Readonly<{
+type OperatorDeps = Readonly<{
   db: DatabasePool;
   redis: RedisClient;
   prefix: string;

@@ -7,7 +7,7 @@ const pad2 = (n: number): string => (n < 10 ? `0${n}` : String(n));
 const pad4 = (n: number): string => String(n).padStart(4, '0');
 
 /** Year, month (1–12) and day of the UTC day containing `ms` (Hinnant's civil_from_days). */
-export const civilOf = (ms: number): { year: number; month: number; day: number } => {
+const civilOf = (ms: number): { year: number; month: number; day: number } => {
   const z = Math.floor(ms / DAY_MS) + 719_468;
   const era = Math.floor(z / 146_097);
   const doe = z - era * 146_097;

@@ -10,7 +10,7 @@ import { downMs, failuresOverlapping, firstEndingAfter, firstStartingFrom } from
 export type Timeline = Pick<MonitorSnapshot, 'down' | 'openDownStart' | 'summary'>;
 
 /** A figure asked for a part of the timeline whose failures were neither loaded nor summarised. */
-export class FailuresNotLoaded extends Error {
+class FailuresNotLoaded extends Error {
   override readonly name = 'FailuresNotLoaded';
 }
 

@@ -44,7 +44,7 @@ const averageResponse = (monitor: MonitorSnapshot, dayStart: number): number => 
 };
 
 /** The minutes of the last hour (current minute included) holding a check, oldest first. */
-export const minuteData = (monitor: MonitorSnapshot, nowMs: number): MinutePoint[] => {
+const minuteData = (monitor: MonitorSnapshot, nowMs: number): MinutePoint[] => {
   const points: MinutePoint[] = [];
   const current = floorTo(nowMs, MINUTE_MS);
   for (let minute = current - (MINUTE_POINTS - 1) * MINUTE_MS; minute <= current; minute += MINUTE_MS) {

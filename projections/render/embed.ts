@@ -8,7 +8,7 @@ import type { IncidentDoc, MonitorSnapshot, MonitorStatus, OverallStatus } from 
 
 /** `head` = page, page_url and overall; `updated` is added when read (embedBody). */
 export type EmbedParts = { head: string; incidents: string; tail: string };
-export type EmbedInput = Readonly<{
+type EmbedInput = Readonly<{
   slug: string;
   pageUrl: string;
   overall: OverallStatus;
@@ -16,11 +16,11 @@ export type EmbedInput = Readonly<{
   incidents: readonly IncidentDoc[];
 }>;
 
-export const RTM_MINUTES = 240;
-export const UPD_DAYS = 30;
+const RTM_MINUTES = 240;
+const UPD_DAYS = 30;
 
 /** Active incidents, newest first (started_at descending, then id ascending). */
-export const embedIncidents = (incidents: readonly IncidentDoc[]): EmbedIncident[] =>
+const embedIncidents = (incidents: readonly IncidentDoc[]): EmbedIncident[] =>
   incidents
     .filter((doc) => doc.state !== 'resolved')
     .sort((a, b) => b.startedAt - a.startedAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))

@@ -2,7 +2,7 @@
 // position after those with one, then id.
 import type { MonitorConfig } from '../types.ts';
 
-export const byDisplayOrder = (a: MonitorConfig, b: MonitorConfig): number => {
+const byDisplayOrder = (a: MonitorConfig, b: MonitorConfig): number => {
   if (a.position !== b.position) {
     if (a.position === null) return 1;
     if (b.position === null) return -1;

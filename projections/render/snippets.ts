@@ -5,7 +5,7 @@ import type { Snippets } from '../../src/contract/responseSchemas.ts';
 import type { OverallStatus } from '../types.ts';
 import { escapeHtmlAttr as attr, escapeMarkdownUrl as mdUrl } from './escape.ts';
 
-export type SnippetsInput = Readonly<{
+type SnippetsInput = Readonly<{
   slug: string;
   baseUrl: string;
   statusPageUrl: string;

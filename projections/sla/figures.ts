@@ -7,11 +7,11 @@ import type { DayFigures, Summary } from './summary.ts';
 const div = (a: number, b: number): number => (a - (a % b)) / b;
 
 /** 100 × part ÷ whole rounded half up to 3 decimals; 100 when whole is 0. */
-export const percent = (part: number, whole: number): number =>
+const percent = (part: number, whole: number): number =>
   whole === 0 ? 100 : div(2 * part * 100_000 + whole, 2 * whole) / 1000;
 
 /** A target as thousandths of a percent (99.95 → 99950). */
-export const targetThousandths = (target: number): number => Math.round(target * 1000);
+const targetThousandths = (target: number): number => Math.round(target * 1000);
 
 export type DailyEntry = Readonly<{
   date: string;

@@ -8,19 +8,19 @@ const DAY_MS = 86_400_000;
 export type Period = Readonly<{ label: string; year: number; month: number; months: 1 | 3 | 12 }>;
 
 /** Years before the current local year whose reports are kept: January three years back on. */
-export const REACH_YEARS = 3;
+const REACH_YEARS = 3;
 const FIRST_YEAR = 2000;
 
 const pad = (n: number): string => String(n).padStart(2, '0');
-export const monthLabel = (year: number, month: number): string => `${String(year)}-${pad(month)}`;
+const monthLabel = (year: number, month: number): string => `${String(year)}-${pad(month)}`;
 
-export const monthPeriod = (year: number, month: number): Period => ({
+const monthPeriod = (year: number, month: number): Period => ({
   label: monthLabel(year, month),
   year,
   month,
   months: 1,
 });
-export const quarterPeriod = (year: number, quarter: number): Period => ({
+const quarterPeriod = (year: number, quarter: number): Period => ({
   label: `${String(year)}-Q${String(quarter)}`,
   year,
   month: quarter * 3 - 2,
@@ -48,7 +48,7 @@ const addMonths = (year: number, month: number, count: number): [number, number]
 };
 
 /** The first local day of the period and the first local day after it. */
-export const periodDays = (period: Period): readonly [first: number, after: number] => {
+const periodDays = (period: Period): readonly [first: number, after: number] => {
   const [endYear, endMonth] = addMonths(period.year, period.month, period.months);
   return [dayNumber(period.year, period.month, 1), dayNumber(endYear, endMonth, 1)];
 };
@@ -81,13 +81,4 @@ export const reachMonths = (zone: string, now: number): Period[] => {
   const first = reachYear(zone, now);
   const count = (current.year - first) * 12 + current.month;
   return Array.from({ length: count }, (_, i) => monthPeriod(...addMonths(first, 1, i)));
-};
-
-export type PeriodCheck = 'ok' | 'invalid' | 'out_of_reach';
-
-/** Whether a report of `period` can be asked for at `now` (sla-reports.md: starts after now, before 2000 → invalid). */
-export const checkPeriod = (zone: string, period: Period, now: number): PeriodCheck => {
-  if (period.year < FIRST_YEAR) return 'invalid';
-  if (periodBounds(zone, period)[0] > now) return 'invalid';
-  return period.year < reachYear(zone, now) ? 'out_of_reach' : 'ok';
 };

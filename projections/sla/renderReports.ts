@@ -12,7 +12,7 @@ import { combineAll, summarize, type Summary } from './summary.ts';
 
 export type MonthSummaries = ReadonlyMap<number, Summary>;
 
-export type MonthsInput = Readonly<{
+type MonthsInput = Readonly<{
   state: PageState;
   /** Figures reach this instant (whole seconds). */
   asOf: number;
@@ -71,7 +71,7 @@ export const computeMonths = (input: MonthsInput): Map<string, MonthSummaries> =
   return computed;
 };
 
-export type ReportOf = Readonly<{
+type ReportOf = Readonly<{
   slug: string;
   state: PageState;
   asOf: number;

@@ -6,7 +6,7 @@ import { dailyEntry, dailyJson, figuresOf, type DailyEntry, type MonitorFigures 
 import type { Summary } from './summary.ts';
 
 /** `parts`: the summaries the period's summary combines, oldest first (their daily entries in turn). */
-export type ReportMonitor = Readonly<{
+type ReportMonitor = Readonly<{
   config: MonitorConfig;
   target: number;
   summary: Summary;
@@ -24,7 +24,7 @@ const dailyText = (summary: Summary): string => {
   return text;
 };
 
-export type ReportInput = Readonly<{
+type ReportInput = Readonly<{
   slug: string;
   period: string;
   zone: string;
@@ -99,7 +99,7 @@ export const slaReport = (input: ReportInput): SlaReport => {
   };
 };
 
-export const CSV_COLUMNS = [
+const CSV_COLUMNS = [
   'monitor_id',
   'monitor_name',
   'period',

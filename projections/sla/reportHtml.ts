@@ -21,7 +21,7 @@ const MONTHS = [
 ];
 
 /** "October 2026", "Q3 2026 (July – September)", "2026". */
-export const periodTitle = (label: string): string => {
+const periodTitle = (label: string): string => {
   const period = parsePeriod(label);
   if (period === null) return label;
   if (period.months === 1) return `${MONTHS[period.month - 1]!} ${String(period.year)}`;
@@ -31,7 +31,7 @@ export const periodTitle = (label: string): string => {
 };
 
 /** 9000 → "2 h 30 min"; whole seconds, largest units first. */
-export const duration = (seconds: number): string => {
+const duration = (seconds: number): string => {
   const sign = seconds < 0 ? '−' : '';
   let rest = Math.abs(seconds);
   const parts: string[] = [];
@@ -72,7 +72,7 @@ ${row('Error budget left', `${duration(m.error_budget_remaining_seconds)} (${Str
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 /** "Saturday, 31 October" under the date: a row of two lines that print must keep together. */
-export const dayName = (date: string): string => {
+const dayName = (date: string): string => {
   const day = new Date(`${date}T00:00:00Z`);
   return `${WEEKDAYS[day.getUTCDay()]!}, ${String(day.getUTCDate())} ${MONTHS[day.getUTCMonth()]!}`;
 };
@@ -110,7 +110,7 @@ a{color:#0b57d0}
 @media print{main{max-width:none;padding:0}body{font-size:11px}.noprint{display:none}a{color:#111;text-decoration:none}td.bar span{print-color-adjust:exact;-webkit-print-color-adjust:exact}}
 `;
 
-export type ReportPageOptions = Readonly<{ title: string; csvUrl: string; statusUrl: string }>;
+type ReportPageOptions = Readonly<{ title: string; csvUrl: string; statusUrl: string }>;
 
 export const reportHtml = (report: SlaReport, options: ReportPageOptions): string => {
   const heading = `${esc(options.title)} — SLA report, ${esc(periodTitle(report.period))}`;

@@ -3,7 +3,7 @@
 import type { MaintenanceDoc, MonitorConfig, PageSettings } from '../types.ts';
 import type { Span } from './intervals.ts';
 
-export type SlaSettings = Readonly<{ zone: string; target: number; excludeMaintenance: boolean }>;
+type SlaSettings = Readonly<{ zone: string; target: number; excludeMaintenance: boolean }>;
 
 export const slaSettings = (settings: PageSettings): SlaSettings => ({
   zone: settings.timeZone ?? 'UTC',

@@ -2,7 +2,7 @@
 // reports"): only complete months are stored; the current one is assembled at read time.
 import { monthAt, periodBounds, reachMonths, type Period } from './periods.ts';
 
-export type StoreRequest = Readonly<{
+type StoreRequest = Readonly<{
   zone: string;
   asOf: number;
   /** The earliest instant whose figures changed (0: all), or null for none. */

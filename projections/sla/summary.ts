@@ -21,7 +21,7 @@ export type Summary = Readonly<{
   days: readonly DayFigures[];
 }>;
 
-export type SummaryInput = Readonly<{
+type SummaryInput = Readonly<{
   zone: string;
   /** W = [from, to). */
   from: number;
@@ -33,7 +33,7 @@ export type SummaryInput = Readonly<{
 }>;
 
 /** Local days overlapping [from, to) as [day, start, end) clipped to it. */
-export const daysOf = (zone: string, from: number, to: number): (readonly [number, number, number])[] => {
+const daysOf = (zone: string, from: number, to: number): (readonly [number, number, number])[] => {
   const out: (readonly [number, number, number])[] = [];
   for (let day = localDayOf(zone, from); dayStart(zone, day) < to; day += 1)
     out.push([day, Math.max(from, dayStart(zone, day)), Math.min(to, dayStart(zone, day + 1))]);
@@ -94,7 +94,7 @@ export const summarize = ({ zone, from, to, excluded, failures }: SummaryInput):
   };
 };
 
-export const emptySummary: Summary = {
+const emptySummary: Summary = {
   total: 0,
   excluded: 0,
   down: 0,

@@ -4,10 +4,6 @@
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
 
-import { isKnownZone } from '../../src/shared/timeZone.ts';
-
-export { isKnownZone };
-
 const formatters = new Map<string, Intl.DateTimeFormat>();
 const formatter = (zone: string): Intl.DateTimeFormat => {
   let found = formatters.get(zone);
@@ -28,7 +24,7 @@ const formatter = (zone: string): Intl.DateTimeFormat => {
 };
 
 /** The zone's offset from UTC at instant `t`, in ms (whole seconds: the zone's wall clock). */
-export const offsetAt = (zone: string, t: number): number => {
+const offsetAt = (zone: string, t: number): number => {
   const parts: Record<string, number> = {};
   for (const part of formatter(zone).formatToParts(t))
     if (part.type !== 'literal') parts[part.type] = Number(part.value);

@@ -9,7 +9,7 @@ import type { Logger } from '../shared/logger.ts';
 import { formatTimestamp } from '../shared/time.ts';
 import { DEMO_MONITORS, DEMO_SLUG, demoCheckData, demoUniform, type CheckData } from './demoEvents.ts';
 
-export type DemoAgentDeps = Readonly<{
+type DemoAgentDeps = Readonly<{
   db: DatabasePool;
   clock: Clock;
   wake: Wake;
@@ -18,7 +18,7 @@ export type DemoAgentDeps = Readonly<{
   intervalMs?: number;
 }>;
 
-export type DemoAgent = Readonly<{ stop: () => Promise<void> }>;
+type DemoAgent = Readonly<{ stop: () => Promise<void> }>;
 
 const DOWN_CHANCE = 1 / 100_000; // per monitor and round: about one short outage a day at 5 s
 const DOWN_ROUNDS = [2, 6] as const; // how many rounds an outage lasts

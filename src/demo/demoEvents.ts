@@ -7,11 +7,11 @@ import { DAY_MS, HOUR_MS, MINUTE_MS, formatTimestamp } from '../shared/time.ts';
 import { INCIDENTS, MAINTENANCES, RUNS } from './demoStory.ts';
 
 export const DEMO_SLUG = 'demo';
-export const DEMO_DAYS = 90;
+const DEMO_DAYS = 90;
 /** The last two days carry a check per minute; older days one per COARSE_INTERVAL_MS (load time). */
-export const FINE_DAYS = 2;
-export const FINE_INTERVAL_MS = MINUTE_MS;
-export const COARSE_INTERVAL_MS = 5 * MINUTE_MS;
+const FINE_DAYS = 2;
+const FINE_INTERVAL_MS = MINUTE_MS;
+const COARSE_INTERVAL_MS = 5 * MINUTE_MS;
 
 export type DemoMonitor = Readonly<{
   id: number;
@@ -105,7 +105,7 @@ type Other = { id: string; type: string; at: number; data: Record<string, unknow
 export const demoAnchor = (nowMs: number): number => Math.floor(nowMs / MINUTE_MS) * MINUTE_MS;
 
 /** The check instants of one monitor (ascending): every 5 min, then every minute for the last 2 days. */
-export const demoCheckTimes = (monitor: DemoMonitor, nowMs: number): number[] => {
+const demoCheckTimes = (monitor: DemoMonitor, nowMs: number): number[] => {
   const end = demoAnchor(nowMs);
   const fineFrom = end - FINE_DAYS * DAY_MS;
   const times: number[] = [];
@@ -219,10 +219,3 @@ export const demoEventCount = (nowMs: number): number =>
   setupEvents(0).length +
   otherEvents(demoAnchor(nowMs)).length +
   DEMO_MONITORS.reduce((sum, m) => sum + demoCheckTimes(m, nowMs).length, 0);
-
-/** The expected totals, for tests and the welcome text. */
-export const DEMO_COUNTS = {
-  monitors: DEMO_MONITORS.length,
-  incidents: INCIDENTS.length,
-  maintenances: MAINTENANCES.length,
-};

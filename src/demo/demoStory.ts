@@ -2,7 +2,7 @@
 // last whole minute at load time, negative in the past). demoEvents.ts turns them into events.
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../shared/time.ts';
 
-export type Run = Readonly<{ monitorId: number; from: number; to: number; status: 'down' | 'degraded' }>;
+type Run = Readonly<{ monitorId: number; from: number; to: number; status: 'down' | 'degraded' }>;
 
 const D = DAY_MS;
 const H = HOUR_MS;
@@ -23,7 +23,7 @@ export const RUNS: readonly Run[] = [
   { monitorId: 3, from: -20 * M, to: 5 * M, status: 'degraded' },
 ];
 
-export type IncidentPlan = Readonly<{
+type IncidentPlan = Readonly<{
   id: string;
   title: string;
   components: string[];
@@ -139,7 +139,7 @@ export const INCIDENTS: readonly IncidentPlan[] = [
   },
 ];
 
-export type MaintenancePlan = Readonly<{
+type MaintenancePlan = Readonly<{
   id: string;
   title: string;
   description: string;

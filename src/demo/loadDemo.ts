@@ -8,9 +8,9 @@ import type { Clock } from '../shared/clock.ts';
 import { DEMO_SLUG, demoAnchor, demoEventCount, demoEvents } from './demoEvents.ts';
 import { MINUTE_MS } from '../shared/time.ts';
 
-export type ProgressStream = Readonly<{ write: (text: string) => unknown; isTTY?: boolean }>;
+type ProgressStream = Readonly<{ write: (text: string) => unknown; isTTY?: boolean }>;
 
-export type LoadDemoDeps = Readonly<{
+type LoadDemoDeps = Readonly<{
   db: DatabasePool;
   clock: Clock;
   progress: ProgressStream;

@@ -9,15 +9,15 @@ export type EdgeLifetime =
 
 export type EdgeAnswer = Readonly<{ keys: readonly string[]; lifetime: EdgeLifetime }>;
 
-export const DAY_SECONDS = 86_400;
+const DAY_SECONDS = 86_400;
 const MINUTE_MS = 60_000;
 // The clock renders a page within a few seconds of the minute (the scheduler wakes every 5 s):
 // a lifetime that ended on the minute itself would refetch the previous minute's answer.
 export const TICK_SLACK_SECONDS = 6;
 // An answer the process may have read before a change it has heard of (a stale or unkept cache
 // value): the edge refetches it a second later instead of keeping it for a lifetime.
-export const UNSETTLED_SECONDS = 1;
-export const EDGE_DIRECTIVES = 'stale-while-revalidate=30, stale-if-error=86400';
+const UNSETTLED_SECONDS = 1;
+const EDGE_DIRECTIVES = 'stale-while-revalidate=30, stale-if-error=86400';
 
 /** Seconds until `lifetime` ends at `nowMs`. */
 export const edgeSeconds = (lifetime: EdgeLifetime, nowMs: number): number => {

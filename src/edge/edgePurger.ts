@@ -6,7 +6,7 @@ import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { Logger } from '../shared/logger.ts';
 import type { PurgeTarget } from './providers.ts';
 
-export type PurgerOptions = Readonly<{
+type PurgerOptions = Readonly<{
   registry: Registry;
   log: Logger;
   coalesceMs?: number;
@@ -18,7 +18,7 @@ export type PurgerOptions = Readonly<{
 
 // Long enough that every API process has heard the commit's announcement before the edge refetches
 // (the refetch must see the new bytes), short enough for the 1 s purge budget.
-export const COALESCE_MS = 150;
+const COALESCE_MS = 150;
 const FIRST_RETRY_MS = 500;
 const MAX_RETRY_MS = 30_000;
 

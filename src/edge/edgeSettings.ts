@@ -9,8 +9,8 @@ export type EdgeSettings = Readonly<{
   cloudflare: Readonly<{ zoneId: string; token: string; apiUrl: string }> | null;
 }>;
 
-export const FASTLY_API_URL = 'https://api.fastly.com';
-export const CLOUDFLARE_API_URL = 'https://api.cloudflare.com/client/v4';
+const FASTLY_API_URL = 'https://api.fastly.com';
+const CLOUDFLARE_API_URL = 'https://api.cloudflare.com/client/v4';
 
 type Env = Readonly<Record<string, string | undefined>>;
 const PROVIDERS: readonly EdgeProvider[] = ['varnish', 'fastly', 'cloudflare'];

@@ -12,13 +12,13 @@ export type PurgeTarget = Readonly<{
 }>;
 
 // Fastly: up to 256 surrogate keys per batch purge. Cloudflare: up to 100 tags per purge_cache call.
-export const FASTLY_MAX_KEYS = 256;
-export const CLOUDFLARE_MAX_TAGS = 100;
+const FASTLY_MAX_KEYS = 256;
+const CLOUDFLARE_MAX_TAGS = 100;
 // Varnish: the keys go in one header; keep it well under Varnish's 8 KB header limit.
-export const VARNISH_MAX_KEYS = 100;
+const VARNISH_MAX_KEYS = 100;
 const TIMEOUT_MS = 5_000;
 
-export class PurgeFailed extends Error {
+class PurgeFailed extends Error {
   override readonly name = 'PurgeFailed';
 }
 
@@ -46,7 +46,7 @@ export const varnishTarget = (baseUrl: string): PurgeTarget => ({
 });
 
 /** POST /service/{id}/purge with the keys in `Surrogate-Key`, `Fastly-Key`, `Fastly-Soft-Purge: 1` unless hard. */
-export const fastlyTarget = (s: NonNullable<EdgeSettings['fastly']>): PurgeTarget => ({
+const fastlyTarget = (s: NonNullable<EdgeSettings['fastly']>): PurgeTarget => ({
   provider: 'fastly',
   maxKeys: FASTLY_MAX_KEYS,
   send: async (keys, hard) => {
@@ -62,7 +62,7 @@ export const fastlyTarget = (s: NonNullable<EdgeSettings['fastly']>): PurgeTarge
 });
 
 /** POST /zones/{zone}/purge_cache with `{"tags": [...]}` and a Bearer token; `success` must be true. Cloudflare has no soft purge. */
-export const cloudflareTarget = (s: NonNullable<EdgeSettings['cloudflare']>): PurgeTarget => ({
+const cloudflareTarget = (s: NonNullable<EdgeSettings['cloudflare']>): PurgeTarget => ({
   provider: 'cloudflare',
   maxKeys: CLOUDFLARE_MAX_TAGS,
   send: async (keys) => {

@@ -19,7 +19,7 @@ export type AppendResult = {
 
 const lockedPageKey = (page: string) => pageHash(page) | 0; // advisory locks take int4 pairs
 
-export type BatchWriterOptions = Readonly<{
+type BatchWriterOptions = Readonly<{
   /** The service's own public host, which no page may claim as its custom domain. */
   ownHost?: string | null;
   /** The transaction writes more than one chunk (an import): imports run one at a time. */

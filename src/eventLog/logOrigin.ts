@@ -6,7 +6,7 @@
 import { sql, type CommonQueryMethods, type DatabasePool } from 'slonik';
 import { z } from 'zod';
 
-export const REPAIR_COMMAND = 'npm run repair-restore';
+const REPAIR_COMMAND = 'npm run repair-restore';
 
 const Origin = z.object({
   recorded: z.string().nullable(),
@@ -14,7 +14,7 @@ const Origin = z.object({
   newest: z.string().nullable(),
   next: z.string(),
 });
-export type LogOrigin = Readonly<{
+type LogOrigin = Readonly<{
   /** The system identifier of the cluster that wrote the log (null: never recorded). */
   recorded: string | null;
   server: string;
@@ -22,7 +22,7 @@ export type LogOrigin = Readonly<{
   idsAhead: boolean;
 }>;
 
-export const readLogOrigin = async (db: CommonQueryMethods): Promise<LogOrigin> => {
+const readLogOrigin = async (db: CommonQueryMethods): Promise<LogOrigin> => {
   // max(transaction_id) walks the (transaction_id, position) index of each partition backwards.
   const origin = await db.one(sql.type(Origin)`
     SELECT (SELECT system_identifier FROM log_origin) AS recorded,
@@ -59,7 +59,7 @@ export const verifyLogOrigin = async (db: DatabasePool): Promise<void> => {
   throw new LogRestored(describe(origin));
 };
 
-export type Renumbered = Readonly<{ renumbered: number; origin: LogOrigin }>;
+type Renumbered = Readonly<{ renumbered: number; origin: LogOrigin }>;
 
 /**
  * Makes a restored log readable in order: every row gets this transaction's id (so all become

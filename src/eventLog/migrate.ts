@@ -15,7 +15,7 @@ const withDatabase = (url: string, name: string): string => {
 };
 
 /** Creates the database named in `url` if the server lacks it. */
-export const ensureDatabase = async (url: string): Promise<boolean> => {
+const ensureDatabase = async (url: string): Promise<boolean> => {
   const name = databaseName(url);
   const admin = new pg.Client({ connectionString: withDatabase(url, 'postgres') });
   await admin.connect();
@@ -69,4 +69,4 @@ export const migrate = async (url: string): Promise<string[]> => {
   }
 };
 
-export { withDatabase, databaseName };
+export { withDatabase };

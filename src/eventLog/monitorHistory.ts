@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { TimedCheck } from '../../projections/timeline.ts';
 import type { Checkpoint } from './readAfter.ts';
 
-export type HistoryScope = Readonly<{ page: string; monitorId: number; projectedTo: Checkpoint }>;
+type HistoryScope = Readonly<{ page: string; monitorId: number; projectedTo: Checkpoint }>;
 
 const Row = z.object({ at: z.number(), position: z.string(), status: z.enum(['up', 'down', 'degraded']) });
 const toCheck = (row: z.infer<typeof Row>): TimedCheck => ({
@@ -30,7 +30,7 @@ const joinedAfter = async (db: CommonQueryMethods, scope: HistoryScope): Promise
   return row ?? { tx: '0', pos: '0' };
 };
 
-export type MonitorHistoryReader = Readonly<{
+type MonitorHistoryReader = Readonly<{
   /** The last check before `check`, optionally only among those of another status than down. */
   before: (check: TimedCheck, notDown?: boolean) => Promise<TimedCheck | null>;
   /** The first check after `check` (or the first of all, given null), optionally not down. */

@@ -22,7 +22,7 @@ export type LogRow = Readonly<{
   data: unknown; // the projector parses the row once, with StoredEvent
 }>;
 
-export type ReadAfterOptions = Readonly<{
+type ReadAfterOptions = Readonly<{
   limit: number;
   /** Only rows of this projector partition: page_hash % count = index. */
   partition?: { index: number; count: number };

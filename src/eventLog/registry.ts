@@ -18,7 +18,7 @@ type Change =
   | { kind: 'monitor'; id: number; page: string; removed: boolean }
   | { kind: 'incident' | 'maintenance'; page: string; id: string };
 
-export type Registry = {
+type Registry = {
   pages: Map<string, boolean>; // slug → deleted
   monitors: Map<number, MonitorEntry>;
   incidents: Set<string>;

@@ -28,10 +28,8 @@ export const IncomingEvent = z.discriminatedUnion('type', [
 ]);
 export type IncomingEvent = z.infer<typeof IncomingEvent>;
 
-export type EventType = IncomingEvent['type'];
 const [firstType, ...otherTypes] = IncomingEvent.options.map((option) => option.shape.type.value);
 export const EventTypeSchema = z.enum([firstType!, ...otherTypes]);
-export const eventTypes: readonly EventType[] = EventTypeSchema.options;
 
 export const Envelope = z
   .object({

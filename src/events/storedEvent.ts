@@ -29,8 +29,18 @@ export const StoredEvent = z.discriminatedUnion('type', [
   event('maintenance.cancelled', MaintenanceTransition),
 ]);
 export type StoredEvent = z.infer<typeof StoredEvent>;
-export type StoredEventOf<T extends StoredEvent['type']> = Extract<StoredEvent, { type: T }>;
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 /** An event's type and data exactly as the log stores them, without its page, time and position. */
 export type StoredEventBody = DistributiveOmit<StoredEvent, keyof typeof base>;
+
+/**
+ * An event as projections consume it: `at` in epoch milliseconds, as the log's column gives it
+ * (the ISO text of StoredEvent is the wire's form, written by ingest, never parsed back here).
+ */
+export type ProjectedEvent = StoredEvent extends infer E
+  ? E extends unknown
+    ? Omit<E, 'at'> & { at: number }
+    : never
+  : never;
+export type ProjectedEventOf<T extends StoredEvent['type']> = Extract<ProjectedEvent, { type: T }>;

@@ -13,7 +13,7 @@ import type { EmbedStatusQuery as Query } from './schemas.ts';
  * What a body is made of: the stored parts, the page's latest event (`updated`), and the series
  * (read only when rtm or upd is asked for).
  */
-export type EmbedSource = Readonly<{
+type EmbedSource = Readonly<{
   parts: Partial<EmbedParts>;
   updatedAt: number | null;
   monitors: readonly MonitorSnapshot[] | null;

@@ -3,6 +3,7 @@
 // Content-Type JSON and Cache-Control no-store.
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import type { Logger } from '../shared/logger.ts';
+import { isStoreOutage } from './storeOutage.ts';
 
 type ErrorRow = { status: number; message: string; retryAfter?: true };
 
@@ -81,31 +82,9 @@ const statusOf = (err: unknown): number | undefined => {
 /** A path parameter Express could not percent-decode: the thing it names cannot exist. */
 export const isUndecodablePath = (err: unknown): boolean => err instanceof URIError;
 
-/**
- * Placed at the end of a router: an undecodable path parameter of that router's routes becomes
- * its own "not found" (Express raises it while matching, so it reaches the matching router first).
- */
-export const undecodablePathAs =
-  (code: ApiErrorCode): ErrorRequestHandler =>
-  (err, _req, _res, next) => {
-    next(isUndecodablePath(err) ? new ApiError(code, { cause: err }) : err);
-  };
-
 export const notFoundHandler: RequestHandler = (_req, res) => {
   sendError(res, 'not_found');
 };
-
-/**
- * Redis unreachable, stalled (a command timed out), busy with a long script, or still loading its
- * data; a Redis Cluster not (yet) reachable, or moving the slot a read needs for longer than the
- * client retries (docs/operations.md): the read models are unavailable for now, not broken.
- */
-export const isStoreOutage = (err: unknown): boolean =>
-  err instanceof Error &&
-  (err.name === 'MaxRetriesPerRequestError' ||
-    /^(LOADING|BUSY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN)\b|Command timed out|Connection is closed|ECONNREFUSED|ETIMEDOUT|^Too many Cluster redirections|^Cluster isn't ready|^None of startup nodes is available/.test(
-      err.message,
-    ));
 
 /** The answer for an error, or null when it is unexpected (a bug: 500). */
 export const errorCodeOf = (err: unknown): ApiErrorCode | null => {

@@ -8,7 +8,7 @@ import type { RequestHandler } from 'express';
 import { normalizeHost } from '../shared/hostName.ts';
 
 /** The slug of the live page whose custom domain is `host` (in normalizeHost form), or null. */
-export type DomainLookup = (host: string) => string | null | Promise<string | null>;
+type DomainLookup = (host: string) => string | null | Promise<string | null>;
 
 const STATUSPAGE_DOCUMENT = /^\/api\/v2\/[a-z0-9/_-]+\.json$/;
 

@@ -58,10 +58,10 @@ export const availabilityRules: AccessRules = {
   locked: 'forbidden',
 };
 
-export type Admitted = Readonly<{ isPrivate: boolean; plan: Plan; title: string | null }>;
+type Admitted = Readonly<{ isPrivate: boolean; plan: Plan; title: string | null }>;
 
 /** A page token, and who presents it and their app's throttle (none for a stream's kept token). */
-export type Credentials = Readonly<{ token: string | undefined; client?: string; throttle?: TokenThrottle }>;
+type Credentials = Readonly<{ token: string | undefined; client?: string; throttle?: TokenThrottle }>;
 
 const BEARER = /^Bearer +([\x21-\x7e]+) *$/i;
 

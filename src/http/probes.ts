@@ -8,7 +8,7 @@ import { settleWithin } from '../shared/settleWithin.ts';
 // Below 2 s, so that the probe itself answers within the API's 2 s budget.
 export const PROBE_TIMEOUT_MS = 1_500;
 
-export type ProbesDeps = { db: DatabasePool; redis: RedisClient };
+type ProbesDeps = { db: DatabasePool; redis: RedisClient };
 
 /** True when `check` settles successfully within `ms`. */
 const answersWithin = async (check: () => Promise<unknown>, ms: number): Promise<boolean> =>

@@ -20,7 +20,7 @@ import { parsePageChange } from '../models/embed/changes.ts';
 import type { PageRef } from '../models/page.ts';
 import type { Subscriber } from '../models/redis/subscriber.ts';
 
-export type ReadCacheOptions = Readonly<{ ttlMs: number; maxBytes: number }>;
+type ReadCacheOptions = Readonly<{ ttlMs: number; maxBytes: number }>;
 
 type Entry = Readonly<{ value: unknown; bytes: number; stale?: true }>;
 type Fill = Readonly<{ page: string; promise: Promise<unknown> }>;

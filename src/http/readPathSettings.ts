@@ -11,7 +11,7 @@ const Env = z.object({
   READ_CACHE_MAX_MB: z.coerce.number().int().min(1).max(65_536).default(64),
 });
 
-export type ReadPathSettings = Readonly<{
+type ReadPathSettings = Readonly<{
   requestLog: RequestLogPolicy;
   /** 0: no response cache. */
   cacheTtlMs: number;

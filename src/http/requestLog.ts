@@ -12,9 +12,9 @@ const MAX_PATH = 200;
 /** `all`: every request at info; `errors`: 5xx and slow ones at warn; `off`: none. */
 export type RequestLogPolicy = Readonly<{ lines: 'all' | 'errors' | 'off'; slowMs: number }>;
 
-export const LOG_EVERY_REQUEST: RequestLogPolicy = { lines: 'all', slowMs: 0 };
+const LOG_EVERY_REQUEST: RequestLogPolicy = { lines: 'all', slowMs: 0 };
 
-export const routeLabel = (req: Request, res: Response): string => {
+const routeLabel = (req: Request, res: Response): string => {
   const route: unknown = res.locals['route'];
   if (typeof route === 'string') return route;
   return req.method === 'OPTIONS' ? 'OPTIONS *' : 'unmatched';

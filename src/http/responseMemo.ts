@@ -9,7 +9,7 @@
 // request with If-None-Match gets the same 304 the route would give; one with If-Modified-Since
 // (the feeds' other conditional form) goes to the routes.
 import type { IncomingMessage, OutgoingHttpHeaders, RequestListener, ServerResponse } from 'node:http';
-import type { Request } from 'express';
+import type { Response } from 'express';
 import { LRUCache } from 'lru-cache';
 import type { ReadCache } from './readCache.ts';
 import type { RequestObserver } from './requestLog.ts';
@@ -39,11 +39,12 @@ const headerBytes = (headers: OutgoingHttpHeaders): number => {
   return bytes;
 };
 
-// The memo key of a request still on its way through the routes, to remember its answer under.
-const pending = new WeakMap<IncomingMessage, { memo: ResponseMemo; key: string }>();
+/** Where a request the memo could not answer is to be remembered: handed to the app in res.locals. */
+type MemoSlot = Readonly<{ memo: ResponseMemo; key: string }>;
+const MEMO_SLOT = 'memoSlot';
 
 /** An answer of a public page, as `sendBody` is about to send it. */
-export type Remembered = Readonly<{
+type Remembered = Readonly<{
   from: object;
   route: string;
   etag: string;
@@ -59,17 +60,23 @@ export const createResponseMemo = (cache: Pick<ReadCache, 'isCurrent'>, options:
   const stats = { hits: 0, stored: 0 };
 
   const memo = {
-    /** Answers `req` from the memo; false (and the request is marked to be remembered) otherwise. */
-    answer: (req: IncomingMessage, res: ServerResponse, observe: RequestObserver): boolean => {
-      if (req.method !== 'GET' && req.method !== 'HEAD') return false;
-      if (req.headers['if-modified-since'] !== undefined) return false;
+    /**
+     * Answers `req` from the memo ('answered'); otherwise returns where to remember its answer,
+     * or null when it is not to be remembered.
+     */
+    answer: (
+      req: IncomingMessage,
+      res: ServerResponse,
+      observe: RequestObserver,
+    ): MemoSlot | 'answered' | null => {
+      if (req.method !== 'GET' && req.method !== 'HEAD') return null;
+      if (req.headers['if-modified-since'] !== undefined) return null;
       const key = memoKeyOf(req);
-      if (key === null) return false;
+      if (key === null) return null;
       const answer = answers.get(key);
       if (answer === undefined || !cache.isCurrent(answer.from)) {
         if (answer !== undefined) answers.delete(key);
-        pending.set(req, { memo, key });
-        return false;
+        return { memo, key };
       }
       stats.hits += 1;
       observe(req, res, answer.route);
@@ -83,7 +90,7 @@ export const createResponseMemo = (cache: Pick<ReadCache, 'isCurrent'>, options:
         res.writeHead(200, answer.headers);
         res.end(answer.body);
       }
-      return true;
+      return 'answered';
     },
     store: (key: string, res: ServerResponse, out: Remembered): void => {
       if (!cache.isCurrent(out.from)) return; // made from a read that was not kept
@@ -127,16 +134,20 @@ export type ResponseMemo = ReturnType<typeof createResponseMemo>;
  * Called by `sendBody` just before it sends a public page's 200 or 304 made from a cache value:
  * remembers the answer when the request came through a memo.
  */
-export const rememberAnswer = (req: Request, res: ServerResponse, out: Remembered): void => {
-  const slot = pending.get(req);
+export const rememberAnswer = (res: Response, out: Remembered): void => {
+  const slot = res.locals[MEMO_SLOT] as MemoSlot | undefined;
   if (slot === undefined) return;
-  pending.delete(req);
-  if (isCanonical(req, out.route)) slot.memo.store(slot.key, res, out);
+  res.locals[MEMO_SLOT] = undefined;
+  if (isCanonical(res.req, out.route)) slot.memo.store(slot.key, res, out);
 };
 
 /** The public listener: the memo first, the app for everything it cannot answer. */
 export const memoFront =
   (memo: ResponseMemo, app: RequestListener, observe: RequestObserver): RequestListener =>
   (req, res) => {
-    if (!memo.answer(req, res, observe)) app(req, res);
+    const slot = memo.answer(req, res, observe);
+    if (slot === 'answered') return;
+    // Express keeps the locals it finds on the response: the routes' sendBody reads the slot there.
+    if (slot !== null) Object.assign(res, { locals: { [MEMO_SLOT]: slot } });
+    app(req, res);
   };

@@ -40,7 +40,7 @@ const pageSize = canonicalInt(1, 100)
 export const IncidentListQuery = z.object({ page, page_size: pageSize });
 export type IncidentListQuery = z.infer<typeof IncidentListQuery>;
 
-export const maintenanceStatuses = ['scheduled', 'in_progress', 'completed', 'cancelled'] as const;
+const maintenanceStatuses = ['scheduled', 'in_progress', 'completed', 'cancelled'] as const;
 export const MaintenanceListQuery = z.object({
   page,
   page_size: pageSize,
@@ -55,7 +55,7 @@ export const MonthQuery = z.object({
     .openapi({ description: 'A month, YYYY-MM', example: '2026-11', pattern: '^\\d{4}-(0[1-9]|1[0-2])$' }),
 });
 
-export const periods = ['24h', '7d', '30d', '90d', '1y'] as const;
+const periods = ['24h', '7d', '30d', '90d', '1y'] as const;
 export const PeriodQuery = z.object({ period: z.enum(periods).default('30d') });
 
 export const EmbedSlugQuery = z.object({

@@ -18,13 +18,13 @@ export const cacheControl = {
   static: `public, max-age=300${STALE_IF_ERROR}`,
 } as const;
 
-export const JSON_TYPE = 'application/json; charset=utf-8';
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** Public pages get the group's rule; anything answered for a private page is `private, no-store`. */
 export const cacheFor = (isPrivate: boolean, publicRule: string): string =>
   isPrivate ? cacheControl.private : publicRule;
 
-export type Sendable = Readonly<{
+type Sendable = Readonly<{
   body: string | Buffer;
   etag: string;
   cacheControl: string;
@@ -55,7 +55,7 @@ export const sendBody = (req: Request, res: Response, out: Sendable): void => {
   // A private page's answer (cacheFor) depends on the request's token: never remembered.
   if (status === 200 && out.from !== undefined && out.cacheControl !== cacheControl.private) {
     const route = String(res.locals['route']);
-    rememberAnswer(req, res, { from: out.from, route, etag: out.etag, body: out.body, contentType });
+    rememberAnswer(res, { from: out.from, route, etag: out.etag, body: out.body, contentType });
   }
   if (status === 200 && etagMatches(req.headers['if-none-match'], out.etag)) {
     res.statusCode = 304;

@@ -1,24 +1,20 @@
 // POST /v1/events on the operator listener: the HTTP door of ingest.md. Mount it without any body
 // parser in front: it reads the raw body itself so it can stop at the size limit.
 import { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
-import {
-  BackendTerminatedError,
-  BackendTerminatedUnexpectedlyError,
-  ConnectionError,
-  type DatabasePool,
-} from 'slonik';
+import type { DatabasePool } from 'slonik';
 import { appendParsed, InvalidBatch, type AppendResult } from '../eventLog/appendEvents.ts';
 import { sendError, type ApiErrorCode } from '../http/errors.ts';
+import { isDatabaseUnavailable } from '../http/storeOutage.ts';
 import { wakeAfterAppend, type Wake } from '../projector/queue.ts';
 import { hashToken, tokenMatches } from '../shared/hashToken.ts';
 import type { Logger } from '../shared/logger.ts';
 import { parseEvent, type EventError, type ParsedEvent } from '../events/parseEvent.ts';
 import { isBlank, parseNdjsonLine } from './readNdjson.ts';
 
-export const MAX_BODY_BYTES = 10 * 1024 * 1024;
-export const MAX_EVENTS = 10_000;
+const MAX_BODY_BYTES = 10 * 1024 * 1024;
+const MAX_EVENTS = 10_000;
 
-export type IngestDeps = {
+type IngestDeps = {
   db: DatabasePool;
   ingestToken: string | null;
   clock: () => Date;
@@ -106,34 +102,9 @@ const decodeBody = (
   return raw.map((event: unknown, index) => parseEvent(event, index, now));
 };
 
-const UNAVAILABLE_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENOTFOUND',
-  '57P01',
-  '57P02',
-  '57P03',
-  '53300',
-  // Waiting too long for a lock or a statement, or losing a deadlock or serialization race:
-  // the batch was rolled back whole, so the agent can simply send it again.
-  '55P03',
-  '57014',
-  '40P01',
-  '40001',
-]);
-
 /** How long an HTTP append waits for a lock (another writer's) before answering 503. */
-export const APPEND_LOCK_TIMEOUT_MS = 1_000;
+const APPEND_LOCK_TIMEOUT_MS = 1_000;
 const codeOf = (error: unknown): unknown => (error as { code?: unknown } | null)?.code;
-
-const isDatabaseUnavailable = (error: unknown): boolean =>
-  error instanceof ConnectionError ||
-  error instanceof BackendTerminatedError ||
-  error instanceof BackendTerminatedUnexpectedlyError ||
-  UNAVAILABLE_CODES.has(codeOf(error) as string) ||
-  UNAVAILABLE_CODES.has(codeOf((error as { cause?: unknown } | null)?.cause) as string);
 
 // slonik errors carry the query's values (whole batches): log what identifies the failure only.
 const summary = (error: unknown) =>

@@ -16,7 +16,7 @@ export const parseNdjsonLine = (line: string, index: number, now: Date): ParsedE
   return parseEvent(raw, index, now);
 };
 
-export type ReadNdjsonOptions = Readonly<{
+type ReadNdjsonOptions = Readonly<{
   now: Date;
   chunkSize: number;
   /** Called after each event read, with the count so far (for progress). */

@@ -7,7 +7,7 @@ export const etagOf = (body: string): string =>
 
 export const toBytes = (body: string): string => `${etagOf(body)}\n${body}`;
 
-export type StoredBody = Readonly<{ etag: string; body: string }>;
+type StoredBody = Readonly<{ etag: string; body: string }>;
 
 export const fromBytes = (stored: string | null | undefined): StoredBody | null => {
   if (!stored) return null;

@@ -16,14 +16,17 @@ import { monitorConfigsRead, readMonitorSeries } from './series/pageSeriesRead.t
 import { updatedRead } from './pageState/reads.ts';
 
 export type StoredRead = Readonly<{ access: PageAccess | null; stored: StoredBytes | null }>;
-export type AvailabilityRead = StoredRead & Readonly<{ monitorExists: boolean }>;
+
+/** What a stored read weighs in the response cache: its body's bytes. */
+export const storedSize = (read: StoredRead): number => read.stored?.body.length ?? 0;
+type AvailabilityRead = StoredRead & Readonly<{ monitorExists: boolean }>;
 /** `monitors` null: the page has no document (or is deleted); `overall` as stored. */
 export type SeriesRead = Readonly<{
   access: PageAccess | null;
   overall: string | null;
   monitors: MonitorSnapshot[] | null;
 }>;
-export type EmbedRead = Readonly<{
+type EmbedRead = Readonly<{
   access: PageAccess | null;
   parts: Partial<EmbedParts>;
   /** The page's latest event, checks included (the body's `updated`). */

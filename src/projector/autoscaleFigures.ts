@@ -6,7 +6,7 @@ import type { DatabasePool } from 'slonik';
 import type { RedisClient } from '../models/redis/redisClient.ts';
 import { projectionLag } from './projectionStatus.ts';
 
-export type AutoscaleFigures = Readonly<{
+type AutoscaleFigures = Readonly<{
   /** Events not yet projected, all partitions together (projector_lag_events). */
   backlog_events: number;
   /** Age of the oldest of them (projector_lag_seconds). */

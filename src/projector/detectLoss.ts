@@ -6,7 +6,7 @@
 // batch; the job rebuilds the version (projectPartition).
 import type { RedisClient } from '../models/redis/redisClient.ts';
 import type { PageState } from '../../projections/types.ts';
-import type { StoredEvent } from '../events/storedEvent.ts';
+import type { ProjectedEvent } from '../events/storedEvent.ts';
 import { checkpointRead } from '../models/control/reads.ts';
 import { partitionTag } from '../models/control/keys.ts';
 import { readActive } from '../models/control/versions.ts';
@@ -39,10 +39,10 @@ export class ModelsLost extends Error {
 export const lostPages = async (
   redis: RedisClient,
   tag: string,
-  events: readonly StoredEvent[],
+  events: readonly ProjectedEvent[],
   states: ReadonlyMap<string, PageState | null>,
 ): Promise<string[]> => {
-  const first = new Map<string, StoredEvent>();
+  const first = new Map<string, ProjectedEvent>();
   for (const event of events) if (!first.has(event.page)) first.set(event.page, event);
   const missing = [...first.values()]
     .filter((event) => event.type !== 'page.configured' && (states.get(event.page) ?? null) === null)

@@ -4,7 +4,7 @@
 import { evolvePageState } from '../../projections/pageState.ts';
 import type { TimedCheck } from '../../projections/timeline.ts';
 import type { PageState } from '../../projections/types.ts';
-import type { StoredEvent } from '../events/storedEvent.ts';
+import type { ProjectedEvent } from '../events/storedEvent.ts';
 import { deleteAvailability } from '../models/availability/writes.ts';
 import { deleteBuckets } from '../models/buckets/writes.ts';
 import { formatItemOfPage, formatMonitorOfPage } from '../models/control/codec.ts';
@@ -38,7 +38,7 @@ export type EvolvedBatch = Readonly<{
 }>;
 
 // An incident event marks only its incident (its lists are updated in place); page events, whole lists.
-const pageEventMarks = (event: StoredEvent): RenderSet[] => [
+const pageEventMarks = (event: ProjectedEvent): RenderSet[] => [
   ...(event.type.startsWith('page.') ? ['dirtyIncidents' as const] : []),
   ...(event.type.startsWith('maintenance.') || event.type.startsWith('page.')
     ? ['dirtyMaintenances' as const]
@@ -47,7 +47,7 @@ const pageEventMarks = (event: StoredEvent): RenderSet[] => [
 
 export const evolveBatch = (
   tag: string,
-  events: readonly StoredEvent[],
+  events: readonly ProjectedEvent[],
   loaded: LoadedHeads,
   now: number,
 ): EvolvedBatch => {
@@ -73,7 +73,7 @@ export const evolveBatch = (
   };
   for (const event of events) {
     const slug = event.page;
-    const atMs = Date.parse(event.at);
+    const atMs = event.at;
     const state = batch.states.get(slug) ?? null;
     if (event.type === 'check.recorded') {
       const { monitor_id: id, status, response_time_ms: rt } = event.data;

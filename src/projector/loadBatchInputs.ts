@@ -2,7 +2,7 @@
 // touch, in one round trip, then for monitors with late checks the span around them, in one more;
 // for checks older than the recent ones Redis keeps, the log around them (loadBackfill).
 import type { PageState } from '../../projections/types.ts';
-import type { StoredEvent } from '../events/storedEvent.ts';
+import type { ProjectedEvent } from '../events/storedEvent.ts';
 import { pageForBatchRead, type TouchedDocs } from '../models/pageState/reads.ts';
 import { listRead, mapRead, readAll, runRead, tupleRead } from '../models/redis/reads.ts';
 import type { TimelineHead } from '../models/timeline/codec.ts';
@@ -22,7 +22,7 @@ import {
 } from './planChecks.ts';
 
 /** Per page of the batch, the incidents and maintenances its events touch. */
-const touchedDocs = (events: readonly StoredEvent[]): Map<string, TouchedDocs> => {
+const touchedDocs = (events: readonly ProjectedEvent[]): Map<string, TouchedDocs> => {
   const pages = new Map<string, { incidents: Set<string>; maintenances: Set<string> }>();
   for (const e of events) {
     const page = pages.get(e.page) ?? { incidents: new Set<string>(), maintenances: new Set<string>() };
@@ -37,12 +37,12 @@ const touchedDocs = (events: readonly StoredEvent[]): Map<string, TouchedDocs> =
 };
 
 /** The inputs, and the batch evolved from them (planEvolvedBatch goes on from it). */
-export type LoadedBatch = Readonly<{ inputs: BatchInputs; evolved: EvolvedBatch }>;
+type LoadedBatch = Readonly<{ inputs: BatchInputs; evolved: EvolvedBatch }>;
 
 export const loadBatchInputs = async (
   redis: RedisClient,
   tag: string,
-  events: readonly StoredEvent[],
+  events: readonly ProjectedEvent[],
   now: number,
   log?: ProjectedLog,
 ): Promise<LoadedBatch> => {

@@ -32,16 +32,16 @@ import {
 } from '../models/redis/reads.ts';
 
 /** The Statuspage lists and the feeds show at most this many items. */
-export const SHOWN_INCIDENTS = 50;
+const SHOWN_INCIDENTS = 50;
 
-export type RenderState = Readonly<{
+type RenderState = Readonly<{
   state: PageState | null;
   /** Per month of a changed incident, its incidents per day (the first of the month first). */
   incidentMonths: ReadonlyMap<string, readonly number[]>;
 }>;
 
 /** Whole document: `incidents` says the render rewrites every incident list. */
-export type StateWanted = Readonly<{ page: PageRef; whole: boolean; changed: readonly string[] }>;
+type StateWanted = Readonly<{ page: PageRef; whole: boolean; changed: readonly string[] }>;
 
 const monthsOfStarts = (starts: readonly number[]): string[] => [
   ...new Set(starts.flatMap((startedAt) => monthsOfIncident({ startedAt } as never))),

@@ -1,6 +1,6 @@
 // Plans one batch (pure): its events and what was loaded for them in, the writes that project
 // them out. commitWrites applies the writes atomically with the checkpoint.
-import type { StoredEvent } from '../events/storedEvent.ts';
+import type { ProjectedEvent } from '../events/storedEvent.ts';
 import { putPageState, putUpdatedAt } from '../models/pageState/writes.ts';
 import { formatMonitorOfPage } from '../models/control/codec.ts';
 import { announceChecks } from '../models/embed/writes.ts';
@@ -49,7 +49,7 @@ export class SpanNotLoaded extends Error {
 
 export const planBatch = (
   tag: string,
-  events: readonly StoredEvent[],
+  events: readonly ProjectedEvent[],
   inputs: BatchInputs,
   now: number,
 ): BatchPlan => planEvolvedBatch(tag, events, evolveBatch(tag, events, inputs, now), inputs, now);
@@ -61,7 +61,7 @@ export const planBatch = (
  */
 export const planEvolvedBatch = (
   tag: string,
-  events: readonly StoredEvent[],
+  events: readonly ProjectedEvent[],
   batch: EvolvedBatch,
   inputs: BatchInputs,
   now: number,

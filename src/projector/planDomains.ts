@@ -2,7 +2,7 @@
 // batch touched, its claim as the batch leaves it. A page without a domain has no claim; a
 // deleted page keeps its claim (its domain answers as its /s/{slug} does).
 import type { PageState } from '../../projections/types.ts';
-import type { StoredEvent } from '../events/storedEvent.ts';
+import type { ProjectedEvent } from '../events/storedEvent.ts';
 import { dropDomainClaim, putDomainClaim } from '../models/domains/writes.ts';
 import type { WriteOp } from '../models/redis/writeOps.ts';
 import { normalizeHost } from '../shared/hostName.ts';
@@ -12,7 +12,7 @@ const domainOf = (state: PageState | null): string | null =>
 
 export const planDomains = (
   tag: string,
-  events: readonly StoredEvent[],
+  events: readonly ProjectedEvent[],
   states: ReadonlyMap<string, PageState | null>,
 ): WriteOp[] => {
   const since = new Map<string, string>();

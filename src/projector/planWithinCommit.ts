@@ -5,7 +5,7 @@
 // The checkpoint then moves to just after the last row kept, and the rest is read again.
 import type { Checkpoint, LogRow } from '../eventLog/readAfter.ts';
 
-export type WithinCommit<P> = Readonly<{ plan: P; rows: readonly LogRow[]; to: Checkpoint; cut: boolean }>;
+type WithinCommit<P> = Readonly<{ plan: P; rows: readonly LogRow[]; to: Checkpoint; cut: boolean }>;
 
 export const checkpointAfter = (row: LogRow): Checkpoint => ({ tx: row.tx, pos: row.position });
 

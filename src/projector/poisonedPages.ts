@@ -7,7 +7,7 @@ import type { WriteOp } from '../models/redis/writeOps.ts';
 import type { Logger } from '../shared/logger.ts';
 import type { DeadLetter } from './parseRows.ts';
 
-export type PoisonedPage = Readonly<{ page: string; position: string; error: string }>;
+type PoisonedPage = Readonly<{ page: string; position: string; error: string }>;
 
 /** The page of each dead letter (by its row), first letter per page. */
 export const poisonedPages = (rows: readonly LogRow[], letters: readonly DeadLetter[]): PoisonedPage[] => {

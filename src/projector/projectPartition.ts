@@ -36,7 +36,7 @@ const buildModels = async (ctx: JobContext, damaged?: number): Promise<ActiveVer
 };
 
 /** Rebuilds when nothing is active; returns the active version, or null while another process builds. */
-export const ensureModels = async (ctx: JobContext): Promise<ActiveVersion | null> =>
+const ensureModels = async (ctx: JobContext): Promise<ActiveVersion | null> =>
   (await readActive(ctx.redis, ctx.prefix)) ?? buildModels(ctx);
 
 /** Logs and counts the loss, then rebuilds the damaged version while it keeps serving what is left. */

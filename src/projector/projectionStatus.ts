@@ -12,7 +12,7 @@ import { listRead, runRead } from '../models/redis/reads.ts';
 import { readActive } from '../models/control/versions.ts';
 import { quarantineRead } from '../models/quarantine/reads.ts';
 
-export type QuarantinedPage = {
+type QuarantinedPage = {
   page: string;
   kind: 'event' | 'render';
   position: string;
@@ -20,7 +20,7 @@ export type QuarantinedPage = {
   since: string;
 };
 
-export type ProjectionStatus = {
+type ProjectionStatus = {
   log_position: string;
   projected_position: string;
   /**
@@ -44,7 +44,7 @@ const quarantinedPages = async (redis: RedisClient, prefix: string): Promise<Qua
     .sort((a, b) => (a.page < b.page ? -1 : a.page > b.page ? 1 : 0));
 };
 
-export const LAG_COUNT_CAP = 1_000_000;
+const LAG_COUNT_CAP = 1_000_000;
 
 /** The checkpoint of every partition of the active version (partition 0 of 1 at START when none). */
 const partitionCheckpoints = async (redis: RedisClient, prefix: string): Promise<Checkpoint[]> => {
@@ -65,7 +65,7 @@ const PartitionRow = z.object({
 });
 
 /** One partition's share of the lag (the per-partition gauges and the autoscaling endpoint). */
-export type PartitionLag = Readonly<{ partition: number; lag_events: number; lag_seconds: number }>;
+type PartitionLag = Readonly<{ partition: number; lag_events: number; lag_seconds: number }>;
 
 const ageSeconds = (lag: number, oldest: number | null): number =>
   lag === 0 ? 0 : Math.round(Math.max(0, oldest ?? 0) * 1000) / 1000;

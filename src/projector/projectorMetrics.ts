@@ -20,7 +20,7 @@ export type ProjectorMetrics = Readonly<{
   watchWorker: (worker: Worker<ProjectorJob, number>) => void;
 }>;
 
-export type MetricSources = Readonly<{
+type MetricSources = Readonly<{
   db: DatabasePool;
   redis: RedisClient;
   prefix: string;

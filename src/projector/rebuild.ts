@@ -8,13 +8,7 @@ import { ensurePartitionIndex } from '../eventLog/partitionIndex.ts';
 import { lockHolderPurpose, takeRebuildLock, type RebuildLock } from '../models/control/rebuildLock.ts';
 import { collectStaleVersions, type Collected } from '../models/control/staleVersions.ts';
 import { recordRebuildProgress } from '../models/control/rebuildProgress.ts';
-import {
-  activate,
-  createVersion,
-  deleteVersion,
-  readActive,
-  RebuildLockLost,
-} from '../models/control/versions.ts';
+import { activate, createVersion, deleteVersion, readActive } from '../models/control/versions.ts';
 import { replayLog } from './replayLog.ts';
 import { runPartition, type ProjectorDeps } from './runPartition.ts';
 
@@ -35,7 +29,6 @@ export type RebuildOptions = Readonly<{
 export class RebuildRunning extends Error {
   override readonly name = 'RebuildRunning';
 }
-export { RebuildLockLost };
 
 const logCollected = (deps: Pick<ProjectorDeps, 'log'>, collected: Collected): Collected => {
   if (collected.versions.length > 0)
@@ -64,7 +57,7 @@ const takeLockForRebuild = async (
  * Builds a new version from the log and activates it. A page that cannot be projected is
  * quarantined, not fatal.
  * @throws RebuildRunning when another rebuild holds the lock
- * @throws RebuildLockLost when the lock was lost before the flip (the new version is deleted)
+ * @throws RebuildLockLost (versions.ts) when the lock was lost before the flip (the new version is deleted)
  */
 export const rebuild = async (deps: ProjectorDeps, options: RebuildOptions): Promise<ActiveVersion> => {
   const lock = await takeLockForRebuild(deps, options.prefix);

@@ -9,9 +9,9 @@ import { rebuild, RebuildRunning, type RebuildOptions } from './rebuild.ts';
 import type { ProjectorDeps } from './runPartition.ts';
 
 /** `built`: this call built the version; `joined`: a rebuild running beside it did. */
-export type RebuildOutcome = Readonly<{ kind: 'built' | 'joined'; active: ActiveVersion }>;
+type RebuildOutcome = Readonly<{ kind: 'built' | 'joined'; active: ActiveVersion }>;
 
-export type JoinOptions = Readonly<{
+type JoinOptions = Readonly<{
   /** Called once each time it finds another rebuild running and starts waiting for it. */
   onWait?: () => void;
   pollMs?: number;

@@ -38,7 +38,7 @@ export type RenderScope = Readonly<{
   availability: ReadonlySet<number> | 'all';
 }>;
 
-export type RenderInput = Readonly<{
+type RenderInput = Readonly<{
   page: PageRef;
   state: PageState | null;
   monitors: readonly MonitorStatus[];
@@ -57,7 +57,7 @@ export type RenderInput = Readonly<{
  * The page's writes, and when it next changes by the clock alone (null: never, or, for a render
  * of neither maintenances nor availability, nothing that could bring the scheduled time forward).
  */
-export type PageRenderPlan = Readonly<{ writes: WriteOp[]; due: number | null }>;
+type PageRenderPlan = Readonly<{ writes: WriteOp[]; due: number | null }>;
 
 const json = (value: unknown) => JSON.stringify(value);
 

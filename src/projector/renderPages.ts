@@ -32,7 +32,7 @@ const isGone = (state: PageState | null) => state === null || state.deleted;
 export type QuarantineNotice = Readonly<{ tag: string; slug: string } & Quarantine>;
 
 /** Pages per commit: a tick renders every page of the partition, and one script call must stay small. */
-export const RENDER_CHUNK_PAGES = 20;
+const RENDER_CHUNK_PAGES = 20;
 
 const chunksOf = <T>(items: readonly T[], size: number): T[][] =>
   items.length === 0

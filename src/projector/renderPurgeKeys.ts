@@ -7,7 +7,7 @@ import type { PageRender } from './renderPages.ts';
 
 const marked = (render: PageRender, set: string): boolean => render.clear.some(([s]) => s === set);
 
-export type RenderPurge = Readonly<{ soft: string[]; hard: string[] }>;
+type RenderPurge = Readonly<{ soft: string[]; hard: string[] }>;
 
 /**
  * The keys to purge: `page-{slug}` when an incident, maintenance or page event changed the page,

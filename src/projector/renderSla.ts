@@ -101,7 +101,7 @@ const renderOne = async (redis: RedisClient, job: Job, asOf: number, log: Logger
   return writes;
 };
 
-export type SlaRenderDeps = Readonly<{ redis: RedisClient; now: number; log: Logger }>;
+type SlaRenderDeps = Readonly<{ redis: RedisClient; now: number; log: Logger }>;
 
 /**
  * Computes the marked pages' summaries and, on a new minute, those of the pages whose month

@@ -12,7 +12,7 @@ import type { PageRef } from '../models/page.ts';
 import type { WriteOp } from '../models/redis/writeOps.ts';
 import { putStatuspage } from '../models/statuspage/writes.ts';
 
-export type SubscriptionInput = Readonly<{
+type SubscriptionInput = Readonly<{
   page: PageRef;
   state: PageState;
   pageUrl: string;

@@ -6,25 +6,24 @@
 import type { RedisClient } from '../models/redis/redisClient.ts';
 import { formatCheckpoint, readAfter, START, type LogRow, type ReadResult } from '../eventLog/readAfter.ts';
 import { partitionTag } from '../models/control/keys.ts';
-import { commitLoad, commitWrites } from '../models/control/commitWrites.ts';
-import type { WriteOp } from '../models/redis/writeOps.ts';
+import { commitBatch, encodeBatch, type EncodedBatch } from '../models/control/commitWrites.ts';
 import { pageHash } from '../shared/pageHash.ts';
 import { checkpointAfter, planWithinCommit } from './planWithinCommit.ts';
 import { projectBatch } from './projectBatch.ts';
 import { poisonedPages, quarantineWrites, recordDeadLetters } from './poisonedPages.ts';
 import type { ProjectorDeps } from './runPartition.ts';
 
-export type ReplayTarget = Readonly<{ prefix: string; version: number; partitions: number }>;
+type ReplayTarget = Readonly<{ prefix: string; version: number; partitions: number }>;
 
 const commitPartition = async (
   redis: RedisClient,
   tag: string,
   from: string,
   to: string,
-  writes: WriteOp[],
+  encoded: EncodedBatch,
 ) => {
   const fence = { tag, expected: from, next: to };
-  if (!(await commitWrites(redis, fence, writes)))
+  if (!(await commitBatch(redis, fence, encoded)))
     throw new Error(`replay of ${tag} was fenced: another process wrote the version being built`);
 };
 
@@ -62,12 +61,12 @@ export const replayLog = async (
           const effects = await projectBatch(deps.redis, tag, mine, now, { db: deps.db, projectedTo });
           const poisoned = poisonedPages(mine, effects.deadLetters);
           const writes = [...effects.writes, ...quarantineWrites(tag, poisoned, now)];
-          return { effects, poisoned, writes, next: checkpointAfter(last) };
+          return { effects, poisoned, encoded: encodeBatch(tag, writes), next: checkpointAfter(last) };
         }),
       );
     };
     const load = (plans: Awaited<ReturnType<typeof planRows>>) =>
-      Math.max(0, ...plans.map((plan, p) => (plan ? commitLoad(tags[p]!, plan.writes) : 0)));
+      Math.max(0, ...plans.map((plan) => (plan ? plan.encoded.load : 0)));
     const batch = await planWithinCommit(rows, scannedTo, planRows, load);
     if (batch.cut) {
       pending = read(batch.to); // the rows after the cut are read again
@@ -77,7 +76,7 @@ export const replayLog = async (
       tags.map(async (tag, p) => {
         const plan = batch.plan[p];
         if (!plan) return;
-        const { effects, poisoned, writes, next } = plan;
+        const { effects, poisoned, encoded, next } = plan;
         if (effects.deadLetters.length > 0)
           await recordDeadLetters(deps, `v${target.version}`, effects.deadLetters, poisoned); // before the commit
         await commitPartition(
@@ -85,7 +84,7 @@ export const replayLog = async (
           tag,
           formatCheckpoint(checkpoints[p]!),
           formatCheckpoint(next),
-          writes,
+          encoded,
         );
         checkpoints[p] = next;
       }),

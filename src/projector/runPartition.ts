@@ -8,7 +8,7 @@ import { formatCheckpoint, parseCheckpoint, readAfter, type LogRow } from '../ev
 import { partitionTag } from '../models/control/keys.ts';
 import { checkpointRead, tickRead } from '../models/control/reads.ts';
 import { setTick } from '../models/control/writes.ts';
-import { commitLoad, commitWrites } from '../models/control/commitWrites.ts';
+import { commitBatch, encodeBatch } from '../models/control/commitWrites.ts';
 import { announceDomainChanges } from '../models/domains/writes.ts';
 import { runRead } from '../models/redis/reads.ts';
 import type { Clock } from '../shared/clock.ts';
@@ -45,7 +45,7 @@ export type PartitionRef = Readonly<{
   partitions: number;
 }>;
 
-export type RunOptions = Readonly<{
+type RunOptions = Readonly<{
   /** rebuild renders once, at the end; continuous renders as it goes. */
   mode: 'continuous' | 'rebuild';
   /** Stop after this long even if not caught up (the job is queued again). */
@@ -57,7 +57,7 @@ export type RunResult = { events: number; caughtUp: boolean; fenced: boolean };
 const RENDER_EVERY_MS = 250;
 
 /** Logs a page the render quarantined (once: it is logged when it goes in). */
-export const logQuarantine =
+const logQuarantine =
   (log: Logger) =>
   (notice: QuarantineNotice): void => {
     log.error(
@@ -106,9 +106,9 @@ export const runPartition = async (
         ...quarantineWrites(tag, poisoned, now),
         ...(effects.domainsChanged ? [announceDomainChanges(ref.prefix, tag)] : []),
       ];
-      return { effects, poisoned, writes };
+      return { effects, poisoned, encoded: encodeBatch(tag, writes) };
     };
-    const batch = await planWithinCommit(rows, scannedTo, planRows, (p) => commitLoad(tag, p.writes)).catch(
+    const batch = await planWithinCommit(rows, scannedTo, planRows, (p) => p.encoded.load).catch(
       async (error: unknown) => {
         // Documents gone because the partition moved on (a rebuild, a flush) are a fence, not a loss.
         if (error instanceof ModelsLost && (await runRead(redis, checkpointRead(tag))) !== current)
@@ -117,11 +117,11 @@ export const runPartition = async (
       },
     );
     if (batch === null) return fenced();
-    const { effects, poisoned, writes } = batch.plan;
+    const { effects, poisoned, encoded } = batch.plan;
     if (effects.deadLetters.length > 0)
       await recordDeadLetters(deps, `v${ref.version}`, effects.deadLetters, poisoned); // before the commit
     const fence = { tag, expected: current, next: formatCheckpoint(batch.to) };
-    if (!(await commitWrites(redis, fence, writes))) return fenced();
+    if (!(await commitBatch(redis, fence, encoded))) return fenced();
     result.events += batch.rows.length;
     if (options.mode === 'continuous' && effects.checked.size > 0) deps.onChecked?.(effects.checked);
     deps.onBatch?.({

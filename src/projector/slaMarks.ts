@@ -6,7 +6,7 @@
 // ended, so the render announces the page and the API's cached reports of it go stale.
 import { inProgressSpan } from '../../projections/sla/settings.ts';
 import type { PageState } from '../../projections/types.ts';
-import type { StoredEvent } from '../events/storedEvent.ts';
+import type { ProjectedEvent } from '../events/storedEvent.ts';
 import { markSlaDirty } from '../models/sla/writes.ts';
 import type { WriteOp } from '../models/redis/writeOps.ts';
 import type { EvolvedBatch } from './evolveBatch.ts';
@@ -19,7 +19,7 @@ const currentMonthFloor = (now: number): number => {
 
 export const slaMarks = (
   tag: string,
-  events: readonly StoredEvent[],
+  events: readonly ProjectedEvent[],
   batch: EvolvedBatch,
   before: ReadonlyMap<string, PageState | null>,
   changedTimelines: ReadonlySet<number>,

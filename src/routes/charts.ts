@@ -9,12 +9,10 @@ import { ApiError } from '../http/errors.ts';
 import { admit, chartRules, parseSlug, type RouteDeps } from '../http/pageGate.ts';
 import { cacheControl, cacheFor, sendBody } from '../http/send.ts';
 import { etagOf } from '../models/bytes.ts';
-import type { SeriesRead, StoredRead } from '../models/pageReads.ts';
+import { storedSize, type SeriesRead, type StoredRead } from '../models/pageReads.ts';
 import { isOverall } from '../shared/overallStatus.ts';
 import { MINUTE_MS } from '../shared/time.ts';
 import type { Route } from './routeTable.ts';
-
-export const storedSize = (read: StoredRead): number => read.stored?.body.length ?? 0;
 
 export type ChartModel = 'charts' | 'minute';
 

@@ -11,7 +11,7 @@ import { EmbedStatusQuery } from '../http/schemas.ts';
 import { cacheControl, cacheFor, readyBody, sendBody } from '../http/send.ts';
 import type { PageAccess } from '../models/access/codec.ts';
 import { MINUTE_MS } from '../shared/time.ts';
-import { storedSize } from './charts.ts';
+import { storedSize } from '../models/pageReads.ts';
 import type { Route } from './routeTable.ts';
 
 /** Missing slug before everything else; a repeated one cannot name a page. */

@@ -10,7 +10,7 @@ import type { FeedFormat } from '../models/feeds/reads.ts';
 import type { SubscriptionReads } from '../models/subscriptionReads.ts';
 import type { Route } from './routeTable.ts';
 
-export const FEED_CACHE = `public, max-age=60${STALE_IF_ERROR}`;
+const FEED_CACHE = `public, max-age=60${STALE_IF_ERROR}`;
 const feedRules: AccessRules = { missing: 'not_found', blocked: 'not_found', locked: 'not_found' };
 const contentTypes = {
   atom: 'application/atom+xml; charset=utf-8',

@@ -19,7 +19,7 @@ type Handler = (req: Request, res: Response) => Promise<void>;
 type Paging = { page: number; page_size: number };
 type Parser<Q> = { safeParse: (input: unknown) => { success: true; data: Q } | { success: false } };
 
-export type ListKind = Readonly<{
+type ListKind = Readonly<{
   field: 'incidents' | 'maintenances';
   keys: (page: PageRef) => ListKeys;
 }>;

@@ -21,8 +21,8 @@ import type { Route } from './routeTable.ts';
 import type { EdgeAnswer } from '../edge/edgeHeaders.ts';
 import { pageKeys } from '../edge/surrogateKeys.ts';
 
-export const SLA_COMPLETE_CACHE = 'public, max-age=3600';
-export const SLA_CURRENT_CACHE = 'public, max-age=60';
+const SLA_COMPLETE_CACHE = 'public, max-age=3600';
+const SLA_CURRENT_CACHE = 'public, max-age=60';
 const HTML = 'text/html; charset=utf-8';
 const CSV = 'text/csv; charset=utf-8';
 const FIRST_YEAR = 2000;
@@ -33,7 +33,7 @@ const lastMonthLabel = (p: Period): string =>
 const firstMonthLabel = (p: Period): string => `${String(p.year)}-${String(p.month).padStart(2, '0')}`;
 
 /** The period if a report of it can be served in the current month `current`, else null. */
-export const servablePeriod = (label: string | null, current: string): Period | null => {
+const servablePeriod = (label: string | null, current: string): Period | null => {
   const period = label === null ? null : parsePeriod(label);
   if (period === null) return null;
   const currentYear = Number(current.slice(0, 4));

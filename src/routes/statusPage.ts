@@ -3,7 +3,8 @@
 // No page to show is an HTML page too (404, or 503 while the read models are rebuilt).
 import type { ErrorRequestHandler, Request, Response } from 'express';
 import { pageKeys, STATIC_KEY } from '../edge/surrogateKeys.ts';
-import { ApiError, isStoreOutage, isUndecodablePath, RETRY_AFTER_SECONDS } from '../http/errors.ts';
+import { ApiError, isUndecodablePath, RETRY_AFTER_SECONDS } from '../http/errors.ts';
+import { isStoreOutage } from '../http/storeOutage.ts';
 import type { RouteDeps } from '../http/pageGate.ts';
 import { Slug } from '../http/schemas.ts';
 import { cacheFor, sendBody, STALE_IF_ERROR } from '../http/send.ts';
@@ -14,7 +15,7 @@ import type { Route } from './routeTable.ts';
 import { documentHeaders, NOSNIFF } from '../statusPage/securityHeaders.ts';
 import { pageDocument, SCRIPT_PATH, STYLE_PATH } from '../statusPage/pageDocument.ts';
 
-export const STATUS_PAGE_CACHE = `public, max-age=60${STALE_IF_ERROR}`;
+const STATUS_PAGE_CACHE = `public, max-age=60${STALE_IF_ERROR}`;
 const ASSET_CACHE = `public, max-age=300${STALE_IF_ERROR}`;
 // The document links to `?v=<content hash>`: that exact URL never changes meaning.
 const VERSIONED_ASSET_CACHE = `public, max-age=31536000, immutable${STALE_IF_ERROR}`;

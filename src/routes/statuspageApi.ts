@@ -7,7 +7,7 @@ import { ApiError } from '../http/errors.ts';
 import { admit, pageRules, parseSlug, type RouteDeps } from '../http/pageGate.ts';
 import { cacheControl, cacheFor, sendBody } from '../http/send.ts';
 import type { SubscriptionReads } from '../models/subscriptionReads.ts';
-import { storedSize } from './charts.ts';
+import { storedSize } from '../models/pageReads.ts';
 import type { Route } from './routeTable.ts';
 
 export const statuspageRoutes = ({ locate, cache }: RouteDeps, reads: SubscriptionReads): Route[] =>

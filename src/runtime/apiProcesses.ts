@@ -10,7 +10,7 @@ export const DRAIN_WITHIN_MS = 15_000;
 /** A replacement that dies before it listens waits this long before the next try: no hot loop. */
 const RETRY_AFTER_MS = 1_000;
 
-export type ApiProcesses = Readonly<{
+type ApiProcesses = Readonly<{
   /** The port they listen on (the real one when PORT=0). */
   port: number;
   pids: () => number[];

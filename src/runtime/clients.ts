@@ -12,7 +12,7 @@ import { createLogger, type Logger } from '../shared/logger.ts';
  * (the cached active-version pointer, then one read), so even a frozen Redis gets an answer, 503,
  * well within 2 s; a healthy Redis answers in well under a millisecond.
  */
-export const READ_COMMAND_TIMEOUT_MS = 500;
+const READ_COMMAND_TIMEOUT_MS = 500;
 
 export type Clients = Readonly<{
   db: DatabasePool;
@@ -30,7 +30,7 @@ export type Clients = Readonly<{
 export type RedisTarget = Pick<Config, 'redisUrl' | 'redisClusterNodes'>;
 
 /** What each use needs of its connection. */
-export type RedisRole = 'projector' | 'read' | 'queue';
+type RedisRole = 'projector' | 'read' | 'queue';
 
 const roleOptions: Record<RedisRole, RedisOptions> = {
   projector: { maxRetriesPerRequest: 2 },

@@ -62,7 +62,7 @@ export const stopLeftOver = async (pidFile: string, program: string, signal: Nod
   for (let i = 0; i < 100 && alive(pid); i += 1) await sleep(100);
 };
 
-export type Spawned = Readonly<{
+type Spawned = Readonly<{
   exited: Promise<number | null>;
   hasExited: () => boolean;
   stop: (signal: NodeJS.Signals) => Promise<void>;

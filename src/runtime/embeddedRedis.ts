@@ -18,7 +18,7 @@ import { INSTALL_REDIS, StartupError } from './startupErrors.ts';
 const PROGRAM = 'redis-server';
 
 /** The installed redis-server's version, or null when there is none on PATH. */
-export const redisServerVersion = (): string | null => {
+const redisServerVersion = (): string | null => {
   const result = spawnSync(PROGRAM, ['--version'], { encoding: 'utf8' });
   if (result.error || result.status !== 0) return null;
   return /v=(\S+)/.exec(result.stdout)?.[1] ?? 'unknown';

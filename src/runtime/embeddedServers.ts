@@ -10,7 +10,7 @@ import { startEmbeddedRedis } from './embeddedRedis.ts';
 import { postgresAbsent, redisAbsent, requireServers } from './preflight.ts';
 import { shownUrl } from './startupErrors.ts';
 
-export type Servers = Readonly<{
+type Servers = Readonly<{
   config: Config;
   /** The embedded servers' lines for the welcome text (empty when none runs). */
   notes: readonly string[];

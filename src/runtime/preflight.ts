@@ -46,7 +46,7 @@ const tryPostgres = async (url: string): Promise<void> => {
  * Can we log in to the database of `url` (or, when it does not exist yet, to `postgres` to create
  * it; migrate.ts does that)? @throws StartupError
  */
-export const requirePostgres = async (url: string, variableSet: boolean): Promise<void> => {
+const requirePostgres = async (url: string, variableSet: boolean): Promise<void> => {
   try {
     await tryPostgres(url);
   } catch (error) {
@@ -108,7 +108,7 @@ export const redisAbsent = async (url: string): Promise<boolean> => {
  * Redis answers (every node of a cluster), lets us in, and, for a process that projects,
  * keeps every key. @throws StartupError
  */
-export const requireRedis = async (config: Config, options: { projects: boolean }): Promise<void> => {
+const requireRedis = async (config: Config, options: { projects: boolean }): Promise<void> => {
   const urls = config.redisClusterNodes
     ? config.redisClusterNodes.map(
         (node) => `redis://${node.host.includes(':') ? `[${node.host}]` : node.host}:${String(node.port)}`,

@@ -43,7 +43,7 @@ export const candidatePaths = (page: WelcomePage | null, now: Date): readonly Tr
 
 export const OPERATOR_PATHS = ['/v1/projection-status', '/metrics', '/readyz'] as const;
 
-export const operatorOrigin = (config: Config): string =>
+const operatorOrigin = (config: Config): string =>
   `http://${browsableHost(config.ingestHost)}:${String(config.ingestPort)}`;
 
 export type WelcomeFacts = Readonly<{

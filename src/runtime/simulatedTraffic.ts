@@ -9,7 +9,7 @@ import {
 } from '../demo/demoEvents.ts';
 import { MINUTE_MS, formatTimestamp } from '../shared/time.ts';
 
-export type Lane = { pages: string[]; monitors: (DemoMonitor & { page: string })[] };
+type Lane = { pages: string[]; monitors: (DemoMonitor & { page: string })[] };
 export type Emitted = { type: string; page: string; at: string; data: Record<string, unknown> };
 
 const IMPACTS = ['major', 'partial', 'degraded', 'none'] as const;

@@ -16,7 +16,7 @@ import { createShutdown } from './onShutdown.ts';
 import { serve } from './serve.ts';
 import { printWelcome } from './welcome.ts';
 
-export type StartWorkers = (
+type StartWorkers = (
   config: Config,
   clients: Clients,
   onShutdown: (close: () => Promise<unknown>) => void,

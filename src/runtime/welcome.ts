@@ -16,7 +16,7 @@ import {
   type WelcomePage,
 } from './printWelcome.ts';
 
-export type WelcomeDeps = Readonly<{
+type WelcomeDeps = Readonly<{
   db: DatabasePool;
   redis: RedisClient;
   config: Config;
@@ -73,7 +73,7 @@ export const gatherWelcome = async (deps: WelcomeDeps): Promise<WelcomeFacts> =>
 };
 
 /** Resolves once nothing is left to project, or after `timeoutMs` (then the URLs say what works). */
-export const waitForProjection = async (deps: WelcomeDeps, timeoutMs: number): Promise<void> => {
+const waitForProjection = async (deps: WelcomeDeps, timeoutMs: number): Promise<void> => {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
     const status = await projectionStatus(deps.db, deps.redis, deps.config.redisPrefix).catch(() => null);

@@ -4,7 +4,7 @@ import PinoPretty from 'pino-pretty';
 export type { Logger };
 
 /** LOG_FORMAT: JSON lines, human lines, or null: human lines on a terminal, JSON otherwise. */
-export type LogFormat = 'json' | 'pretty' | null;
+type LogFormat = 'json' | 'pretty' | null;
 
 // Tokens must never reach a log line, whatever object a caller hands over.
 const redact = {

@@ -1,11 +1,11 @@
 // Bounds how long a caller waits for a promise, without leaving a timer behind. The work itself
 // is not cancelled (a Redis command or a query cannot be): the caller just stops waiting for it.
 
-export class TimedOut extends Error {
+class TimedOut extends Error {
   override readonly name = 'TimedOut';
 }
 
-export type Settled<T> = Readonly<{ ok: true; value: T } | { ok: false; error: unknown }>;
+type Settled<T> = Readonly<{ ok: true; value: T } | { ok: false; error: unknown }>;
 
 /** The outcome of `work`, or a TimedOut failure once `ms` have passed. Never rejects. */
 export const settleWithin = async <T>(work: Promise<T>, ms: number): Promise<Settled<T>> => {

@@ -4,7 +4,7 @@
 import { escapeHtml } from '../shared/escapeHtml.ts';
 import type { PageAssets } from './assets.ts';
 
-export type PageDocumentOptions = Readonly<{
+type PageDocumentOptions = Readonly<{
   slug: string;
   /** null for a private page: its title is not shown before the reader proves the token. */
   title: string | null;

@@ -5,7 +5,7 @@
 // may be framed only when there is nothing to protect: a public page, by any site (embedding a
 // public status page is a common wish, and it has nothing to click that acts); a private page or
 // an error page, by nobody.
-export type DocumentKind = 'public' | 'private' | 'error';
+type DocumentKind = 'public' | 'private' | 'error';
 
 const policy = (frameAncestors: string): string =>
   [

@@ -19,9 +19,9 @@ import { streamRefusal } from './streamAccess.ts';
 import { eventId, statusEvent, variantOf, writeEvent, type StreamClient } from './streamClient.ts';
 import { createStreamSlots, defaultStreamLimits, type StreamLimitSettings } from './streamLimits.ts';
 
-export const HEARTBEAT_MS = 25_000;
+const HEARTBEAT_MS = 25_000;
 
-export type ChangeHubDeps = Readonly<{
+type ChangeHubDeps = Readonly<{
   redis: RedisClient;
   prefix: string;
   log: Logger;
@@ -39,7 +39,7 @@ export type ChangeHubDeps = Readonly<{
 const reconnectHint = (): string => `retry: ${1000 + Math.floor(Math.random() * 9000)}\n\n`;
 
 /** The event a stream of this variant would get at `now`; null while the embed is not rendered. */
-export const streamBody = (read: EmbedStreamRead, query: EmbedStatusQuery, now: number) => {
+const streamBody = (read: EmbedStreamRead, query: EmbedStatusQuery, now: number) => {
   try {
     const id = eventId({ ...read, minute: floorTo(now, MINUTE_MS) }, query);
     return { id, event: statusEvent(id, embedBody({ ...read, now }, query)) };

@@ -18,7 +18,7 @@ export type StreamClient = {
 };
 
 /** What a stream's body depends on besides the stored parts: the page's latest event and the minute. */
-export type StreamStamp = Readonly<{ revisions: EmbedRevisions; updatedAt: number | null; minute: number }>;
+type StreamStamp = Readonly<{ revisions: EmbedRevisions; updatedAt: number | null; minute: number }>;
 
 /**
  * The event id of a stream's body: the sum of what its body depends on, each of which only grows

@@ -39,7 +39,7 @@ export const loadStreamLimits = (env: NodeJS.ProcessEnv = process.env): StreamLi
 export const defaultStreamLimits: StreamLimitSettings = loadStreamLimits({});
 
 /** Seconds a refused client is told to wait: a stream slot frees up when one ends, not at once. */
-export const STREAM_RETRY_AFTER_S = 30;
+const STREAM_RETRY_AFTER_S = 30;
 
 export const createStreamSlots = (settings: StreamLimitSettings) => {
   const byClient = new Map<string, number>();
@@ -69,8 +69,6 @@ export const createStreamSlots = (settings: StreamLimitSettings) => {
     open: (): number => open,
   };
 };
-
-export type StreamSlots = ReturnType<typeof createStreamSlots>;
 
 /** Resolves with `promise`, or throws service_unavailable once `ms` passed first. */
 export const within = async <T>(promise: Promise<T>, ms: number): Promise<T> => {

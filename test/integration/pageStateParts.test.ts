@@ -3,7 +3,8 @@
 // of the single-document layout is read whole and moved into parts by its next change.
 import type { RedisClient } from '../../src/models/redis/redisClient.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StoredEvent } from '../../src/events/storedEvent.ts';
+import type { ProjectedEvent } from '../../src/events/storedEvent.ts';
+import { projectedEvent } from '../support/events.ts';
 import { commitWrites } from '../../src/models/control/commitWrites.ts';
 import { CorruptReadModel } from '../../src/models/corruptReadModel.ts';
 import { pageStateKeys } from '../../src/models/pageState/keys.ts';
@@ -16,7 +17,7 @@ import { dropRedisPrefix, freshRedisPrefix, testRedis } from '../support/testEnv
 const now = Date.parse('2026-11-22T12:00:00Z');
 let position = 0;
 const event = (type: string, data: Record<string, unknown>, page = 'acme') =>
-  StoredEvent.parse({ type, page, at: '2026-11-22T10:00:00Z', position: String(++position), data });
+  projectedEvent({ type, page, at: '2026-11-22T10:00:00Z', position: String(++position), data });
 const opened = (id: string, page = 'acme') =>
   event(
     'incident.opened',
@@ -31,7 +32,7 @@ describe('page document in parts', () => {
   let tag: string;
   let checkpoint = 0;
   /** Loads, plans and commits `events` as the projector does. */
-  const project = async (...events: StoredEvent[]) => {
+  const project = async (...events: ProjectedEvent[]) => {
     const { inputs } = await loadBatchInputs(redis, tag, events, now);
     const plan = planBatch(tag, events, inputs, now);
     const fence = { tag, expected: `0:${checkpoint}`, next: `0:${checkpoint + 1}` };

@@ -71,7 +71,7 @@ export const maintenances = [
 ];
 
 /** The instant the fixture's checks are projected at and the app assembles answers at. */
-export const FIXTURE_NOW = '2026-11-22T10:00:30Z';
+const FIXTURE_NOW = '2026-11-22T10:00:30Z';
 export const fixtureClock = (): Date => new Date(FIXTURE_NOW);
 
 const check = (at: string, status: SeedCheck['status'], responseTimeMs: number): SeedCheck => ({
@@ -80,7 +80,7 @@ const check = (at: string, status: SeedCheck['status'], responseTimeMs: number):
   responseTimeMs,
 });
 /** Monitor "API": first checked yesterday at 11:30, down 450 s that day, up (once degraded) today. */
-export const apiChecks: SeedCheck[] = [
+const apiChecks: SeedCheck[] = [
   check('2026-11-21T11:30:00Z', 'up', 100), // the first check: nothing before it is observed
   check('2026-11-21T11:45:00Z', 'down', 300), // a failure from 11:45:00…
   check('2026-11-21T11:52:30Z', 'up', 110), // …to 11:52:30: 450 s
@@ -214,7 +214,7 @@ export const monitorOf: Readonly<Record<string, number>> = {
 };
 
 const fixturePage = (slug: string, extra: Partial<SeedPage> = {}) => fullPage(slug, extra, monitorOf[slug]);
-export const fixturePages: SeedPage[] = [
+const fixturePages: SeedPage[] = [
   fixturePage('acme'),
   fixturePage('secret', { token: TOKEN }),
   fixturePage('secret-pro', { token: TOKEN, plan: 'pro' }),

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { Express } from 'express';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
-export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 
 /** `extraArgs`: more Chromium flags (e.g. --host-resolver-rules). @throws when Chromium is not installed */
 export const launchChromium = (extraArgs: readonly string[] = []): Promise<Browser> => {
@@ -45,7 +45,7 @@ export const serveOnLoopback = async (
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-export type AxeViolation = { id: string; impact: string | null; help: string; nodes: { target: string[] }[] };
+type AxeViolation = { id: string; impact: string | null; help: string; nodes: { target: string[] }[] };
 
 /**
  * axe-core's WCAG 2.x A/AA and best-practice rules, its experimental ones too (e.g.

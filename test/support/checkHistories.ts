@@ -28,7 +28,7 @@ const step = fc.record({
 });
 const alignments = { none: 1, minute: MINUTE, hour: HOUR, day: DAY } as const;
 
-export type MonitorHistory = Readonly<{
+type MonitorHistory = Readonly<{
   back: number;
   align: keyof typeof alignments;
   steps: readonly Readonly<{ gap: number; status: Status; rt: number; repeat: number }>[];
@@ -60,7 +60,7 @@ export const checksOf = (monitor: number, history: MonitorHistory, now: number):
 };
 
 /** How the checks reach the log: a sort key per check, cuts into appends, ids sent twice. */
-export type Arrival = Readonly<{
+type Arrival = Readonly<{
   keys: readonly number[];
   cuts: readonly number[];
   resent: readonly number[];

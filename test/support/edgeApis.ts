@@ -10,7 +10,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type PurgeCall = Readonly<{ keys: string[]; soft: boolean; bad: string | null }>;
+type PurgeCall = Readonly<{ keys: string[]; soft: boolean; bad: string | null }>;
 
 type Failure = Readonly<{ status: number; body: string }>;
 
@@ -48,8 +48,8 @@ const standIn = async (
   };
 };
 
-export const FASTLY_MAX_KEYS_DOCUMENTED = 256;
-export const CLOUDFLARE_MAX_TAGS_DOCUMENTED = 100;
+const FASTLY_MAX_KEYS_DOCUMENTED = 256;
+const CLOUDFLARE_MAX_TAGS_DOCUMENTED = 100;
 
 export const startFastlyStandIn = (serviceId: string, token: string) =>
   standIn(

@@ -3,7 +3,7 @@
 // refused by both ingest doors with the field named.
 export const EDGE_NOW = '2026-11-22T12:00:00Z';
 /** Ten years (3,653 days) after EDGE_NOW: the latest scheduled_end admitted. */
-export const LATEST_SCHEDULE = '2036-11-22T12:00:00Z';
+const LATEST_SCHEDULE = '2036-11-22T12:00:00Z';
 
 const event = (type: string, at: string, data: object) => ({ type, page: 'edge', at, data });
 const maintenance = (id: string, start: string, end: string) =>

@@ -68,7 +68,7 @@ export const startCountingOrigin = async (
   };
 };
 
-export type HerdResult = Readonly<{ requests: number; ok: number; other: number; errors: number }>;
+type HerdResult = Readonly<{ requests: number; ok: number; other: number; errors: number }>;
 
 /** `connections` keep-alive connections, each cycling over `paths`, for `seconds`. */
 export const herd = (baseUrl: string, paths: readonly string[], connections: number, seconds: number) =>

@@ -1,4 +1,5 @@
 // Builders for the events of ingest.md, with the defaults a test rarely cares about.
+import { StoredEvent, type ProjectedEvent } from '../../src/events/storedEvent.ts';
 export const pageConfigured = (
   page: string,
   data: Record<string, unknown> = {},
@@ -38,3 +39,9 @@ export const twoPagesWithChecks = (alphaStatus = 'up') => [
   check('alpha', 1, '2026-11-22T11:00:00Z', alphaStatus, 80),
   check('beta', 2, '2026-11-22T11:00:00Z', 'up', 30),
 ];
+
+/** A stored event as the projector reads it back: parsed, `at` in epoch ms (test fixtures write ISO). */
+export const projectedEvent = (raw: Record<string, unknown> & { at: string }): ProjectedEvent => {
+  const event = StoredEvent.parse(raw);
+  return { ...event, at: Date.parse(event.at) };
+};

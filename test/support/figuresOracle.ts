@@ -10,7 +10,7 @@ const MINUTE = 60_000;
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
 const PERIODS = { '24h': DAY, '7d': 7 * DAY, '30d': 30 * DAY, '90d': 90 * DAY, '1y': 365 * DAY } as const;
-export type Period = keyof typeof PERIODS;
+type Period = keyof typeof PERIODS;
 export const PERIOD_NAMES = Object.keys(PERIODS) as Period[];
 
 /** 100 × part ÷ whole, rounded half up to 3 decimals (with one division, as decisions.md asks). */
@@ -23,7 +23,7 @@ const mean = (values: readonly number[]) => Math.round(values.reduce((a, b) => a
 const sorted = (checks: readonly OracleCheck[]) => [...checks].sort((a, b) => a.at - b.at || a.seq - b.seq);
 
 /** Failures: maximal runs of down checks, each from its first check to the next other check (or now). */
-export const failuresOf = (checks: readonly OracleCheck[], now: number): { start: number; end: number }[] => {
+const failuresOf = (checks: readonly OracleCheck[], now: number): { start: number; end: number }[] => {
   const failures: { start: number; end: number }[] = [];
   let start: number | null = null;
   for (const check of sorted(checks)) {
@@ -118,7 +118,7 @@ export const minuteData = (m: OracleMonitor, now: number) => {
   return points;
 };
 
-export const stateOf = (m: OracleMonitor): Status => sorted(m.checks).at(-1)?.status ?? 'up';
+const stateOf = (m: OracleMonitor): Status => sorted(m.checks).at(-1)?.status ?? 'up';
 
 /** The page figure of one day: the mean of the monitors' day figures; null when none has data. */
 const pageDay = (monitors: readonly OracleMonitor[], day: number, now: number): number | null => {

@@ -5,7 +5,7 @@
 import { Redis } from 'ioredis';
 import type { ClusterNode } from '../../src/config.ts';
 
-export type SlotMove = Readonly<{
+type SlotMove = Readonly<{
   slot: number;
   from: string;
   to: string;

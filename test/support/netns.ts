@@ -36,7 +36,7 @@ export const createNamespace = async (): Promise<Namespace> => {
   return { enter: [nsenter, '-t', pid, '-n'], close: () => void holder.kill('SIGKILL') };
 };
 
-export type Run = Readonly<{ code: number | null; stdout: string; stderr: string; ms: number }>;
+type Run = Readonly<{ code: number | null; stdout: string; stderr: string; ms: number }>;
 
 /** Runs a command inside the namespace to its end. */
 export const runIn = (

@@ -22,7 +22,7 @@ export type PgCluster = Readonly<{
 }>;
 
 /** The newest installed PostgreSQL's bin directory (Debian layout), or the one on the PATH. */
-export const postgresBin = async (): Promise<string> => {
+const postgresBin = async (): Promise<string> => {
   const root = '/usr/lib/postgresql';
   const versions = await readdir(root).catch(() => [] as string[]);
   const newest = versions.sort((a, b) => Number(b) - Number(a))[0];

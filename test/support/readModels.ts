@@ -1,7 +1,6 @@
 // Reading rendered outputs and dumping whole versions, for assertions.
 import type { RedisClient } from '../../src/models/redis/redisClient.ts';
 import { scanKeys } from '../../src/models/redis/scanKeys.ts';
-import { fromBytes } from '../../src/models/bytes.ts';
 import { decodeAvailability } from '../../src/models/availability/codec.ts';
 import { pageKeys } from './pageKeys.ts';
 import { partitionOf } from '../../src/shared/pageHash.ts';
@@ -11,13 +10,6 @@ import { assembleChart, type ChartModel } from '../../src/routes/charts.ts';
 
 export const keysOf = async (env: ProjectorEnv, slug: string) =>
   pageKeys(await env.tagOf(partitionOf(slug, env.partitions)), slug);
-
-export const storedJson = async (
-  env: ProjectorEnv,
-  slug: string,
-  pick: (k: ReturnType<typeof pageKeys>) => string,
-) =>
-  JSON.parse(fromBytes(await env.redis.get(pick(await keysOf(env, slug))))!.body) as Record<string, unknown>;
 
 /** The charts or minute-data answer as the API assembles it, at the env's clock. */
 export const assembledJson = async (env: ProjectorEnv, slug: string, model: ChartModel) => {

@@ -22,7 +22,7 @@ export type RedisServer = Readonly<{
   stop: () => Promise<void>;
 }>;
 
-export type RedisServerOptions = Readonly<{
+type RedisServerOptions = Readonly<{
   /** appendonly yes with appendfsync always: a restart loses nothing acknowledged. */
   aof?: boolean;
   /** Extra `--name value` settings, e.g. { 'busy-reply-threshold': '100' }. */

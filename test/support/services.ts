@@ -1,6 +1,6 @@
 // Where the tests find PostgreSQL and Redis: TEST_DATABASE_URL / TEST_REDIS_URL when set,
 // otherwise containers started with testcontainers, otherwise a clear message.
-export type Services = { pgServerUrl: string; redisUrl: string; stop: () => Promise<void> };
+type Services = { pgServerUrl: string; redisUrl: string; stop: () => Promise<void> };
 
 const HOW_TO =
   'Tests need PostgreSQL and Redis. Set TEST_DATABASE_URL (e.g. postgres://root@127.0.0.1:5432/postgres) ' +

@@ -1,7 +1,5 @@
 // A large, realistic log for the multi-process tests: P pages × M monitors with checks every
-// 30 s ending near `endMs`, a few incidents and maintenances, appended in order.
-import type { DatabasePool } from 'slonik';
-import { appendEvents } from '../../src/eventLog/appendEvents.ts';
+// 30 s ending near `endMs`, a few incidents and maintenances, in the order to append them.
 import { check, monitorConfigured, pageConfigured } from './events.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -35,21 +33,3 @@ export function* simulatedEvents(pages: number, monitors: number, checksPerMonit
       }
   }
 }
-
-export const appendSimulatedLog = async (
-  db: DatabasePool,
-  events: Iterable<object>,
-  now: Date,
-): Promise<number> => {
-  let batch: object[] = [];
-  let total = 0;
-  for (const event of events) {
-    batch.push(event);
-    if (batch.length === 5000) {
-      total += (await appendEvents(db, batch, { now })).accepted;
-      batch = [];
-    }
-  }
-  if (batch.length > 0) total += (await appendEvents(db, batch, { now })).accepted;
-  return total;
-};

@@ -2,7 +2,7 @@
 // are found by binary search on the date Intl prints (no offset arithmetic), the timeline is built
 // from the raw checks, and every figure comes from one sweep over the elementary segments between
 // all breakpoints (period, days, failures, maintenance), with no summaries to combine.
-export type RawCheck = Readonly<{ at: number; status: 'up' | 'down' | 'degraded' }>;
+type RawCheck = Readonly<{ at: number; status: 'up' | 'down' | 'degraded' }>;
 
 export type RawMaintenance = Readonly<{
   start: number;
@@ -32,7 +32,7 @@ export type OraclePage = Readonly<{
 
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 /** The local calendar date of instant t, as Intl prints it (YYYY-MM-DD). */
-export const localDate = (zone: string, t: number): string => {
+const localDate = (zone: string, t: number): string => {
   let f = dateFormats.get(zone);
   if (!f) {
     f = new Intl.DateTimeFormat('en-CA', {
@@ -63,7 +63,7 @@ const nextDate = (date: string): string =>
   new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 
 /** The first and the day-after-last local dates of a period label. */
-export const periodDates = (label: string): [string, string] => {
+const periodDates = (label: string): [string, string] => {
   const [y, rest] = [Number(label.slice(0, 4)), label.slice(5)];
   const month = (yy: number, m: number) =>
     `${String(yy + Math.floor((m - 1) / 12))}-${String(((m - 1) % 12) + 1).padStart(2, '0')}-01`;

@@ -2,10 +2,10 @@
 // test can assert exactly what a stream sent (EventSource clients hide comments and reconnect).
 import http from 'node:http';
 
-export type SseMessage =
+type SseMessage =
   { kind: 'event'; id: string | null; event: string; data: string } | { kind: 'comment'; text: string };
 
-export type SseStream = {
+type SseStream = {
   status: number;
   headers: http.IncomingHttpHeaders;
   /** The next message; rejects when the stream ends first. */

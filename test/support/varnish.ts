@@ -10,7 +10,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
-export const SHIPPED_VCL = path.join(import.meta.dirname, '../../deploy/varnish/default.vcl');
+const SHIPPED_VCL = path.join(import.meta.dirname, '../../deploy/varnish/default.vcl');
 
 /** A port nobody listens on right now (Varnish needs a number before it starts). */
 const freePort = async (): Promise<number> => {
@@ -22,7 +22,7 @@ const freePort = async (): Promise<number> => {
 };
 
 /** The shipped VCL with its backend pointed at 127.0.0.1:`port` (only the address differs). */
-export const vclFor = async (port: number): Promise<string> => {
+const vclFor = async (port: number): Promise<string> => {
   const vcl = await readFile(SHIPPED_VCL, 'utf8');
   const local = vcl
     .replace('.host = "api";', '.host = "127.0.0.1";')

@@ -16,13 +16,13 @@ import { dropRedisPrefix, freshDatabase, freshRedisPrefix, testRedis, type TestD
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-export type WorkerFleet = Readonly<{
+type WorkerFleet = Readonly<{
   start: (partitions: number) => ChildProcess;
   stop: (child: ChildProcess, signal: NodeJS.Signals) => Promise<void>;
   stopAll: (signal: NodeJS.Signals) => Promise<void>;
 }>;
 
-export const workerFleet = (t: () => TestDatabase, prefix: string): WorkerFleet => {
+const workerFleet = (t: () => TestDatabase, prefix: string): WorkerFleet => {
   const workers: ChildProcess[] = [];
   const stop = (child: ChildProcess, signal: NodeJS.Signals) =>
     new Promise<void>((resolve) => {

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { evolvePageState, touchUpdatedAt } from '../../projections/pageState.ts';
 import type { PageState } from '../../projections/types.ts';
-import { StoredEvent } from '../../src/events/storedEvent.ts';
+import type { ProjectedEvent } from '../../src/events/storedEvent.ts';
+import { projectedEvent } from '../support/events.ts';
 import { ms } from './monitorSnapshot.ts';
 
 let position = 0;
-const ev = (type: string, at: string, data: Record<string, unknown> = {}): StoredEvent =>
-  StoredEvent.parse({ type, page: 'acme', at, position: String(++position), data });
+const ev = (type: string, at: string, data: Record<string, unknown> = {}): ProjectedEvent =>
+  projectedEvent({ type, page: 'acme', at, position: String(++position), data });
 
 const configured = (at: string, title = 'Acme') =>
   ev('page.configured', at, {
@@ -16,7 +17,7 @@ const configured = (at: string, title = 'Acme') =>
     auth_token_hash: null,
     blocked: false,
   });
-const replay = (events: StoredEvent[]) => events.reduce<PageState | null>(evolvePageState, null);
+const replay = (events: ProjectedEvent[]) => events.reduce<PageState | null>(evolvePageState, null);
 
 describe('evolvePageState: page and monitors', () => {
   it('creates the page on page.configured and replaces its settings later', () => {

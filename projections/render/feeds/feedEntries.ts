@@ -32,7 +32,7 @@ export type FeedInput = Readonly<{
   nowMs: number;
 }>;
 
-export const FEED_LIMIT = 50;
+const FEED_LIMIT = 50;
 
 const labels: Readonly<Record<string, string>> = {
   investigating: 'Investigating',
@@ -49,7 +49,7 @@ const when = (ms: number): string => html(formatTimestamp(ms));
 const affected = (components: readonly string[]): string =>
   components.length === 0 ? '' : `<p>Affected: ${html(components.join(', '))}</p>`;
 
-export const tagUri = (baseUrl: string, startedMs: number, path: string): string =>
+const tagUri = (baseUrl: string, startedMs: number, path: string): string =>
   `tag:${new URL(baseUrl).hostname},${formatTimestamp(startedMs).slice(0, 10)}:${path}`;
 
 const incidentEntry = (input: FeedInput, doc: IncidentDoc): FeedEntry => ({

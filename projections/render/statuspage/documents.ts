@@ -23,7 +23,7 @@ export const statuspageDocuments = [
 ] as const;
 export type StatuspageDocument = (typeof statuspageDocuments)[number];
 
-export type StatuspageInput = Readonly<{
+type StatuspageInput = Readonly<{
   slug: string;
   title: string;
   pageUrl: string;

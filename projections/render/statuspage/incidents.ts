@@ -7,9 +7,9 @@ import { maintenanceUpdatedAt } from '../maintenanceUpdatedAt.ts';
 import { incidentImpact, type ComponentJson, type IncidentImpact } from './components.ts';
 
 type UpdateStatus = IncidentState | 'scheduled' | 'in_progress' | 'completed';
-export type MaintenanceState = 'scheduled' | 'in_progress' | 'completed';
+type MaintenanceState = 'scheduled' | 'in_progress' | 'completed';
 
-export type IncidentUpdateJson = {
+type IncidentUpdateJson = {
   id: string;
   status: UpdateStatus;
   body: string;
@@ -23,7 +23,7 @@ export type IncidentUpdateJson = {
   tweet_id: null;
 };
 
-export type SpIncidentJson = {
+type SpIncidentJson = {
   id: string;
   name: string;
   status: IncidentState | MaintenanceState;

@@ -2,8 +2,8 @@
 // overall status of this service (docs/api.md, "Statuspage-compatible JSON").
 import type { OverallStatus } from '../../types.ts';
 
-export type Indicator = 'none' | 'minor' | 'major' | 'critical' | 'maintenance';
-export type StatusJson = { indicator: Indicator; description: string };
+type Indicator = 'none' | 'minor' | 'major' | 'critical' | 'maintenance';
+type StatusJson = { indicator: Indicator; description: string };
 
 const statuses = {
   operational: { indicator: 'none', description: 'All Systems Operational' },

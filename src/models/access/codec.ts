@@ -5,13 +5,13 @@ import type { PageState } from '../../../projections/types.ts';
 import { Plan } from '../../events/page.ts';
 import { CorruptReadModel, parseStoredJson } from '../corruptReadModel.ts';
 
-export const AccessDoc = z.object({
+const AccessDoc = z.object({
   state: z.enum(['active', 'blocked', 'deleted']),
   plan: Plan.nullable(),
   token_hash: z.string().nullable(),
   title: z.string().optional(), // documents written by older versions have none
 });
-export type AccessDoc = z.infer<typeof AccessDoc>;
+type AccessDoc = z.infer<typeof AccessDoc>;
 
 export type PageAccess =
   | Readonly<{ state: 'deleted' }>

@@ -7,14 +7,14 @@
 // replay the batch over half of its own writes (counters counted twice, documents evolved twice).
 // Only its deletions (of monitors the batch removes, which nothing in its plan reads) may go
 // ahead in calls of their own; the rest must fit one call, and the projector cuts a batch whose
-// writes do not (commitLoad).
+// writes do not (encodeBatch).
 import type { RedisClient } from '../redis/redisClient.ts';
 import { encodeCalls, MAX_CALL_BYTES, MAX_CALL_KEYS, type EncodedWrites } from '../redis/encodeWrites.ts';
 import { withScripts } from '../redis/scripts.ts';
 import type { WriteOp } from '../redis/writeOps.ts';
 import { partitionKeys } from './keys.ts';
 
-export type Fence = Readonly<{
+type Fence = Readonly<{
   /** The partition's hash-tagged key prefix; every written key must start with it. */
   tag: string;
   /** The checkpoint the runner read its inputs at. */
@@ -28,7 +28,7 @@ export class KeyOutsidePartition extends Error {
 }
 
 /** A batch whose writes (deletions aside) do not fit one script call: the batch must be cut. */
-export class BatchTooLarge extends Error {
+class BatchTooLarge extends Error {
   override readonly name = 'BatchTooLarge';
 }
 
@@ -37,19 +37,33 @@ const isDeletion = (w: WriteOp) => w.op === 'del';
 const callsOf = (tag: string, writes: readonly WriteOp[]): EncodedWrites[] =>
   encodeCalls([partitionKeys(tag).checkpoint], writes);
 
-/**
- * How much of one script call a batch's writes other than deletions take: the larger of their keys
- * ÷ MAX_CALL_KEYS and bytes ÷ MAX_CALL_BYTES. At most 1: the batch can be committed (deletions may
- * go ahead in calls of their own).
- */
-export const commitLoad = (tag: string, writes: readonly WriteOp[]): number => {
-  const [all] = encodeCalls(
+/** A batch's writes, encoded once: measured by the projector, then committed as they are. */
+export type EncodedBatch = Readonly<{
+  /**
+   * How much of one script call the writes other than deletions take: the larger of their keys
+   * ÷ MAX_CALL_KEYS and bytes ÷ MAX_CALL_BYTES. At most 1: the batch can be committed (deletions
+   * may go ahead in calls of their own).
+   */
+  load: number;
+  calls: readonly EncodedWrites[];
+  writes: number;
+}>;
+
+export const encodeBatch = (tag: string, writes: readonly WriteOp[]): EncodedBatch => {
+  const deletions = writes.filter(isDeletion);
+  const [rest] = encodeCalls(
     [partitionKeys(tag).checkpoint],
-    writes.filter((w) => !isDeletion(w)),
+    deletions.length === 0 ? writes : writes.filter((w) => !isDeletion(w)),
     { keys: Infinity, bytes: Infinity },
   );
-  const bytes = all!.writes.length + all!.keys.reduce((n, key) => n + key.length, 0);
-  return Math.max(all!.keys.length / MAX_CALL_KEYS, bytes / MAX_CALL_BYTES);
+  if (rest === undefined) throw new Error('encodeCalls returned no call'); // it always returns one
+  const bytes = rest.writes.length + rest.keys.reduce((n, key) => n + key.length, 0);
+  const load = Math.max(rest.keys.length / MAX_CALL_KEYS, bytes / MAX_CALL_BYTES);
+  if (deletions.length === 0) return { load, calls: [rest], writes: writes.length };
+  // Kept in their order in one call when they fit: a batch may write a key and then delete it.
+  const all = callsOf(tag, writes);
+  const calls = all.length === 1 ? all : [...callsOf(tag, deletions), rest];
+  return { load, calls, writes: writes.length };
 };
 
 const call = async (
@@ -71,33 +85,46 @@ const call = async (
   return applied === 1;
 };
 
-/**
- * Applies `writes` in order, in script calls of bounded size, each only while the checkpoint
- * holds `fence.expected`; the last one moves it to `fence.next`. Returns false when fenced (a
- * render may then have written some of its calls, which the newer runner renders over).
- * @throws KeyOutsidePartition when a key is not under `fence.tag`
- * @throws BatchTooLarge when a batch's writes other than deletions need more than one call
- */
-export const commitWrites = async (
+const commitCalls = async (
   redis: RedisClient,
   fence: Fence,
-  writes: readonly WriteOp[],
+  calls: readonly EncodedWrites[],
 ): Promise<boolean> => {
-  let calls = callsOf(fence.tag, writes);
-  if (calls.length > 1 && fence.next !== null) {
-    const rest = callsOf(
-      fence.tag,
-      writes.filter((w) => !isDeletion(w)),
-    );
-    if (rest.length > 1)
-      throw new BatchTooLarge(
-        `a batch of ${String(writes.length)} writes needs ${String(rest.length)} calls`,
-      );
-    calls = [...callsOf(fence.tag, writes.filter(isDeletion)), ...rest];
-  }
   for (const [i, encoded] of calls.entries()) {
     const last = i === calls.length - 1;
     if (!(await call(redis, fence, encoded, last ? (fence.next ?? '') : ''))) return false;
   }
   return true;
 };
+
+/**
+ * Commits a batch encoded by encodeBatch and moves the checkpoint to `fence.next`, only while it
+ * holds `fence.expected`. Returns false when fenced.
+ * @throws KeyOutsidePartition when a key is not under `fence.tag`
+ * @throws BatchTooLarge when its writes other than deletions need more than one call
+ */
+export const commitBatch = async (
+  redis: RedisClient,
+  fence: Fence,
+  batch: EncodedBatch,
+): Promise<boolean> => {
+  if (batch.load > 1)
+    throw new BatchTooLarge(`a batch of ${String(batch.writes)} writes needs more than one call`);
+  return commitCalls(redis, fence, batch.calls);
+};
+
+/**
+ * Applies `writes` in order, in script calls of bounded size, each only while the checkpoint
+ * holds `fence.expected`; the last one moves it to `fence.next`. Returns false when fenced (a
+ * render may then have written some of its calls, which the newer runner renders over).
+ * @throws KeyOutsidePartition when a key is not under `fence.tag`
+ * @throws BatchTooLarge when a batch's writes (`fence.next` set) other than deletions need more than one call
+ */
+export const commitWrites = (
+  redis: RedisClient,
+  fence: Fence,
+  writes: readonly WriteOp[],
+): Promise<boolean> =>
+  fence.next === null
+    ? commitCalls(redis, fence, callsOf(fence.tag, writes))
+    : commitBatch(redis, fence, encodeBatch(fence.tag, writes));

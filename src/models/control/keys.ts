@@ -26,9 +26,6 @@ export const versionOfKey = (prefix: string, key: string): number | null => {
   return match ? Number(match[1] ?? match[2]) : null;
 };
 
-/** Every key of a partition of a version matches this pattern. */
-export const partitionPattern = (tag: string): string => `${tag}:*`;
-
 export const partitionKeys = (tag: string) => ({
   checkpoint: `${tag}:ckpt`,
   /** Every page of the partition (the clock tick renders them all). */
@@ -51,8 +48,6 @@ export const partitionKeys = (tag: string) => ({
 
 /** PSUBSCRIBE pattern matching the `changes` channel of every partition of every version. */
 export const changesPattern = (prefix: string): string => `${prefix}:{*}:changes`;
-
-export type PartitionKeys = ReturnType<typeof partitionKeys>;
 
 /** BullMQ needs its own hash tag so a queue's keys stay in one Cluster slot. */
 export const queuePrefix = (prefix: string): string => `{${prefix}-q}`;

@@ -12,7 +12,7 @@ import { rebuildLockKey } from './keys.ts';
 export const LOCK_TTL_MS = 30_000;
 
 /** `rebuild` builds a version; `collect` only deletes stale ones (short, bounded). */
-export type LockPurpose = 'rebuild' | 'collect';
+type LockPurpose = 'rebuild' | 'collect';
 
 export type RebuildLock = Readonly<{
   key: string;

@@ -8,7 +8,7 @@ import { lockHolderPurpose } from './rebuildLock.ts';
 
 const WRITE_EVERY_MS = 1_000;
 
-export type RebuildProgressView = Readonly<{
+type RebuildProgressView = Readonly<{
   running: boolean;
   /** Events replayed so far (0 when none runs). */
   events: number;
@@ -17,7 +17,7 @@ export type RebuildProgressView = Readonly<{
   updatedAtMs: number | null;
 }>;
 
-export type ProgressRecorder = Readonly<{
+type ProgressRecorder = Readonly<{
   /** Records progress, at most once a second unless `force`. Never throws: progress is advisory. */
   record: (events: number, force?: boolean) => Promise<void>;
   clear: () => Promise<void>;

@@ -13,9 +13,9 @@ import { resolveDomains } from './codec.ts';
 import { domainChangesChannel } from './keys.ts';
 import { domainClaimsRead } from './reads.ts';
 
-export const DOMAIN_REFRESH_MS = 30_000;
+const DOMAIN_REFRESH_MS = 30_000;
 
-export type DomainDirectoryDeps = Readonly<{
+type DomainDirectoryDeps = Readonly<{
   redis: RedisClient;
   prefix: string;
   log: Logger;

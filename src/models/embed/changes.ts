@@ -9,7 +9,7 @@ const RENDERED = ' rendered';
 export const embedChangedMessage = (slug: string): string => slug;
 export const renderedMessage = (slug: string): string => `${slug}${RENDERED}`;
 
-export type PageChange = Readonly<{ slug: string; embedChanged: boolean }>;
+type PageChange = Readonly<{ slug: string; embedChanged: boolean }>;
 
 export const parsePageChange = (message: string): PageChange =>
   message.endsWith(RENDERED)

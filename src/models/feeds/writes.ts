@@ -4,7 +4,7 @@ import type { PageRef } from '../page.ts';
 import type { WriteOp } from '../redis/writeOps.ts';
 import { feedsKey } from './keys.ts';
 
-export type Feeds = Readonly<{ atom: string; rss: string; modified: number }>;
+type Feeds = Readonly<{ atom: string; rss: string; modified: number }>;
 
 export const putFeeds = (page: PageRef, feeds: Feeds): WriteOp => ({
   op: 'hset',

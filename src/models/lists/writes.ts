@@ -8,7 +8,7 @@ import { listScore, MAINTENANCE_STATUSES, type ListItem } from './codec.ts';
 import { incidentKeys, maintenanceKeys, type ListKeys } from './keys.ts';
 
 /** month → body of the daily-counts response (only months with at least one item). */
-export type MonthCounts = readonly (readonly [month: string, body: string])[];
+type MonthCounts = readonly (readonly [month: string, body: string])[];
 
 const addItem = (keys: ListKeys, item: ListItem, extra: readonly string[] = []): WriteOp[] => {
   const score = listScore(item.startMs);

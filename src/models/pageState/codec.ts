@@ -10,7 +10,7 @@ import { Impact } from '../../events/monitor.ts';
 import { Plan } from '../../events/page.ts';
 import { parseStoredJson } from '../corruptReadModel.ts';
 
-export type PageCore = Pick<PageState, 'settings' | 'deleted' | 'monitors'>;
+type PageCore = Pick<PageState, 'settings' | 'deleted' | 'monitors'>;
 
 const Monitor = z.object({
   id: z.number(),
@@ -115,7 +115,7 @@ const decodeIncident = cachedDecoder(Incident, 16_000_000);
 const decodeMaintenance = cachedDecoder(Maintenance, 4_000_000);
 
 /** The stored parts of a page document (hash fields: id → JSON; only those read). */
-export type StoredPage = Readonly<{
+type StoredPage = Readonly<{
   core: string | null;
   updated: string | null;
   incidents: Readonly<Record<string, string | null>>;

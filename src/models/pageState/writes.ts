@@ -9,7 +9,7 @@ import { incidentUpdatedAt } from '../../../projections/render/incidentUpdatedAt
 export const putPageCore = (page: PageRef, state: PageState): WriteOp =>
   setOp(pageStateKeys(page).state, encodePageCore(state));
 
-export const putIncidentDocs = (page: PageRef, docs: readonly IncidentDoc[]): WriteOp[] => {
+const putIncidentDocs = (page: PageRef, docs: readonly IncidentDoc[]): WriteOp[] => {
   const keys = pageStateKeys(page);
   return [
     { op: 'hset', key: keys.stateIncidents, fields: docs.map((doc) => [doc.id, encodeIncident(doc)]) },
@@ -21,14 +21,14 @@ export const putIncidentDocs = (page: PageRef, docs: readonly IncidentDoc[]): Wr
   ];
 };
 
-export const putMaintenanceDocs = (page: PageRef, docs: readonly MaintenanceDoc[]): WriteOp => ({
+const putMaintenanceDocs = (page: PageRef, docs: readonly MaintenanceDoc[]): WriteOp => ({
   op: 'hset',
   key: pageStateKeys(page).stateMaintenances,
   fields: docs.map((doc) => [doc.id, encodeMaintenance(doc)]),
 });
 
 /** A deleted page keeps no incident or maintenance document. */
-export const dropPageDocs = (page: PageRef): WriteOp[] => {
+const dropPageDocs = (page: PageRef): WriteOp[] => {
   const keys = pageStateKeys(page);
   return [
     { op: 'del', keys: [keys.stateIncidents, keys.stateMaintenances] },

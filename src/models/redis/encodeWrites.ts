@@ -17,7 +17,7 @@ export const MAX_CALL_KEYS = 1_000;
 export const MAX_CALL_BYTES = 1_000_000;
 
 /** Keys or fields per command: the script unpacks each command onto Lua's stack, which is bounded. */
-export const MAX_COMMAND_ITEMS = 500;
+const MAX_COMMAND_ITEMS = 500;
 
 const chunks = <T>(items: readonly T[]): T[][] =>
   Array.from({ length: Math.ceil(items.length / MAX_COMMAND_ITEMS) }, (_, i) =>

@@ -13,7 +13,7 @@ export type Read<T> = Readonly<{
   decode: (replies: readonly unknown[], at: number) => T;
 }>;
 
-export type ReadResults<R extends readonly Read<unknown>[]> = {
+type ReadResults<R extends readonly Read<unknown>[]> = {
   -readonly [K in keyof R]: R[K] extends Read<infer T> ? T : never;
 };
 
@@ -41,9 +41,6 @@ export const hashGetManyBuffers = (key: string, fields: readonly string[]): Read
     (p) => p.hmgetBuffer(key, ...fields),
     (reply) => (Array.isArray(reply) ? reply.map(asBuffer) : []),
   );
-
-export const hashGet = (key: string, field: string): Read<string | null> =>
-  one((p) => p.hget(key, field), asString);
 
 export const hashGetAll = (key: string): Read<Record<string, string>> =>
   one(

@@ -4,7 +4,7 @@
 import type { RedisClient } from './redisClient.ts';
 import { scanKeys } from './scanKeys.ts';
 
-export const UNLINK_CHUNK = 500;
+const UNLINK_CHUNK = 500;
 
 /** The hash tag Redis Cluster hashes (the first non-empty `{…}`), or the whole key. */
 const hashTagOf = (key: string): string => {

@@ -48,6 +48,4 @@ export type WriteOp =
     }>
   | Readonly<{ op: 'publish'; channel: string; message: string }>;
 
-export type WriteOpName = WriteOp['op'];
-
 export const setOp = (key: string, value: string | number): WriteOp => ({ op: 'set', key, value });

@@ -15,7 +15,7 @@ import { DAY_MS, floorTo } from '../../shared/time.ts';
 const SUMMARY_WINDOW_MS = 366 * DAY_MS;
 
 /** The ranges whose failures are loaded one by one: each period's oldest, partial day, and from yesterday on. */
-export const exactRanges = (now: number): (readonly [number, number])[] => {
+const exactRanges = (now: number): (readonly [number, number])[] => {
   const yesterday = floorTo(now, DAY_MS) - DAY_MS;
   const oldestDays = Object.values(periodMs)
     .map((length) => now - length)

@@ -36,7 +36,7 @@ export const slaMetaRead = (page: PageRef): Read<SlaMeta | null> =>
   mapRead(getString(slaMetaKey(page)), decodeMeta);
 
 /** The stored summaries of `months` (labels of one year), null where none is stored. */
-export const slaSummariesRead = (
+const slaSummariesRead = (
   page: PageRef,
   year: number,
   months: readonly string[],
@@ -90,7 +90,7 @@ export type SlaHead = Readonly<{
   asOf: number | null;
 }>;
 
-export type SlaInputs = Omit<AssembleInput, 'slug' | 'period' | 'asOf'>;
+type SlaInputs = Omit<AssembleInput, 'slug' | 'period' | 'asOf'>;
 
 /**
  * The API's reads: the head in one round trip; the inputs of a report in one (a complete period)

@@ -5,13 +5,13 @@ import { HOUR_MS } from '../../shared/time.ts';
 import { recentHourOf, type TimelineHead } from './codec.ts';
 
 /** How far back checks are kept for late arrivals: the 24 h of decisions.md plus a margin. */
-export const RECENT_MS = 25 * HOUR_MS;
+const RECENT_MS = 25 * HOUR_MS;
 
 /** Checks before this are dropped, but the newest of them (the anchor). */
 export const recentCutoff = (head: TimelineHead): number => head.last.at - RECENT_MS;
 
 /** The hours from `from` to `to`, both included. */
-export const hoursBetween = (from: number, to: number): number[] =>
+const hoursBetween = (from: number, to: number): number[] =>
   Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
 
 /** Every hour whose set can hold a check while `head` is the latest (the anchor aside). */

@@ -3,7 +3,7 @@
 // and the API's own error texts.
 import type { TokenStore } from './token.ts';
 
-export type ApiProblem = 'locked' | 'missing' | 'blocked' | 'unavailable' | 'offline';
+type ApiProblem = 'locked' | 'missing' | 'blocked' | 'unavailable' | 'offline';
 
 export class ApiFailure extends Error {
   override readonly name = 'ApiFailure';

@@ -4,10 +4,9 @@ import { capitalise, dateTime, duration, utcTitle } from './format.ts';
 import { incidentTone, maintenanceTone } from './labels.ts';
 import type { Incident, IncidentUpdate, Maintenance } from './types.ts';
 
-export const time = (iso: string): HTMLElement =>
-  h('time', { datetime: iso, title: utcTitle(iso) }, dateTime(iso));
+const time = (iso: string): HTMLElement => h('time', { datetime: iso, title: utcTitle(iso) }, dateTime(iso));
 
-export const badge = (text: string, tone: string): HTMLElement =>
+const badge = (text: string, tone: string): HTMLElement =>
   h('span', { class: `badge tone-${tone}` }, capitalise(text));
 
 const components = (names: readonly string[]): HTMLElement | null =>

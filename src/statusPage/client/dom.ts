@@ -1,7 +1,7 @@
 // Tiny element builders: every text goes in as a text node, never as markup, so API strings
 // cannot inject anything.
-export type Child = Node | string | number | null | undefined | false;
-export type Attrs = Readonly<Record<string, string | number | boolean | null | undefined>>;
+type Child = Node | string | number | null | undefined | false;
+type Attrs = Readonly<Record<string, string | number | boolean | null | undefined>>;
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
@@ -30,12 +30,6 @@ export const s = (tag: string, attrs: Attrs = {}, ...children: Child[]): SVGElem
   const el = document.createElementNS(SVG_NS, tag);
   apply(el, attrs, children);
   return el;
-};
-
-/** Replaces an element's children. */
-export const fill = (el: Element, ...children: Child[]): void => {
-  el.replaceChildren();
-  apply(el, {}, children);
 };
 
 let ids = 0;

@@ -8,7 +8,7 @@ import { day, integer, month as monthName } from './format.ts';
 import { serverClock } from './serverClock.ts';
 import type { DailyCounts, IncidentMonth } from './types.ts';
 
-export type History = Readonly<{ el: HTMLElement; refresh: () => Promise<void> }>;
+type History = Readonly<{ el: HTMLElement; refresh: () => Promise<void> }>;
 
 const shiftMonth = (yyyyMm: string, by: number): string => {
   const date = new Date(`${yyyyMm}-01T00:00:00Z`);

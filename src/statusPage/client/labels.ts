@@ -2,7 +2,7 @@
 // stylesheet (ok, minor, major, critical, info, neutral), never a colour here.
 import type { MonitorState, Overall } from './types.ts';
 
-export type Tone = 'ok' | 'minor' | 'major' | 'critical' | 'info' | 'neutral';
+type Tone = 'ok' | 'minor' | 'major' | 'critical' | 'info' | 'neutral';
 
 export const overallLabels: Readonly<Record<Overall, readonly [string, Tone]>> = {
   operational: ['All systems operational', 'ok'],

@@ -4,10 +4,10 @@
 import { h, s } from './dom.ts';
 import { ms } from './format.ts';
 
-export type Series = Readonly<{ points: readonly (readonly [number, number])[]; kind: string }>;
-export type Marker = Readonly<{ x: number; y: number; kind: string }>;
+type Series = Readonly<{ points: readonly (readonly [number, number])[]; kind: string }>;
+type Marker = Readonly<{ x: number; y: number; kind: string }>;
 
-export type LineChartData = Readonly<{
+type LineChartData = Readonly<{
   series: readonly Series[];
   markers?: readonly Marker[];
   xMin: number;

@@ -13,7 +13,7 @@ const STATUSES = [
 ] as const;
 const PAGE_SIZE = 10;
 
-export type MaintenanceSection = Readonly<{ el: HTMLElement; refresh: () => Promise<void> }>;
+type MaintenanceSection = Readonly<{ el: HTMLElement; refresh: () => Promise<void> }>;
 
 export const createMaintenanceList = (api: Api, slug: string): MaintenanceSection => {
   let shown: Maintenance[] = [];

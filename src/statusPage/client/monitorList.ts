@@ -5,7 +5,7 @@ import { h } from './dom.ts';
 import { createMonitorRow, type MonitorRow } from './monitorRow.ts';
 import type { ChartMonitor, MinuteData } from './types.ts';
 
-export type MonitorList = Readonly<{
+type MonitorList = Readonly<{
   el: HTMLElement;
   update: (monitors: readonly ChartMonitor[]) => void;
   refreshUptime: () => Promise<void>;

@@ -19,7 +19,7 @@ const MONTHS = [
 ];
 
 /** The month before `YYYY-MM`. */
-export const previousMonth = (label: string): string => {
+const previousMonth = (label: string): string => {
   const [year, month] = label.split('-').map(Number) as [number, number];
   return month === 1 ? `${String(year - 1)}-12` : `${String(year)}-${String(month - 1).padStart(2, '0')}`;
 };

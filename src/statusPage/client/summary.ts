@@ -7,7 +7,7 @@ import { clock } from './format.ts';
 import { overallLabels } from './labels.ts';
 import type { IncidentList, MaintenanceList, Overall } from './types.ts';
 
-export type Summary = Readonly<{
+type Summary = Readonly<{
   el: HTMLElement;
   setOverall: (overall: Overall, at: Date) => void;
   refresh: () => Promise<void>;

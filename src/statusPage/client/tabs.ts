@@ -1,8 +1,8 @@
 // WAI-ARIA tabs with automatic activation: arrows, Home and End move between tabs and select.
 import { h, uid } from './dom.ts';
 
-export type TabOption = Readonly<{ value: string; text: string }>;
-export type Tabs = Readonly<{ el: HTMLElement; panel: HTMLElement; selected: () => string }>;
+type TabOption = Readonly<{ value: string; text: string }>;
+type Tabs = Readonly<{ el: HTMLElement; panel: HTMLElement; selected: () => string }>;
 
 export const createTabs = (
   label: string,

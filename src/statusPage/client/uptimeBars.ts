@@ -5,8 +5,8 @@ import { h } from './dom.ts';
 import { day, duration, percent } from './format.ts';
 import { uptimeTone } from './labels.ts';
 
-export type BarDay = Readonly<{ date: string; uptime: number; downtime: number }>;
-export type UptimeBars = Readonly<{ el: HTMLElement; update: (days: readonly BarDay[]) => void }>;
+type BarDay = Readonly<{ date: string; uptime: number; downtime: number }>;
+type UptimeBars = Readonly<{ el: HTMLElement; update: (days: readonly BarDay[]) => void }>;
 
 const describe = (bar: BarDay): string =>
   `${day(bar.date)}: ${percent(bar.uptime)} uptime, ` +

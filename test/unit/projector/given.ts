@@ -1,7 +1,8 @@
 // Given/when/then for planning a batch: given these events and what Redis held before them,
 // when the batch is planned, then these writes come out. No Redis: planBatch is pure.
 import type { PageState } from '../../../projections/types.ts';
-import { StoredEvent } from '../../../src/events/storedEvent.ts';
+import type { ProjectedEvent } from '../../../src/events/storedEvent.ts';
+import { projectedEvent } from '../../support/events.ts';
 import type { TimelineHead } from '../../../src/models/timeline/codec.ts';
 import type { WriteOp } from '../../../src/models/redis/writeOps.ts';
 import { planBatch, type BatchInputs } from '../../../src/projector/planBatch.ts';
@@ -12,7 +13,7 @@ export const ms = (iso: string): number => Date.parse(iso);
 
 let position = 100;
 export const anEvent = (type: string, at: string, data: Record<string, unknown> = {}, page = 'acme') =>
-  StoredEvent.parse({ type, page, at, position: String(++position), data });
+  projectedEvent({ type, page, at, position: String(++position), data });
 
 export const aCheck = (at: string, status: 'up' | 'down' | 'degraded', monitorId = 1, rt = 100) =>
   anEvent('check.recorded', at, { monitor_id: monitorId, status, response_time_ms: rt });
@@ -51,7 +52,7 @@ export const aHead = (
   openDownStart: openDown === undefined ? null : ms(openDown),
 });
 
-export type Given = Readonly<{
+type Given = Readonly<{
   states?: Record<string, PageState | null>;
   heads?: Record<number, TimelineHead | null>;
   spans?: Record<number, LateSpan>;
@@ -59,7 +60,7 @@ export type Given = Readonly<{
   legacy?: string[];
 }>;
 
-export const when = (given: Given, events: StoredEvent[], now = ms('2026-11-22T12:00:00Z')) =>
+export const when = (given: Given, events: ProjectedEvent[], now = ms('2026-11-22T12:00:00Z')) =>
   planBatch(TAG, events, inputsOf(given), now);
 
 const inputsOf = (given: Given): BatchInputs => ({
