@@ -24,7 +24,7 @@ import { activate, createVersion } from '../src/models/control/versions.ts';
 import { putPageCore } from '../src/models/pageState/writes.ts';
 import { slaPartitionKeys } from '../src/models/sla/keys.ts';
 import { timelineKeys } from '../src/models/timeline/keys.ts';
-import { renderSla } from '../src/projector/renderSla.ts';
+import { renderSla } from '../src/models/sla/renderSla.ts';
 import { DAY_MS, MINUTE_MS } from '../src/shared/time.ts';
 import { monthAt, parsePeriod } from '../projections/sla/periods.ts';
 import { dropRedisPrefix } from './benchEnv.ts';

@@ -23,7 +23,7 @@ import { putPageCore } from '../src/models/pageState/writes.ts';
 import { createSubscriber } from '../src/models/redis/subscriber.ts';
 import { createSlaReads } from '../src/models/sla/reads.ts';
 import { timelineKeys } from '../src/models/timeline/keys.ts';
-import { renderSla } from '../src/projector/renderSla.ts';
+import { renderSla } from '../src/models/sla/renderSla.ts';
 import { DAY_MS, MINUTE_MS } from '../src/shared/time.ts';
 import { dropRedisPrefix, redisUrl } from './benchEnv.ts';
 

@@ -20,7 +20,7 @@ import { poisonedPages, quarantineWrites, recordDeadLetters } from './poisonedPa
 import { planWithinCommit } from './planWithinCommit.ts';
 import { projectBatch } from './projectBatch.ts';
 import { renderPages, type PageRender, type QuarantineNotice } from './renderPages.ts';
-import { renderSla } from './renderSla.ts';
+import { renderSla } from '../models/sla/renderSla.ts';
 
 export type ProjectorDeps = Readonly<{
   db: DatabasePool;

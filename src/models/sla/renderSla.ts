@@ -5,17 +5,17 @@
 // from these summaries (and the current month's failures) at read time. On a new minute the
 // partition's clock instant is stored once, not per page. Committed under the checkpoint the
 // render read, as pages are.
-import { periodBounds, monthAt, reachYear, type Period } from '../../projections/sla/periods.ts';
-import { computeMonths } from '../../projections/sla/renderReports.ts';
-import { slaSettings } from '../../projections/sla/settings.ts';
-import { monthDueAt, monthsToStore } from '../../projections/sla/storedMonths.ts';
-import type { PageState } from '../../projections/types.ts';
-import { commitWrites } from '../models/control/commitWrites.ts';
-import { checkpointRead } from '../models/control/reads.ts';
-import type { PageRef } from '../models/page.ts';
-import { listRead, readAll, runRead, tupleRead } from '../models/redis/reads.ts';
-import type { RedisClient } from '../models/redis/redisClient.ts';
-import type { WriteOp } from '../models/redis/writeOps.ts';
+import { periodBounds, monthAt, reachYear, type Period } from '../../../projections/sla/periods.ts';
+import { computeMonths } from '../../../projections/sla/renderReports.ts';
+import { slaSettings } from '../../../projections/sla/settings.ts';
+import { monthDueAt, monthsToStore } from '../../../projections/sla/storedMonths.ts';
+import type { PageState } from '../../../projections/types.ts';
+import { commitWrites } from '../control/commitWrites.ts';
+import { checkpointRead } from '../control/reads.ts';
+import type { PageRef } from '../page.ts';
+import { listRead, readAll, runRead, tupleRead } from '../redis/reads.ts';
+import type { RedisClient } from '../redis/redisClient.ts';
+import type { WriteOp } from '../redis/writeOps.ts';
 import {
   partitionPagesRead,
   slaDirtyRead,
@@ -24,7 +24,7 @@ import {
   slaMetaRead,
   slaPageRead,
   slaTickRead,
-} from '../models/sla/reads.ts';
+} from './reads.ts';
 import {
   announceSlaRender,
   clearSlaDirty,
@@ -35,10 +35,10 @@ import {
   putSlaSummaries,
   setSlaDue,
   setSlaTick,
-} from '../models/sla/writes.ts';
-import type { SlaMeta } from '../models/sla/codec.ts';
-import type { Logger } from '../shared/logger.ts';
-import { MINUTE_MS } from '../shared/time.ts';
+} from './writes.ts';
+import type { SlaMeta } from './codec.ts';
+import type { Logger } from '../../shared/logger.ts';
+import { MINUTE_MS } from '../../shared/time.ts';
 
 const CHUNK_PAGES = 20;
 
