@@ -2,7 +2,7 @@
 // embed with its revisions (live streams). Each is ONE round trip that also fetches the page's
 // access document (and, for the Statuspage documents, the page's latest event time).
 import type { RedisClient } from './redis/redisClient.ts';
-import type { StatuspageDocument } from '../../projections/render/statuspage/documents.ts';
+import type { StatuspageDocument } from '../../projections/statuspage/documents.ts';
 import { accessRead } from './access/reads.ts';
 import type { PageAccess } from './access/codec.ts';
 import type { StoredBytes } from './bytes.ts';

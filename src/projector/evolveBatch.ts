@@ -1,8 +1,8 @@
 // The first half of planning a batch (pure): page documents evolve in memory, checks are grouped
 // per monitor (dropping those of monitors that are gone), removed monitors' models are deleted,
 // and what must be rendered again is marked.
-import { evolvePageState } from '../../projections/pageState.ts';
-import type { TimedCheck } from '../../projections/timeline.ts';
+import { evolvePageState } from '../../projections/pageState/pageState.ts';
+import type { TimedCheck } from '../../projections/timeline/timeline.ts';
 import type { PageState } from '../../projections/types.ts';
 import type { StoredEvent } from '../events/storedEvent.ts';
 import { deleteAvailability } from '../models/availability/writes.ts';

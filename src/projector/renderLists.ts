@@ -9,9 +9,9 @@ import {
   maintenanceDailyCounts,
   monthsOfIncident,
   monthsOfMaintenance,
-} from '../../projections/render/dailyCounts.ts';
-import { incidentJson } from '../../projections/render/incidentJson.ts';
-import { maintenanceJson, maintenanceStatus } from '../../projections/render/maintenanceJson.ts';
+} from '../../projections/lists/dailyCounts.ts';
+import { incidentJson } from '../../projections/lists/incidentJson.ts';
+import { maintenanceJson, maintenanceStatus } from '../../projections/lists/maintenanceJson.ts';
 import type { IncidentDoc, PageState } from '../../projections/types.ts';
 import type { ListItem } from '../models/lists/codec.ts';
 import { putIncidents, replaceIncidents, replaceMaintenances } from '../models/lists/writes.ts';

@@ -5,12 +5,12 @@ import {
   nextAvailabilityChange,
   periods as availabilityPeriods,
   renderAvailability,
-} from '../../projections/render/availability.ts';
-import { renderEmbedParts } from '../../projections/render/embed.ts';
+} from '../../projections/availability/availability.ts';
+import { renderEmbedParts } from '../../projections/embed/embed.ts';
 import { pageUrl } from '../../projections/render/pageUrl.ts';
 import { renderSnippets } from '../../projections/render/snippets.ts';
 import { overallStatus } from '../../projections/figures/overallStatus.ts';
-import { maintenanceStatus, nextMaintenanceChange } from '../../projections/render/maintenanceJson.ts';
+import { maintenanceStatus, nextMaintenanceChange } from '../../projections/lists/maintenanceJson.ts';
 import type {
   MonitorSnapshot,
   MonitorStatus,

@@ -1,7 +1,7 @@
 // GET /s/{slug}/api/v2/*.json: the Statuspage-compatible documents, so a client that appends
 // Atlassian Statuspage's API v2 paths to a page URL works (docs/api.md has the mapping). Same
 // access rules as the page endpoints; every plan has them.
-import { statuspageDocuments } from '../../projections/render/statuspage/documents.ts';
+import { statuspageDocuments } from '../../projections/statuspage/documents.ts';
 import { pageKeys } from '../edge/surrogateKeys.ts';
 import { ApiError } from '../http/errors.ts';
 import { admit, pageRules, parseSlug, type RouteDeps } from '../http/pageGate.ts';

@@ -5,7 +5,7 @@ import { pino } from 'pino';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UPDATED_SLOT_JSON } from '../../projections/render/updatedSlot.ts';
-import { statuspageDocuments } from '../../projections/render/statuspage/documents.ts';
+import { statuspageDocuments } from '../../projections/statuspage/documents.ts';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { statuspageKey } from '../../src/models/statuspage/keys.ts';

@@ -1,5 +1,5 @@
 // The embed hash (docs/read-models.md): JSON fragments the API joins per request.
-import type { EmbedParts } from '../../../projections/render/embed.ts';
+import type { EmbedParts } from '../../../projections/embed/embed.ts';
 
 export type { EmbedParts };
 

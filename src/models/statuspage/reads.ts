@@ -1,5 +1,5 @@
 // Typed read of the Statuspage model.
-import type { StatuspageDocument } from '../../../projections/render/statuspage/documents.ts';
+import type { StatuspageDocument } from '../../../projections/statuspage/documents.ts';
 import { fromBuffer, type StoredBytes } from '../bytes.ts';
 import type { PageRef } from '../page.ts';
 import { hashGetBuffer, mapRead, type Read } from '../redis/reads.ts';

@@ -1,5 +1,5 @@
 // Write builder of the Statuspage model: every document stored with its ETag (bytes.ts).
-import type { StatuspageDocument } from '../../../projections/render/statuspage/documents.ts';
+import type { StatuspageDocument } from '../../../projections/statuspage/documents.ts';
 import { toBytes } from '../bytes.ts';
 import type { PageRef } from '../page.ts';
 import type { WriteOp } from '../redis/writeOps.ts';

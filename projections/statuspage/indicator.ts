@@ -1,6 +1,6 @@
 // The page status of Atlassian Statuspage's API v2 (`status.indicator` and `description`) for each
 // overall status of this service (docs/api.md, "Statuspage-compatible JSON").
-import type { OverallStatus } from '../../types.ts';
+import type { OverallStatus } from '../types.ts';
 
 export type Indicator = 'none' | 'minor' | 'major' | 'critical' | 'maintenance';
 export type StatusJson = { indicator: Indicator; description: string };

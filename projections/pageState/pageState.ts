@@ -1,10 +1,10 @@
 // The per-page document the projector keeps (pg:<slug>:state): settings, monitor configs,
 // incident and maintenance docs and the time of the page's latest event. Every rendered output of
 // a page derives from it plus the monitors' timelines.
-import type { StoredEvent, StoredEventOf } from '../src/events/storedEvent.ts';
+import type { StoredEvent, StoredEventOf } from '../../src/events/storedEvent.ts';
 import { evolveIncident } from './evolveIncident.ts';
 import { evolveMaintenance } from './evolveMaintenance.ts';
-import type { PageState } from './types.ts';
+import type { PageState } from '../types.ts';
 
 const later = (a: number | null, b: number): number => (a === null ? b : Math.max(a, b));
 

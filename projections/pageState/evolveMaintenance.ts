@@ -1,7 +1,7 @@
 // One maintenance document from its events. Explicit transitions only set flags: the status is
 // derived at render time (maintenanceStatus), because it also follows the clock.
-import type { StoredEventOf } from '../src/events/storedEvent.ts';
-import type { MaintenanceDoc } from './types.ts';
+import type { StoredEventOf } from '../../src/events/storedEvent.ts';
+import type { MaintenanceDoc } from '../types.ts';
 
 export type MaintenanceEvent = StoredEventOf<
   | 'maintenance.scheduled'

@@ -1,7 +1,7 @@
 // Monitors as Statuspage components. A monitor's status is the contribution decisions.md gives it
 // in the overall status (a down monitor of impact none counts as the default impact, partial), and
 // under_maintenance while an in-progress maintenance names it and it would otherwise be operational.
-import type { Impact, MonitorStatus } from '../../types.ts';
+import type { Impact, MonitorStatus } from '../types.ts';
 
 export type ComponentStatus =
   'operational' | 'degraded_performance' | 'partial_outage' | 'major_outage' | 'under_maintenance';

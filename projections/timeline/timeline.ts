@@ -2,8 +2,8 @@
 // replays from an anchor: the check just before the earliest new one, whose failure (if it was
 // down) keeps its start. In-order checks anchor on the latest check, so nothing is reloaded;
 // a late check anchors further back and the span after it is recomputed exactly.
-import type { CheckStatus } from '../src/events/check.ts';
-import type { Interval } from './types.ts';
+import type { CheckStatus } from '../../src/events/check.ts';
+import type { Interval } from '../types.ts';
 
 export type TimedCheck = Readonly<{ at: number; position: bigint; status: CheckStatus }>;
 

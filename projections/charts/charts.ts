@@ -13,7 +13,7 @@ import type {
   MinutePoint,
 } from '../../src/contract/responseSchemas.ts';
 import type { MonitorSnapshot, OverallStatus } from '../types.ts';
-import { inDisplayOrder } from './monitorOrder.ts';
+import { inDisplayOrder } from '../render/monitorOrder.ts';
 
 const GLOBAL_DAYS = 90;
 const MINUTE_POINTS = 60;

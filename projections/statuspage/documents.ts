@@ -2,11 +2,11 @@
 // under /s/{slug}/api/v2/<name>.json. Lists hold at most 50 items, like Statuspage's. The page's
 // latest event time is left as the updated slot, filled in when read, so a check that changes no
 // status leaves them as they are.
-import { formatTimestamp } from '../../../src/shared/time.ts';
-import type { IncidentDoc, MaintenanceDoc, MonitorStatus, OverallStatus } from '../../types.ts';
-import { maintenanceStatus } from '../maintenanceJson.ts';
-import { inDisplayOrder } from '../monitorOrder.ts';
-import { UPDATED_SLOT } from '../updatedSlot.ts';
+import { formatTimestamp } from '../../src/shared/time.ts';
+import type { IncidentDoc, MaintenanceDoc, MonitorStatus, OverallStatus } from '../types.ts';
+import { maintenanceStatus } from '../lists/maintenanceJson.ts';
+import { inDisplayOrder } from '../render/monitorOrder.ts';
+import { UPDATED_SLOT } from '../render/updatedSlot.ts';
 import { componentStatus, type ComponentJson } from './components.ts';
 import { spIncident, spMaintenance, type ItemContext } from './incidents.ts';
 import { statusOf } from './indicator.ts';

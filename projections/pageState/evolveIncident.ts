@@ -1,8 +1,8 @@
 // One incident document from its opened/updated events. Updates stay sorted by time even when
 // events arrive out of order, and state/resolvedAt are derived from the latest update, so the
 // result does not depend on arrival order.
-import type { StoredEventOf } from '../src/events/storedEvent.ts';
-import type { IncidentDoc, IncidentUpdate } from './types.ts';
+import type { StoredEventOf } from '../../src/events/storedEvent.ts';
+import type { IncidentDoc, IncidentUpdate } from '../types.ts';
 
 export type IncidentEvent = StoredEventOf<'incident.opened' | 'incident.updated'>;
 

@@ -1,12 +1,12 @@
 // The entries both feeds share: one per incident and per maintenance, the most recently updated
 // first, 50 at most. Entry ids are tag URIs (RFC 4151) built from the service's host, the day the
 // item began and its id, so they never change when an item is edited or the page is renamed.
-import { formatTimestamp } from '../../../src/shared/time.ts';
-import type { IncidentDoc, MaintenanceDoc } from '../../types.ts';
-import { escapeHtmlAttr as html } from '../escape.ts';
-import { maintenanceStatus } from '../maintenanceJson.ts';
-import { incidentUpdatedAt } from '../incidentUpdatedAt.ts';
-import { maintenanceUpdatedAt } from '../maintenanceUpdatedAt.ts';
+import { formatTimestamp } from '../../src/shared/time.ts';
+import type { IncidentDoc, MaintenanceDoc } from '../types.ts';
+import { escapeHtmlAttr as html } from '../render/escape.ts';
+import { maintenanceStatus } from '../lists/maintenanceJson.ts';
+import { incidentUpdatedAt } from '../lists/incidentUpdatedAt.ts';
+import { maintenanceUpdatedAt } from '../lists/maintenanceUpdatedAt.ts';
 import { itemUrl } from '../statuspage/incidents.ts';
 
 export type FeedEntry = Readonly<{

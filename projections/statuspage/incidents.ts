@@ -1,9 +1,9 @@
 // Incidents and maintenances in the shape of Statuspage's API v2 (incidents with
 // incident_updates, newest update first; maintenances as incidents with impact "maintenance").
-import { formatTimestamp } from '../../../src/shared/time.ts';
-import type { IncidentDoc, IncidentState, MaintenanceDoc, MonitorStatus } from '../../types.ts';
-import { maintenanceStatus } from '../maintenanceJson.ts';
-import { maintenanceUpdatedAt } from '../maintenanceUpdatedAt.ts';
+import { formatTimestamp } from '../../src/shared/time.ts';
+import type { IncidentDoc, IncidentState, MaintenanceDoc, MonitorStatus } from '../types.ts';
+import { maintenanceStatus } from '../lists/maintenanceJson.ts';
+import { maintenanceUpdatedAt } from '../lists/maintenanceUpdatedAt.ts';
 import { incidentImpact, type ComponentJson, type IncidentImpact } from './components.ts';
 
 type UpdateStatus = IncidentState | 'scheduled' | 'in_progress' | 'completed';

@@ -1,5 +1,5 @@
 // The page's Atom 1.0 feed (RFC 4287), served at /s/{slug}/feed.atom.
-import { formatTimestamp } from '../../../src/shared/time.ts';
+import { formatTimestamp } from '../../src/shared/time.ts';
 import { feedEntries, feedUpdated, feedUrl, type FeedEntry, type FeedInput } from './feedEntries.ts';
 import { xmlText as x } from './xml.ts';
 
