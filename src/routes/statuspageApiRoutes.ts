@@ -10,7 +10,7 @@ import type { SubscriptionReads } from '../models/subscriptionReads.ts';
 import { storedSize } from './charts.ts';
 import type { Route } from './routeTable.ts';
 
-export const statuspageRoutes = ({ locate, cache }: RouteDeps, reads: SubscriptionReads): Route[] =>
+export const statuspageApiRoutes = ({ locate, cache }: RouteDeps, reads: SubscriptionReads): Route[] =>
   statuspageDocuments.map((document) => ({
     path: `/s/:slug/api/v2/${document}.json`,
     handle: async (req, res) => {

@@ -53,7 +53,7 @@ const errorPages: ErrorRequestHandler = (err, _req, res, next) => {
   else next(err);
 };
 
-export const statusPageRoutes = ({ reads, locate, cache }: RouteDeps): Route[] => [
+export const statusPageHtmlRoutes = ({ reads, locate, cache }: RouteDeps): Route[] => [
   { path: SCRIPT_PATH, handle: sendAsset((assets) => assets.script, 'text/javascript; charset=utf-8') },
   { path: STYLE_PATH, handle: sendAsset((assets) => assets.style, 'text/css; charset=utf-8') },
   {
