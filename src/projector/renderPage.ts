@@ -26,7 +26,7 @@ import { clearRenderMark } from '../models/control/writes.ts';
 import { putEmbed, putOverall, putSnippets } from '../models/embed/writes.ts';
 import type { PageRef } from '../models/page.ts';
 import type { WriteOp } from '../models/redis/writeOps.ts';
-import { renderChangedIncidents, renderIncidents, renderMaintenances } from './renderLists.ts';
+import { renderChangedIncidents, renderIncidents, renderMaintenances } from '../models/lists/renderLists.ts';
 import { renderSubscriptions } from './renderSubscriptions.ts';
 
 export type RenderScope = Readonly<{

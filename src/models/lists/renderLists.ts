@@ -9,14 +9,14 @@ import {
   maintenanceDailyCounts,
   monthsOfIncident,
   monthsOfMaintenance,
-} from '../../projections/lists/dailyCounts.ts';
-import { incidentJson } from '../../projections/lists/incidentJson.ts';
-import { maintenanceJson, maintenanceStatus } from '../../projections/lists/maintenanceJson.ts';
-import type { IncidentDoc, PageState } from '../../projections/types.ts';
-import type { ListItem } from '../models/lists/codec.ts';
-import { putIncidents, replaceIncidents, replaceMaintenances } from '../models/lists/writes.ts';
-import type { PageRef } from '../models/page.ts';
-import type { WriteOp } from '../models/redis/writeOps.ts';
+} from '../../../projections/lists/dailyCounts.ts';
+import { incidentJson } from '../../../projections/lists/incidentJson.ts';
+import { maintenanceJson, maintenanceStatus } from '../../../projections/lists/maintenanceJson.ts';
+import type { IncidentDoc, PageState } from '../../../projections/types.ts';
+import type { ListItem } from './codec.ts';
+import { putIncidents, replaceIncidents, replaceMaintenances } from './writes.ts';
+import type { PageRef } from '../page.ts';
+import type { WriteOp } from '../redis/writeOps.ts';
 
 const json = (value: unknown) => JSON.stringify(value);
 
