@@ -16,7 +16,7 @@ import { loadConfig } from '../src/config.ts';
 import { createReadCache } from '../src/http/readCache.ts';
 import { createSubscriber } from '../src/models/redis/subscriber.ts';
 import { createSlaReads } from '../src/models/sla/reads.ts';
-import { putAccess } from '../src/models/access/writes.ts';
+import { putAccess } from '../src/models/access/storage.ts';
 import { commitWrites } from '../src/models/control/commitWrites.ts';
 import { partitionKeys, partitionTag } from '../src/models/control/keys.ts';
 import { takeRebuildLock } from '../src/models/control/rebuildLock.ts';

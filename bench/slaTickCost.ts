@@ -13,7 +13,7 @@ import type { PageState } from '../projections/types.ts';
 import { monthAt, yearPeriod } from '../projections/sla/periods.ts';
 import { createReadCache } from '../src/http/readCache.ts';
 import { readyBody } from '../src/http/send.ts';
-import { putAccess } from '../src/models/access/writes.ts';
+import { putAccess } from '../src/models/access/storage.ts';
 import { commitWrites } from '../src/models/control/commitWrites.ts';
 import { partitionKeys, partitionTag } from '../src/models/control/keys.ts';
 import { takeRebuildLock } from '../src/models/control/rebuildLock.ts';

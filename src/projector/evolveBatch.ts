@@ -5,7 +5,7 @@ import { evolvePageState } from '../../projections/pageState/pageState.ts';
 import type { TimedCheck } from '../../projections/timeline/timeline.ts';
 import type { PageState } from '../../projections/types.ts';
 import type { StoredEvent } from '../events/storedEvent.ts';
-import { deleteAvailability } from '../models/availability/writes.ts';
+import { deleteAvailability } from '../models/availability/storage.ts';
 import { deleteBuckets } from '../models/buckets/writes.ts';
 import { formatItemOfPage, formatMonitorOfPage } from '../models/control/codec.ts';
 import { markForRender, type RenderSet } from '../models/control/writes.ts';

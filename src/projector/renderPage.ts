@@ -19,8 +19,8 @@ import type {
   UrlSettings,
 } from '../../projections/types.ts';
 import { encodeAccess } from '../models/access/codec.ts';
-import { putAccess } from '../models/access/writes.ts';
-import { replaceAvailability } from '../models/availability/writes.ts';
+import { putAccess } from '../models/access/storage.ts';
+import { replaceAvailability } from '../models/availability/storage.ts';
 import { partitionKeys } from '../models/control/keys.ts';
 import { clearRenderMark } from '../models/control/writes.ts';
 import { putEmbed, putOverall, putSnippets } from '../models/embed/writes.ts';

@@ -7,10 +7,10 @@ import type { FeedInput } from '../../projections/feeds/feedEntries.ts';
 import { renderRss } from '../../projections/feeds/feedRss.ts';
 import { renderStatuspage } from '../../projections/statuspage/documents.ts';
 import type { MonitorStatus, OverallStatus, PageState, UrlSettings } from '../../projections/types.ts';
-import { putFeeds } from '../models/feeds/writes.ts';
+import { putFeeds } from '../models/feeds/storage.ts';
 import type { PageRef } from '../models/page.ts';
 import type { WriteOp } from '../models/redis/writeOps.ts';
-import { putStatuspage } from '../models/statuspage/writes.ts';
+import { putStatuspage } from '../models/statuspage/storage.ts';
 
 export type SubscriptionInput = Readonly<{
   page: PageRef;

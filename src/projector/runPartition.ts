@@ -9,7 +9,7 @@ import { partitionTag } from '../models/control/keys.ts';
 import { checkpointRead, tickRead } from '../models/control/reads.ts';
 import { setTick } from '../models/control/writes.ts';
 import { commitLoad, commitWrites } from '../models/control/commitWrites.ts';
-import { announceDomainChanges } from '../models/domains/writes.ts';
+import { announceDomainChanges } from '../models/domains/storage.ts';
 import { runRead } from '../models/redis/reads.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Logger } from '../shared/logger.ts';

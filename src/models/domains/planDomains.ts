@@ -3,7 +3,7 @@
 // deleted page keeps its claim (its domain answers as its /s/{slug} does).
 import type { PageState } from '../../../projections/types.ts';
 import type { StoredEvent } from '../../events/storedEvent.ts';
-import { dropDomainClaim, putDomainClaim } from './writes.ts';
+import { dropDomainClaim, putDomainClaim } from './storage.ts';
 import type { WriteOp } from '../redis/writeOps.ts';
 import { normalizeHost } from '../../shared/hostName.ts';
 

@@ -1,8 +1,18 @@
-// Write builders of the custom-domain model, and the announcement of a change.
+// Where the custom-domain model lives in Redis: per partition, the domain each of its pages
+// claims, and the channel the projector announces a change of any of them on; typed read and
+// write builders (with the announcement of a change).
 import type { PageRef } from '../page.ts';
+import { hashGetAll, mapRead, type Read } from '../redis/reads.ts';
 import type { WriteOp } from '../redis/writeOps.ts';
-import { encodeDomainClaim, type DomainClaim } from './codec.ts';
-import { domainChangesChannel, domainClaimsKey } from './keys.ts';
+import { decodeDomainClaims, type DomainClaim, encodeDomainClaim } from './codec.ts';
+
+export const domainClaimsKey = (tag: string): string => `${tag}:domains`;
+
+/** Pub/sub channel: the partition tag whose domain claims changed. */
+export const domainChangesChannel = (prefix: string): string => `${prefix}:domains:changed`;
+
+export const domainClaimsRead = (tag: string): Read<Map<string, DomainClaim>> =>
+  mapRead(hashGetAll(domainClaimsKey(tag)), decodeDomainClaims);
 
 export const putDomainClaim = ({ tag, slug }: PageRef, claim: DomainClaim): WriteOp => ({
   op: 'hset',
