@@ -4,7 +4,7 @@
 // stored-ETag derivation avoids. Documents rendered by renderStatuspage for a page of 25 monitors
 // (5 never checked) and 50 open incidents naming 3 monitors each, by default. Prints each
 // document's size, its slots and the median µs of one fill.
-import { renderStatuspage, statuspageDocuments } from '../projections/render/statuspage/documents.ts';
+import { renderStatuspage, statuspageDocuments } from '../projections/statuspage/documents.ts';
 import type { IncidentDoc, MonitorSnapshot } from '../projections/types.ts';
 import { etagOf, fromBuffer, toBytes } from '../src/models/bytes.ts';
 import { fillStored, updatedIso } from '../src/models/fillUpdated.ts';

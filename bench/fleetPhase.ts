@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { appendEvents } from '../src/eventLog/appendEvents.ts';
 import { partitionTag } from '../src/models/control/keys.ts';
 import { readActive } from '../src/models/control/versions.ts';
-import { embedKeys } from '../src/models/embed/keys.ts';
+import { embedKeys } from '../src/models/embed/codec.ts';
 import { monitorKeyPattern } from '../src/models/monitor.ts';
 import { pageKeyPattern } from '../src/models/page.ts';
 import { projectionStatus } from '../src/projector/projectionStatus.ts';

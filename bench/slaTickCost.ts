@@ -13,7 +13,7 @@ import type { PageState } from '../projections/types.ts';
 import { monthAt, yearPeriod } from '../projections/sla/periods.ts';
 import { createReadCache } from '../src/http/readCache.ts';
 import { readyBody } from '../src/http/send.ts';
-import { putAccess } from '../src/models/access/writes.ts';
+import { putAccess } from '../src/models/access/storage.ts';
 import { commitWrites } from '../src/models/control/commitWrites.ts';
 import { partitionKeys, partitionTag } from '../src/models/control/keys.ts';
 import { takeRebuildLock } from '../src/models/control/rebuildLock.ts';
@@ -23,7 +23,7 @@ import { putPageCore } from '../src/models/pageState/writes.ts';
 import { createSubscriber } from '../src/models/redis/subscriber.ts';
 import { createSlaReads } from '../src/models/sla/reads.ts';
 import { timelineKeys } from '../src/models/timeline/keys.ts';
-import { renderSla } from '../src/projector/renderSla.ts';
+import { renderSla } from '../src/models/sla/renderSla.ts';
 import { DAY_MS, MINUTE_MS } from '../src/shared/time.ts';
 import { dropRedisPrefix, redisUrl } from './benchEnv.ts';
 

@@ -42,8 +42,8 @@ import { incidentRoutes } from './routes/incidents.ts';
 import { maintenanceRoutes } from './routes/maintenances.ts';
 import { metaRoutes } from './routes/meta.ts';
 import { routeTable } from './routes/routeTable.ts';
-import { statusPageRoutes } from './routes/statusPage.ts';
-import { statuspageRoutes } from './routes/statuspageApi.ts';
+import { statusPageHtmlRoutes } from './routes/statusPageHtmlRoutes.ts';
+import { statuspageApiRoutes } from './routes/statuspageApiRoutes.ts';
 import { widgetRoutes } from './routes/widget.ts';
 import { systemClock, type Clock } from './shared/clock.ts';
 import type { Logger } from './shared/logger.ts';
@@ -131,9 +131,9 @@ export const buildApp = (deps: AppDeps, observe: RequestObserver = observerOf(de
       ...embedRoutes(routeDeps),
       ...embedStreamRoutes(routeDeps, subscriptionReads, streams),
       ...feedRoutes(routeDeps, subscriptionReads),
-      ...statuspageRoutes(routeDeps, subscriptionReads),
+      ...statuspageApiRoutes(routeDeps, subscriptionReads),
       ...badgeRoutes(routeDeps),
-      ...statusPageRoutes(routeDeps),
+      ...statusPageHtmlRoutes(routeDeps),
       ...slaApiRoutes(routeDeps, slaReads),
       ...slaPageRoutes(routeDeps, slaReads),
     ]),

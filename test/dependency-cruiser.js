@@ -12,6 +12,32 @@ export default {
       to: { circular: true },
     },
     {
+      name: 'projections-stay-pure',
+      comment:
+        'projections/ is the pure side of each read model (docs/architecture.md, "Source layout"): it imports only projections/, src/events, src/shared and src/contract.',
+      severity: 'error',
+      from: { path: '^projections/' },
+      to: { path: '^src/', pathNot: '^src/(events|shared|contract)/' },
+    },
+    {
+      name: 'projections-do-no-io',
+      comment: 'Nothing projections/ reaches, directly or not, talks to Redis, PostgreSQL, a queue or HTTP.',
+      severity: 'error',
+      from: { path: '^projections/' },
+      to: { path: 'node_modules/(ioredis|slonik|pg|bullmq|express|prom-client)/', reachable: true },
+    },
+    {
+      name: 'routes-read-through-models',
+      comment:
+        'Routes read Redis only through the read-model folders (src/models/<model>), never the event log or a client of their own.',
+      severity: 'error',
+      from: { path: '^src/routes/' },
+      to: {
+        path: '^src/eventLog/|^src/projector/|node_modules/(ioredis|slonik|pg|bullmq)/',
+        dependencyTypesNot: ['type-only'],
+      },
+    },
+    {
       name: 'page-script-stands-alone',
       comment:
         'The status page script runs in browsers: it imports only its own folder (no Node, no server code).',

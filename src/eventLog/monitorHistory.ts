@@ -4,7 +4,7 @@
 // back starts afresh, as in the read models).
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
-import type { TimedCheck } from '../../projections/timeline.ts';
+import type { TimedCheck } from '../../projections/timeline/timeline.ts';
 import type { Checkpoint } from './readAfter.ts';
 
 type HistoryScope = Readonly<{ page: string; monitorId: number; projectedTo: Checkpoint }>;

@@ -2,7 +2,7 @@
 // read-api.md, with `updated` (the page's latest event) and, when asked for, rtm and upd computed
 // from the monitors' series: what moves with every check is never stored in the embed. Shared by
 // GET /api/embed/status and the live stream.
-import { rtmMinutes, rtmWindow, updDays } from '../../projections/render/embed.ts';
+import { rtmMinutes, rtmWindow, updDays } from '../../projections/embed/embed.ts';
 import type { MonitorSnapshot } from '../../projections/types.ts';
 import { formatTimestamp } from '../shared/time.ts';
 import { ApiError } from './errors.ts';

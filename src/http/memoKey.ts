@@ -9,7 +9,7 @@
 // paths, where it chooses the page.
 import type { IncomingMessage } from 'node:http';
 import type { Request } from 'express';
-import { statuspageDocuments } from '../../projections/render/statuspage/documents.ts';
+import { statuspageDocuments } from '../../projections/statuspage/documents.ts';
 import { pageSuffixOf } from './hostRouting.ts';
 
 const LIST = ['page', 'page_size'];

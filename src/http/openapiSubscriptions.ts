@@ -1,5 +1,5 @@
 // The feeds, the Statuspage-compatible documents and the live stream in the OpenAPI document.
-import { statuspageDocuments } from '../../projections/render/statuspage/documents.ts';
+import { statuspageDocuments } from '../../projections/statuspage/documents.ts';
 import { EMBED_STATUS_ERRORS, type Endpoint } from './openapiEndpoints.ts';
 import { EmbedStatusQuery, SlugPath, AuthTokenQuery } from './schemas.ts';
 import { cacheControl } from './send.ts';

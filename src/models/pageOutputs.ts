@@ -1,13 +1,13 @@
 // Every key a page's renders write, listed from the models' own key builders and from what the
 // page's last render recorded (the months of its lists), so deleting a page needs no SCAN of the
 // keyspace: a SCAN walks every key of the server (of every master on a cluster) to find a few.
-import { embedKeys } from './embed/keys.ts';
-import { feedsKey } from './feeds/keys.ts';
+import { embedKeys } from './embed/codec.ts';
+import { feedsKey } from './feeds/storage.ts';
 import { MAINTENANCE_STATUSES } from './lists/codec.ts';
 import { incidentKeys, maintenanceKeys } from './lists/keys.ts';
 import type { PageRef } from './page.ts';
 import { hashFields, mapRead, type Read } from './redis/reads.ts';
-import { statuspageKey } from './statuspage/keys.ts';
+import { statuspageKey } from './statuspage/storage.ts';
 
 /**
  * The rendered outputs of a page: `maintenanceMonths` are the months its last render recorded

@@ -1,9 +1,9 @@
 // The API's reads of one page (docs/read-models.md). Each is ONE round trip that also fetches the
 // page's access document, so a route decides 404/401/403 and answers together.
 import type { RedisClient } from './redis/redisClient.ts';
-import { accessRead } from './access/reads.ts';
+import { accessRead } from './access/storage.ts';
 import type { PageAccess } from './access/codec.ts';
-import { availabilityExistsRead, availabilityRead } from './availability/reads.ts';
+import { availabilityExistsRead, availabilityRead } from './availability/storage.ts';
 import type { StoredBytes } from './bytes.ts';
 import type { EmbedParts } from './embed/codec.ts';
 import { embedRead, overallRead, snippetsRead } from './embed/reads.ts';

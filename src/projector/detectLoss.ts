@@ -10,7 +10,7 @@ import type { ProjectedEvent } from '../events/storedEvent.ts';
 import { checkpointRead } from '../models/control/reads.ts';
 import { partitionTag } from '../models/control/keys.ts';
 import { readActive } from '../models/control/versions.ts';
-import { quarantineRead } from '../models/quarantine/reads.ts';
+import { quarantineRead } from '../models/quarantine/storage.ts';
 import { runRead } from '../models/redis/reads.ts';
 
 export type LossKind = 'checkpoint' | 'page_state';

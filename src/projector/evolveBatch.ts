@@ -1,11 +1,11 @@
 // The first half of planning a batch (pure): page documents evolve in memory, checks are grouped
 // per monitor (dropping those of monitors that are gone), removed monitors' models are deleted,
 // and what must be rendered again is marked.
-import { evolvePageState } from '../../projections/pageState.ts';
-import type { TimedCheck } from '../../projections/timeline.ts';
+import { evolvePageState } from '../../projections/pageState/pageState.ts';
+import type { TimedCheck } from '../../projections/timeline/timeline.ts';
 import type { PageState } from '../../projections/types.ts';
 import type { ProjectedEvent } from '../events/storedEvent.ts';
-import { deleteAvailability } from '../models/availability/writes.ts';
+import { deleteAvailability } from '../models/availability/storage.ts';
 import { deleteBuckets } from '../models/buckets/writes.ts';
 import { formatItemOfPage, formatMonitorOfPage } from '../models/control/codec.ts';
 import { markForRender, type RenderSet } from '../models/control/writes.ts';

@@ -2,7 +2,7 @@
 // (and where its failure began, when down), the first check after the latest backfilled one that
 // is not down, and every projected check between them.
 import type { CommonQueryMethods } from 'slonik';
-import { compareChecks } from '../../projections/timeline.ts';
+import { compareChecks } from '../../projections/timeline/timeline.ts';
 import { monitorHistory } from '../eventLog/monitorHistory.ts';
 import type { Checkpoint } from '../eventLog/readAfter.ts';
 import type { BackfillSpan } from './planBackfill.ts';

@@ -4,7 +4,7 @@
 // that changed, with the start times of their months. So an incident update, and the clock, cost
 // the same on a page with years of incidents as on a new one. Pages whose index does not cover
 // every incident (models written by an earlier release) are read whole.
-import { daysOfMonth, incidentDailyCounts, monthsOfIncident } from '../../projections/render/dailyCounts.ts';
+import { daysOfMonth, incidentDailyCounts, monthsOfIncident } from '../../projections/lists/dailyCounts.ts';
 import type { PageState } from '../../projections/types.ts';
 import type { PageRef } from '../models/page.ts';
 import { decodePage } from '../models/pageState/codec.ts';

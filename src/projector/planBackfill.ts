@@ -3,7 +3,12 @@
 // start of its failure when down), and every projected check from there to the first check
 // after the latest backfilled one that is not down. That check ends any failure the backfill can
 // touch, so only the failures in between are replayed; everything after it stays as it was.
-import { compareChecks, replayTimeline, type Anchor, type TimedCheck } from '../../projections/timeline.ts';
+import {
+  compareChecks,
+  replayTimeline,
+  type Anchor,
+  type TimedCheck,
+} from '../../projections/timeline/timeline.ts';
 import { countChecks } from '../models/buckets/writes.ts';
 import type { MonitorRef } from '../models/monitor.ts';
 import type { TimelineHead } from '../models/timeline/codec.ts';

@@ -8,7 +8,7 @@ import type { WriteOp } from '../models/redis/writeOps.ts';
 import { evolveBatch, type EvolvedBatch, type LoadedHeads } from './evolveBatch.ts';
 import type { DeadLetter } from './parseRows.ts';
 import { planBackfill, type BackfillSpan } from './planBackfill.ts';
-import { planDomains } from './planDomains.ts';
+import { planDomains } from '../models/domains/planDomains.ts';
 import { isLate, planChecks, type LateSpan, type MonitorChecks } from './planChecks.ts';
 import { slaMarks } from './slaMarks.ts';
 

@@ -4,7 +4,12 @@
 // models/timeline/retention.ts) comes with the recent checks around it, and the span after it
 // is replayed exactly as if it had come in order.
 import { DAY_MS } from '../shared/time.ts';
-import { compareChecks, replayTimeline, type Anchor, type TimedCheck } from '../../projections/timeline.ts';
+import {
+  compareChecks,
+  replayTimeline,
+  type Anchor,
+  type TimedCheck,
+} from '../../projections/timeline/timeline.ts';
 import type { Interval } from '../../projections/types.ts';
 import { countChecks } from '../models/buckets/writes.ts';
 import type { MonitorRef } from '../models/monitor.ts';

@@ -10,7 +10,7 @@ import { partitionTag } from '../models/control/keys.ts';
 import { checkpointRead } from '../models/control/reads.ts';
 import { listRead, runRead } from '../models/redis/reads.ts';
 import { readActive } from '../models/control/versions.ts';
-import { quarantineRead } from '../models/quarantine/reads.ts';
+import { quarantineRead } from '../models/quarantine/storage.ts';
 
 type QuarantinedPage = {
   page: string;

@@ -5,12 +5,12 @@ import {
   nextAvailabilityChange,
   periods as availabilityPeriods,
   renderAvailability,
-} from '../../projections/render/availability.ts';
-import { renderEmbedParts } from '../../projections/render/embed.ts';
+} from '../../projections/availability/availability.ts';
+import { renderEmbedParts } from '../../projections/embed/embed.ts';
 import { pageUrl } from '../../projections/render/pageUrl.ts';
 import { renderSnippets } from '../../projections/render/snippets.ts';
 import { overallStatus } from '../../projections/figures/overallStatus.ts';
-import { maintenanceStatus, nextMaintenanceChange } from '../../projections/render/maintenanceJson.ts';
+import { maintenanceStatus, nextMaintenanceChange } from '../../projections/lists/maintenanceJson.ts';
 import type {
   MonitorSnapshot,
   MonitorStatus,
@@ -19,14 +19,14 @@ import type {
   UrlSettings,
 } from '../../projections/types.ts';
 import { encodeAccess } from '../models/access/codec.ts';
-import { putAccess } from '../models/access/writes.ts';
-import { replaceAvailability } from '../models/availability/writes.ts';
+import { putAccess } from '../models/access/storage.ts';
+import { replaceAvailability } from '../models/availability/storage.ts';
 import { partitionKeys } from '../models/control/keys.ts';
 import { clearRenderMark } from '../models/control/writes.ts';
 import { putEmbed, putOverall, putSnippets } from '../models/embed/writes.ts';
 import type { PageRef } from '../models/page.ts';
 import type { WriteOp } from '../models/redis/writeOps.ts';
-import { renderChangedIncidents, renderIncidents, renderMaintenances } from './renderLists.ts';
+import { renderChangedIncidents, renderIncidents, renderMaintenances } from '../models/lists/renderLists.ts';
 import { renderSubscriptions } from './renderSubscriptions.ts';
 
 export type RenderScope = Readonly<{

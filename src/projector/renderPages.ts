@@ -8,8 +8,7 @@ import { clearRenderMark, scheduleDue, type RenderSet } from '../models/control/
 import { maintenanceMonthsRead } from '../models/lists/reads.ts';
 import { renderedKeysRead } from '../models/pageOutputs.ts';
 import type { Quarantine } from '../models/quarantine/codec.ts';
-import { quarantineRead } from '../models/quarantine/reads.ts';
-import { quarantinePage, releasePage } from '../models/quarantine/writes.ts';
+import { quarantinePage, quarantineRead, releasePage } from '../models/quarantine/storage.ts';
 import { commitWrites } from '../models/control/commitWrites.ts';
 import { listRead, readAll, runRead } from '../models/redis/reads.ts';
 import { loadRenderStates } from './loadRenderStates.ts';

@@ -2,15 +2,15 @@
 // documents, stored as ready bytes like every other output. The feeds only change with incidents,
 // maintenances and page settings, so they are rendered with those; the Statuspage documents carry
 // component statuses and so are rendered with every render of the page.
-import { renderAtom } from '../../projections/render/feeds/feedAtom.ts';
-import type { FeedInput } from '../../projections/render/feeds/feedEntries.ts';
-import { renderRss } from '../../projections/render/feeds/feedRss.ts';
-import { renderStatuspage } from '../../projections/render/statuspage/documents.ts';
+import { renderAtom } from '../../projections/feeds/feedAtom.ts';
+import type { FeedInput } from '../../projections/feeds/feedEntries.ts';
+import { renderRss } from '../../projections/feeds/feedRss.ts';
+import { renderStatuspage } from '../../projections/statuspage/documents.ts';
 import type { MonitorStatus, OverallStatus, PageState, UrlSettings } from '../../projections/types.ts';
-import { putFeeds } from '../models/feeds/writes.ts';
+import { putFeeds } from '../models/feeds/storage.ts';
 import type { PageRef } from '../models/page.ts';
 import type { WriteOp } from '../models/redis/writeOps.ts';
-import { putStatuspage } from '../models/statuspage/writes.ts';
+import { putStatuspage } from '../models/statuspage/storage.ts';
 
 type SubscriptionInput = Readonly<{
   page: PageRef;

@@ -9,7 +9,7 @@ import { partitionTag } from '../models/control/keys.ts';
 import { checkpointRead, tickRead } from '../models/control/reads.ts';
 import { setTick } from '../models/control/writes.ts';
 import { commitBatch, encodeBatch } from '../models/control/commitWrites.ts';
-import { announceDomainChanges } from '../models/domains/writes.ts';
+import { announceDomainChanges } from '../models/domains/storage.ts';
 import { runRead } from '../models/redis/reads.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Logger } from '../shared/logger.ts';
@@ -20,7 +20,7 @@ import { poisonedPages, quarantineWrites, recordDeadLetters } from './poisonedPa
 import { planWithinCommit } from './planWithinCommit.ts';
 import { projectBatch } from './projectBatch.ts';
 import { renderPages, type PageRender, type QuarantineNotice } from './renderPages.ts';
-import { renderSla } from './renderSla.ts';
+import { renderSla } from '../models/sla/renderSla.ts';
 
 export type ProjectorDeps = Readonly<{
   db: DatabasePool;

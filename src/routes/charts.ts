@@ -3,7 +3,7 @@
 // change of the page, minute or cache lifetime, then served from the process's cache. Never
 // cached by clients (read-api.md: poll every 15–60 s instead).
 import type { Request, Response } from 'express';
-import { renderCharts, renderMinuteData } from '../../projections/render/charts.ts';
+import { renderCharts, renderMinuteData } from '../../projections/charts/charts.ts';
 import { pageKeys } from '../edge/surrogateKeys.ts';
 import { ApiError } from '../http/errors.ts';
 import { admit, chartRules, parseSlug, type RouteDeps } from '../http/pageGate.ts';

@@ -15,7 +15,7 @@ import { loadConfig } from '../../src/config.ts';
 import { createActiveVersionReader } from '../../src/models/control/activeVersionReader.ts';
 import { readActive } from '../../src/models/control/versions.ts';
 import { createDomainDirectory, type DomainDirectory } from '../../src/models/domains/domainDirectory.ts';
-import { domainClaimsRead } from '../../src/models/domains/reads.ts';
+import { domainClaimsRead } from '../../src/models/domains/storage.ts';
 import { runRead } from '../../src/models/redis/reads.ts';
 import { runPartition } from '../../src/projector/runPartition.ts';
 import { partitionOf } from '../../src/shared/pageHash.ts';

@@ -2,7 +2,7 @@
 // Timeline of monitor 1: up from 11-20 22:00, down 11-21 23:30 → 11-22 00:05 (across the day
 // boundary), up, degraded from 00:08. Monitor 2 (dns, impact none) is up from 11-22 00:00.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rtmMinutes, rtmWindow, updDays } from '../../projections/render/embed.ts';
+import { rtmMinutes, rtmWindow, updDays } from '../../projections/embed/embed.ts';
 import { createPageReads } from '../../src/models/pageReads.ts';
 import { partitionOf } from '../../src/shared/pageHash.ts';
 import { check, monitorConfigured, pageConfigured } from '../support/events.ts';

@@ -9,7 +9,7 @@ import { buildOperatorApp } from '../../src/operatorApp.ts';
 import { partitionKeys } from '../../src/models/control/keys.ts';
 import { pageStateKeys } from '../../src/models/pageState/keys.ts';
 import { createProjectorMetrics } from '../../src/projector/projectorMetrics.ts';
-import { embedKeys } from '../../src/models/embed/keys.ts';
+import { embedKeys } from '../../src/models/embed/codec.ts';
 import { check, monitorConfigured, pageConfigured } from '../support/events.ts';
 import { assembledJson } from '../support/readModels.ts';
 import { startProjectorEnv, type ProjectorEnv } from '../support/projectorEnv.ts';

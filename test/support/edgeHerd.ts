@@ -5,7 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
 import { pino } from 'pino';
-import { statuspageDocuments } from '../../projections/render/statuspage/documents.ts';
+import { statuspageDocuments } from '../../projections/statuspage/documents.ts';
 import { buildPublicHandler } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createReadCache } from '../../src/http/readCache.ts';

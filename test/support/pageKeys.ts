@@ -1,8 +1,8 @@
 // Every key of one page, by the names tests use, built from the models' own key builders.
 import type { MaintenanceStatus } from '../../projections/types.ts';
-import { accessKey } from '../../src/models/access/keys.ts';
-import { availabilityKey } from '../../src/models/availability/keys.ts';
-import { embedKeys } from '../../src/models/embed/keys.ts';
+import { accessKey } from '../../src/models/access/storage.ts';
+import { availabilityKey } from '../../src/models/availability/storage.ts';
+import { embedKeys } from '../../src/models/embed/codec.ts';
 import { incidentKeys, maintenanceKeys } from '../../src/models/lists/keys.ts';
 import { pageStateKeys } from '../../src/models/pageState/keys.ts';
 

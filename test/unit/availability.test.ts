@@ -3,7 +3,7 @@ import {
   nextAvailabilityChange,
   periods,
   renderAvailability,
-} from '../../projections/render/availability.ts';
+} from '../../projections/availability/availability.ts';
 import { formatTimestamp } from '../../src/shared/time.ts';
 import { aMonitor, ms } from './monitorSnapshot.ts';
 

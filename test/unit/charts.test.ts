@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderChartMonitor, renderCharts, renderMinuteData } from '../../projections/render/charts.ts';
+import { renderChartMonitor, renderCharts, renderMinuteData } from '../../projections/charts/charts.ts';
 import { DAY_MS } from '../../src/shared/time.ts';
 import { aMonitor, hours, minutes, ms } from './monitorSnapshot.ts';
 

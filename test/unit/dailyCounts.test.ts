@@ -4,7 +4,7 @@ import {
   maintenanceDailyCounts,
   monthsOfIncident,
   monthsOfMaintenance,
-} from '../../projections/render/dailyCounts.ts';
+} from '../../projections/lists/dailyCounts.ts';
 import type { IncidentDoc, MaintenanceDoc } from '../../projections/types.ts';
 import { ms } from './monitorSnapshot.ts';
 

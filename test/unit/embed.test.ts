@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderEmbedParts, rtmMinutes, rtmWindow, updDays } from '../../projections/render/embed.ts';
+import { renderEmbedParts, rtmMinutes, rtmWindow, updDays } from '../../projections/embed/embed.ts';
 import { embedBody } from '../../src/http/embedBody.ts';
 import type { IncidentDoc } from '../../projections/types.ts';
 import { DAY_MS, MINUTE_MS } from '../../src/shared/time.ts';

@@ -1,7 +1,7 @@
 // The all-zero month the API renders must be byte-identical to the projector's render of a month
 // without items, so a month's ETag does not change when its first item is removed again.
 import { describe, expect, it } from 'vitest';
-import { incidentDailyCounts } from '../../projections/render/dailyCounts.ts';
+import { incidentDailyCounts } from '../../projections/lists/dailyCounts.ts';
 import { emptyDailyCounts } from '../../src/models/lists/emptyDailyCounts.ts';
 
 describe('emptyDailyCounts', () => {

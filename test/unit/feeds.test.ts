@@ -1,10 +1,10 @@
 // The feed renderers on a tiny page: exact Atom and RSS documents, every text escaped, characters
 // XML cannot carry dropped, entries most recently updated first, at most 50.
 import { describe, expect, it } from 'vitest';
-import { renderAtom } from '../../projections/render/feeds/feedAtom.ts';
-import { feedEntries, type FeedInput } from '../../projections/render/feeds/feedEntries.ts';
-import { renderRss } from '../../projections/render/feeds/feedRss.ts';
-import { xmlText } from '../../projections/render/feeds/xml.ts';
+import { renderAtom } from '../../projections/feeds/feedAtom.ts';
+import { feedEntries, type FeedInput } from '../../projections/feeds/feedEntries.ts';
+import { renderRss } from '../../projections/feeds/feedRss.ts';
+import { xmlText } from '../../projections/feeds/xml.ts';
 import type { IncidentDoc, MaintenanceDoc } from '../../projections/types.ts';
 import { xmlErrors } from '../support/xmlCheck.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { incidentJson } from '../../projections/render/incidentJson.ts';
+import { incidentJson } from '../../projections/lists/incidentJson.ts';
 import type { IncidentDoc } from '../../projections/types.ts';
 import { ms } from './monitorSnapshot.ts';
 

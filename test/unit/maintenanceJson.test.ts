@@ -3,7 +3,7 @@ import {
   maintenanceJson,
   maintenanceStatus,
   nextMaintenanceChange,
-} from '../../projections/render/maintenanceJson.ts';
+} from '../../projections/lists/maintenanceJson.ts';
 import type { MaintenanceDoc } from '../../projections/types.ts';
 import { ms } from './monitorSnapshot.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evolvePageState, touchUpdatedAt } from '../../projections/pageState.ts';
+import { evolvePageState, touchUpdatedAt } from '../../projections/pageState/pageState.ts';
 import type { PageState } from '../../projections/types.ts';
 import type { ProjectedEvent } from '../../src/events/storedEvent.ts';
 import { projectedEvent } from '../support/events.ts';

@@ -1,8 +1,8 @@
 // The mapping of this service's statuses onto Statuspage's value sets (docs/api.md): every monitor
 // state and impact, every overall status.
 import { describe, expect, it } from 'vitest';
-import { componentStatus, incidentImpact } from '../../projections/render/statuspage/components.ts';
-import { statusOf } from '../../projections/render/statuspage/indicator.ts';
+import { componentStatus, incidentImpact } from '../../projections/statuspage/components.ts';
+import { statusOf } from '../../projections/statuspage/indicator.ts';
 import type { CheckStatus, Impact, MonitorSnapshot } from '../../projections/types.ts';
 import { overallStatuses } from '../../src/shared/overallStatus.ts';
 

@@ -1,6 +1,6 @@
 // replayTimeline: failures are maximal runs of down checks, replayed from an anchor.
 import { describe, expect, it } from 'vitest';
-import { compareChecks, replayTimeline, type TimedCheck } from '../../projections/timeline.ts';
+import { compareChecks, replayTimeline, type TimedCheck } from '../../projections/timeline/timeline.ts';
 
 let position = 0n;
 const c = (at: number, status: TimedCheck['status']): TimedCheck => ({ at, position: ++position, status });

@@ -2,9 +2,16 @@
 // epoch ms ÷ 1,800,000) with `<minute>:n`, `:rt`, `:d`, `:g` (count, Σ response time, down,
 // degraded) for the minutes 0–29 of the slot: at most 120 fields, so Redis keeps every such hash
 // as a compact listpack (hash-max-listpack-entries is 128 by default) whatever the statuses.
-// Hour buckets live in one hash per UTC day with `<hour>:n`, `:rt`. A missing field is 0.
+// Hour buckets live in one hash per UTC day (`day` = epoch ms ÷ 86,400,000) with `<hour>:n`, `:rt`.
+// A missing field is 0. bucketKeys names both hashes.
 import type { HourBucket, MinuteBucket } from '../../../projections/types.ts';
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../shared/time.ts';
+import { monitorPrefix, type MonitorRef } from '../monitor.ts';
+
+export const bucketKeys = (monitor: MonitorRef) => {
+  const m = monitorPrefix(monitor);
+  return { minutes: (slot: number) => `${m}:min30:${slot}`, hours: (day: number) => `${m}:hr:${day}` };
+};
 
 export type CheckForBuckets = Readonly<{ at: number; status: string; responseTimeMs: number }>;
 

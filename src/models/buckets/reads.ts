@@ -3,8 +3,7 @@ import type { HourBucket, MinuteBucket } from '../../../projections/types.ts';
 import { MINUTE_MS } from '../../shared/time.ts';
 import type { MonitorRef } from '../monitor.ts';
 import { hashGetAll, listRead, mapRead, type Read } from '../redis/reads.ts';
-import { decodeHours, decodeSlot, slotOf } from './codec.ts';
-import { bucketKeys } from './keys.ts';
+import { bucketKeys, decodeHours, decodeSlot, slotOf } from './codec.ts';
 
 export const hourBucketsRead = (monitor: MonitorRef, day: number): Read<[number, HourBucket][]> =>
   mapRead(hashGetAll(bucketKeys(monitor).hours(day)), (hash) => decodeHours(hash, day));

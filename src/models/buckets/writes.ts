@@ -5,8 +5,15 @@
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../shared/time.ts';
 import type { MonitorRef } from '../monitor.ts';
 import type { WriteOp } from '../redis/writeOps.ts';
-import { dayOf, hourIncrements, minuteIncrements, SLOT_MS, slotOf, type CheckForBuckets } from './codec.ts';
-import { bucketKeys } from './keys.ts';
+import {
+  bucketKeys,
+  dayOf,
+  hourIncrements,
+  minuteIncrements,
+  SLOT_MS,
+  slotOf,
+  type CheckForBuckets,
+} from './codec.ts';
 
 /** The minutes a render reads: the current one and the 239 before it. */
 export const MINUTE_WINDOW = 240;

@@ -10,8 +10,7 @@ import { partitionTag } from '../control/keys.ts';
 import { listRead, runRead } from '../redis/reads.ts';
 import { createSubscriber, type Subscriber } from '../redis/subscriber.ts';
 import { resolveDomains } from './codec.ts';
-import { domainChangesChannel } from './keys.ts';
-import { domainClaimsRead } from './reads.ts';
+import { domainChangesChannel, domainClaimsRead } from './storage.ts';
 
 const DOMAIN_REFRESH_MS = 30_000;
 

@@ -1,5 +1,12 @@
-// The embed hash (docs/read-models.md): JSON fragments the API joins per request.
-import type { EmbedParts } from '../../../projections/render/embed.ts';
+// Keys of the embed model (the widget's parts, the snippets response and the badge's status) and
+// the embed hash (docs/read-models.md): JSON fragments the API joins per request.
+import type { EmbedParts } from '../../../projections/embed/embed.ts';
+import { pagePrefix, type PageRef } from '../page.ts';
+
+export const embedKeys = (page: PageRef) => {
+  const p = pagePrefix(page);
+  return { embed: `${p}:embed`, snippets: `${p}:snippets`, overall: `${p}:overall` };
+};
 
 export type { EmbedParts };
 

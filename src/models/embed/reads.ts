@@ -2,10 +2,9 @@
 import { fromBuffer, type StoredBytes } from '../bytes.ts';
 import type { PageRef } from '../page.ts';
 import { getBuffer, getString, hashGetAll, mapRead, type Read } from '../redis/reads.ts';
-import { decodeEmbed, decodeRevisions, type EmbedParts, type EmbedRevisions } from './codec.ts';
+import { decodeEmbed, decodeRevisions, embedKeys, type EmbedParts, type EmbedRevisions } from './codec.ts';
 
 export type { EmbedRevisions };
-import { embedKeys } from './keys.ts';
 
 export const embedRead = (page: PageRef): Read<Partial<EmbedParts>> =>
   mapRead(hashGetAll(embedKeys(page).embed), decodeEmbed);

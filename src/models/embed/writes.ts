@@ -4,8 +4,7 @@ import { toBytes } from '../bytes.ts';
 import type { PageRef } from '../page.ts';
 import { setOp, type WriteOp } from '../redis/writeOps.ts';
 import { embedChangedMessage, renderedMessage } from './changes.ts';
-import { encodeEmbed, type EmbedParts } from './codec.ts';
-import { embedKeys } from './keys.ts';
+import { embedKeys, encodeEmbed, type EmbedParts } from './codec.ts';
 import { partitionKeys } from '../control/keys.ts';
 
 /**

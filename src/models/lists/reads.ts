@@ -1,7 +1,7 @@
 // Typed reads of the list models. A list page is one script call that also reads the page's
 // access document, so a route decides 404/401/403 and answers from one round trip.
 import { decodeAccess, type PageAccess } from '../access/codec.ts';
-import { accessKey } from '../access/keys.ts';
+import { accessKey } from '../access/storage.ts';
 import { fromBuffer, type StoredBytes } from '../bytes.ts';
 import type { PageRef } from '../page.ts';
 import { hashGetBuffer, mapRead, setMembers, type Read } from '../redis/reads.ts';

@@ -4,7 +4,7 @@ import type { PageRef } from '../page.ts';
 import { setOp, type WriteOp } from '../redis/writeOps.ts';
 import { encodeIncident, encodeMaintenance, encodePageCore, encodeUpdated } from './codec.ts';
 import { pageStateKeys } from './keys.ts';
-import { incidentUpdatedAt } from '../../../projections/render/incidentUpdatedAt.ts';
+import { incidentUpdatedAt } from '../../../projections/lists/incidentUpdatedAt.ts';
 
 export const putPageCore = (page: PageRef, state: PageState): WriteOp =>
   setOp(pageStateKeys(page).state, encodePageCore(state));

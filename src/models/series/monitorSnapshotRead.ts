@@ -3,7 +3,7 @@
 // of a day (today and yesterday, the oldest day of each period), hour buckets of today and
 // yesterday and minute buckets of the last 240 minutes. So a monitor's render reads the same
 // bounded amount whatever its history: a monitor flapping all year costs about as much as a quiet one.
-import { periodMs } from '../../../projections/render/availability.ts';
+import { periodMs } from '../../../projections/availability/availability.ts';
 import type { Interval, MonitorConfig, MonitorSnapshot, MonitorStatus } from '../../../projections/types.ts';
 import { hourBucketsRead, minuteBucketsRead } from '../buckets/reads.ts';
 import { MINUTE_WINDOW } from '../buckets/writes.ts';

@@ -7,7 +7,7 @@ import type { RenderedReport } from '../../../projections/sla/renderReports.ts';
 import { slaSettings } from '../../../projections/sla/settings.ts';
 import type { PageState } from '../../../projections/types.ts';
 import type { PageAccess } from '../access/codec.ts';
-import { accessRead } from '../access/reads.ts';
+import { accessRead } from '../access/storage.ts';
 import { partitionKeys } from '../control/keys.ts';
 import type { PageRef } from '../page.ts';
 import { decodePage } from '../pageState/codec.ts';

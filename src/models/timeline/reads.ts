@@ -1,5 +1,5 @@
 // Typed reads of the timeline model.
-import type { TimedCheck } from '../../../projections/timeline.ts';
+import type { TimedCheck } from '../../../projections/timeline/timeline.ts';
 import type { DaySummary, Interval } from '../../../projections/types.ts';
 import { DAY_MS } from '../../shared/time.ts';
 import type { MonitorRef } from '../monitor.ts';

@@ -1,5 +1,5 @@
 // Write builders of the timeline model.
-import type { TimedCheck } from '../../../projections/timeline.ts';
+import type { TimedCheck } from '../../../projections/timeline/timeline.ts';
 import type { Interval } from '../../../projections/types.ts';
 import type { MonitorRef } from '../monitor.ts';
 import type { WriteOp } from '../redis/writeOps.ts';

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
+  bucketKeys,
   decodeHours,
   decodeSlot,
   hourIncrements,
   minuteIncrements,
   slotOf,
 } from '../../../src/models/buckets/codec.ts';
-import { bucketKeys } from '../../../src/models/buckets/keys.ts';
 import { countChecks } from '../../../src/models/buckets/writes.ts';
 
 const at = Date.parse('2026-11-22T10:37:30Z');

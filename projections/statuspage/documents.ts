@@ -1,0 +1,115 @@
+// The Statuspage API v2 documents of one page, rendered whole so each is served as stored bytes
+// under /s/{slug}/api/v2/<name>.json. Lists hold at most 50 items, like Statuspage's. The page's
+// latest event time is left as the updated slot, filled in when read, so a check that changes no
+// status leaves them as they are.
+import { formatTimestamp } from '../../src/shared/time.ts';
+import type { IncidentDoc, MaintenanceDoc, MonitorStatus, OverallStatus } from '../types.ts';
+import { maintenanceStatus } from '../lists/maintenanceJson.ts';
+import { inDisplayOrder } from '../render/monitorOrder.ts';
+import { UPDATED_SLOT } from '../render/updatedSlot.ts';
+import { componentStatus, type ComponentJson } from './components.ts';
+import { spIncident, spMaintenance, type ItemContext } from './incidents.ts';
+import { statusOf } from './indicator.ts';
+
+export const statuspageDocuments = [
+  'summary',
+  'status',
+  'components',
+  'incidents',
+  'incidents/unresolved',
+  'scheduled-maintenances',
+  'scheduled-maintenances/upcoming',
+  'scheduled-maintenances/active',
+] as const;
+export type StatuspageDocument = (typeof statuspageDocuments)[number];
+
+type StatuspageInput = Readonly<{
+  slug: string;
+  title: string;
+  pageUrl: string;
+  overall: OverallStatus;
+  monitors: readonly MonitorStatus[];
+  incidents: readonly IncidentDoc[];
+  maintenances: readonly MaintenanceDoc[];
+  nowMs: number;
+}>;
+
+const LIST_LIMIT = 50;
+const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+const componentsOf = (input: StatuspageInput, monitors: readonly MonitorStatus[]): ComponentJson[] => {
+  const inMaintenance = new Set(
+    input.maintenances
+      .filter((m) => maintenanceStatus(m, input.nowMs) === 'in_progress')
+      .flatMap((m) => m.components),
+  );
+  return monitors.map((m, i) => ({
+    id: String(m.id),
+    name: m.name,
+    status: componentStatus(m, inMaintenance.has(m.name)),
+    created_at: m.firstAt === null ? UPDATED_SLOT : formatTimestamp(m.firstAt),
+    updated_at: UPDATED_SLOT,
+    position: i + 1,
+    description: null,
+    showcase: true,
+    start_date: null,
+    group_id: null,
+    page_id: input.slug,
+    group: false,
+    only_show_if_degraded: false,
+  }));
+};
+
+/** Every document as its JSON text, keyed by its path under api/v2 without `.json`. */
+export const renderStatuspage = (input: StatuspageInput): Record<StatuspageDocument, string> => {
+  const monitors = inDisplayOrder(input.monitors);
+  const components = componentsOf(input, monitors);
+  const ctx: ItemContext = { slug: input.slug, pageUrl: input.pageUrl, monitors, components };
+  const page = {
+    id: input.slug,
+    name: input.title,
+    url: input.pageUrl,
+    time_zone: 'Etc/UTC',
+    updated_at: UPDATED_SLOT,
+  };
+  // Only the newest LIST_LIMIT and the unresolved ones are shown: a page's long history costs a sort.
+  const sorted = [...input.incidents].sort((a, b) => b.startedAt - a.startedAt || byId(a, b));
+  const shown = new Map<IncidentDoc, ReturnType<typeof spIncident>>();
+  const sp = (doc: IncidentDoc) => {
+    const known = shown.get(doc);
+    if (known) return known;
+    const made = spIncident(doc, ctx);
+    shown.set(doc, made);
+    return made;
+  };
+  const newest = sorted.slice(0, LIST_LIMIT).map(sp);
+  const maintenances = [...input.maintenances]
+    .sort((a, b) => b.scheduledStart - a.scheduledStart || byId(a, b))
+    .map((doc) => ({ doc, json: spMaintenance(doc, ctx, input.nowMs) }));
+  const withStatus = (...wanted: string[]) =>
+    maintenances.filter(({ doc }) => wanted.includes(maintenanceStatus(doc, input.nowMs))).map((m) => m.json);
+  const unresolved = sorted.filter((doc) => doc.state !== 'resolved').map(sp);
+  const upcoming = withStatus('scheduled');
+  const active = withStatus('in_progress');
+  const status = statusOf(input.overall);
+  const json = JSON.stringify;
+  return {
+    summary: json({
+      page,
+      components,
+      incidents: unresolved,
+      scheduled_maintenances: withStatus('scheduled', 'in_progress'),
+      status,
+    }),
+    status: json({ page, status }),
+    components: json({ page, components }),
+    incidents: json({ page, incidents: newest }),
+    'incidents/unresolved': json({ page, incidents: unresolved }),
+    'scheduled-maintenances': json({
+      page,
+      scheduled_maintenances: maintenances.slice(0, LIST_LIMIT).map((m) => m.json),
+    }),
+    'scheduled-maintenances/upcoming': json({ page, scheduled_maintenances: upcoming }),
+    'scheduled-maintenances/active': json({ page, scheduled_maintenances: active }),
+  };
+};

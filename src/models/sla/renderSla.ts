@@ -1,0 +1,157 @@
+// Computes the SLA month summaries of a partition's pages (docs/read-models.md, "SLA reports"):
+// the complete months of the pages a batch marked (from the earliest instant that changed: a late
+// or backfilled check, a maintenance, or everything for a page's or monitor's settings), and of
+// the pages whose current month completed. No report is rendered here: the API assembles reports
+// from these summaries (and the current month's failures) at read time. On a new minute the
+// partition's clock instant is stored once, not per page. Committed under the checkpoint the
+// render read, as pages are.
+import { periodBounds, monthAt, reachYear, type Period } from '../../../projections/sla/periods.ts';
+import { computeMonths } from '../../../projections/sla/renderReports.ts';
+import { slaSettings } from '../../../projections/sla/settings.ts';
+import { monthDueAt, monthsToStore } from '../../../projections/sla/storedMonths.ts';
+import type { PageState } from '../../../projections/types.ts';
+import { commitWrites } from '../control/commitWrites.ts';
+import { checkpointRead } from '../control/reads.ts';
+import type { PageRef } from '../page.ts';
+import { listRead, readAll, runRead, tupleRead } from '../redis/reads.ts';
+import type { RedisClient } from '../redis/redisClient.ts';
+import type { WriteOp } from '../redis/writeOps.ts';
+import {
+  partitionPagesRead,
+  slaDirtyRead,
+  slaDueRead,
+  slaFailuresRead,
+  slaMetaRead,
+  slaPageRead,
+  slaTickRead,
+} from './reads.ts';
+import {
+  announceSlaRender,
+  clearSlaDirty,
+  dropSlaDue,
+  dropSlaMeta,
+  dropSlaYears,
+  putSlaMeta,
+  putSlaSummaries,
+  setSlaDue,
+  setSlaTick,
+} from './writes.ts';
+import type { SlaMeta } from './codec.ts';
+import type { Logger } from '../../shared/logger.ts';
+import { MINUTE_MS } from '../../shared/time.ts';
+
+const CHUNK_PAGES = 20;
+
+const years = (from: number, to: number): number[] =>
+  Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
+
+type Job = Readonly<{ page: PageRef; state: PageState; meta: SlaMeta | null; from: number | null }>;
+
+/** A page's writes: the summaries of the months that changed or completed, its meta and when it is due. */
+const renderOne = async (redis: RedisClient, job: Job, asOf: number, log: Logger): Promise<WriteOp[]> => {
+  const { page, state } = job;
+  const { zone } = slaSettings(state.settings);
+  const full = job.from === 0 || job.meta?.time_zone !== zone;
+  const compute = monthsToStore({
+    zone,
+    asOf,
+    changedFrom: full ? 0 : job.from,
+    storedUntil: full ? null : job.meta.current,
+  });
+  const first = reachYear(zone, asOf);
+  const current = monthAt(zone, asOf);
+  const writes: WriteOp[] = full ? [dropSlaYears(page, years(first - 1, current.year))] : [];
+  if (compute.length > 0) {
+    const from = periodBounds(zone, compute[0]!)[0];
+    const ids = Object.values(state.monitors).map((m) => m.id);
+    const failures = await runRead(
+      redis,
+      listRead(ids.map((id) => slaFailuresRead(page.tag, id, from, asOf))),
+    );
+    let computed: ReturnType<typeof computeMonths>;
+    try {
+      computed = computeMonths({
+        state,
+        asOf,
+        compute,
+        failures: new Map(ids.map((id, i) => [id, failures[i]!])),
+      });
+    } catch (error) {
+      // A bug in the pure code: the page keeps its summaries, the others go on. Reads that fail
+      // (Redis) are not caught: the run fails and is retried with the marks still in place.
+      log.error({ page: page.slug, error: String(error) }, 'sla render failed');
+      return [];
+    }
+    const byYear = new Map<number, Period[]>();
+    for (const m of compute) byYear.set(m.year, [...(byYear.get(m.year) ?? []), m]);
+    for (const [year, months] of byYear)
+      writes.push(
+        ...putSlaSummaries(
+          page,
+          year,
+          months.map((m) => [m.label, computed.get(m.label)!] as const),
+        ),
+      );
+  }
+  writes.push(
+    dropSlaYears(page, [first - 1]),
+    putSlaMeta(page, { time_zone: zone, current: current.label }),
+    setSlaDue(page, monthDueAt(zone, asOf)),
+  );
+  return writes;
+};
+
+type SlaRenderDeps = Readonly<{ redis: RedisClient; now: number; log: Logger }>;
+
+/**
+ * Computes the marked pages' summaries and, on a new minute, those of the pages whose month
+ * completed, then stores the clock's instant; `force` (the end of a rebuild) computes every page
+ * in full. Returns false when fenced.
+ */
+export const renderSla = async (deps: SlaRenderDeps, tag: string, force: boolean): Promise<boolean> => {
+  const { redis, now } = deps;
+  const asOf = Math.floor(now / 1000) * 1000;
+  const minute = Math.floor(now / MINUTE_MS) * MINUTE_MS;
+  const [checkpoint, dirty, lastTick, due] = await readAll(redis, [
+    checkpointRead(tag),
+    slaDirtyRead(tag),
+    slaTickRead(tag),
+    slaDueRead(tag, asOf),
+  ]);
+  if (checkpoint === null) return false;
+  const tick = force || (lastTick ?? 0) < minute;
+  const slugs = new Set(dirty.keys());
+  if (tick) for (const slug of due) slugs.add(slug);
+  if (force) for (const slug of await runRead(redis, partitionPagesRead(tag))) slugs.add(slug);
+  const all = [...slugs].sort();
+  const fence = { tag, expected: checkpoint, next: null };
+  for (let c = 0; c < all.length; c += CHUNK_PAGES) {
+    const chunk = all.slice(c, c + CHUNK_PAGES);
+    const found = await runRead(
+      redis,
+      listRead(chunk.map((slug) => tupleRead([slaPageRead({ tag, slug }), slaMetaRead({ tag, slug })]))),
+    );
+    const writes: WriteOp[] = [];
+    for (const [i, slug] of chunk.entries()) {
+      const page = { tag, slug };
+      const [state, meta] = found[i]!;
+      // The mark goes last: a commit spread over several calls and fenced midway must leave the
+      // page marked unless all of its writes went in (the newer runner renders it then).
+      const clear = dirty.has(slug) ? [clearSlaDirty(tag, slug)] : [];
+      if (state === null || state.deleted) {
+        const gone = [dropSlaMeta(page), dropSlaDue(page)];
+        writes.push(...gone, dropSlaYears(page, years(2000, monthAt('UTC', asOf).year + 1)), ...clear);
+        continue;
+      }
+      const from = force ? 0 : (dirty.get(slug) ?? null);
+      writes.push(...(await renderOne(redis, { page, state, meta, from }, asOf, deps.log)));
+      writes.push(announceSlaRender(page), ...clear);
+    }
+    // The clock goes last, after the summaries of the months it completes: the API never makes a
+    // report at an instant whose complete months are not stored yet.
+    if (c + CHUNK_PAGES >= all.length && tick) writes.push(setSlaTick(tag, asOf));
+    if (!(await commitWrites(redis, fence, writes))) return false;
+  }
+  if (all.length === 0 && tick && !(await commitWrites(redis, fence, [setSlaTick(tag, asOf)]))) return false;
+  return true;
+};

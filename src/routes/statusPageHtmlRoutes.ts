@@ -1,0 +1,97 @@
+// GET /s/{slug}: the public status page of any page in the log, and its one script and one
+// stylesheet. The document is a shell; the script reads everything else from the public API.
+// No page to show is an HTML page too (404, or 503 while the read models are rebuilt).
+import type { ErrorRequestHandler, Request, Response } from 'express';
+import { pageKeys, STATIC_KEY } from '../edge/surrogateKeys.ts';
+import { ApiError, isUndecodablePath, RETRY_AFTER_SECONDS } from '../http/errors.ts';
+import { isStoreOutage } from '../http/storeOutage.ts';
+import type { RouteDeps } from '../http/pageGate.ts';
+import { Slug } from '../http/schemas.ts';
+import { cacheFor, sendBody, STALE_IF_ERROR } from '../http/send.ts';
+import { etagOf } from '../models/bytes.ts';
+import { pageAssets, type Asset } from '../statusPage/assets.ts';
+import { errorDocument, type ErrorStatus } from '../statusPage/errorDocument.ts';
+import type { Route } from './routeTable.ts';
+import { documentHeaders, NOSNIFF } from '../statusPage/securityHeaders.ts';
+import { pageDocument, SCRIPT_PATH, STYLE_PATH } from '../statusPage/pageDocument.ts';
+
+const STATUS_PAGE_CACHE = `public, max-age=60${STALE_IF_ERROR}`;
+const ASSET_CACHE = `public, max-age=300${STALE_IF_ERROR}`;
+// The document links to `?v=<content hash>`: that exact URL never changes meaning.
+const VERSIONED_ASSET_CACHE = `public, max-age=31536000, immutable${STALE_IF_ERROR}`;
+const HTML = 'text/html; charset=utf-8';
+
+const sendAsset = (pick: (assets: ReturnType<typeof pageAssets>) => Asset, contentType: string) => {
+  return (req: Request, res: Response): void => {
+    const asset = pick(pageAssets());
+    res.setHeader('X-Content-Type-Options', NOSNIFF['X-Content-Type-Options']);
+    sendBody(req, res, {
+      body: asset.bytes,
+      etag: asset.etag,
+      contentType,
+      cacheControl: req.query['v'] === asset.version ? VERSIONED_ASSET_CACHE : ASSET_CACHE,
+      edge: { keys: [STATIC_KEY], lifetime: 'day' },
+    });
+  };
+};
+
+const sendErrorPage = (res: Response, status: ErrorStatus): void => {
+  res.status(status).set({
+    'Content-Type': HTML,
+    'Cache-Control': 'no-store',
+    ...(status === 503 ? { 'Retry-After': RETRY_AFTER_SECONDS } : {}),
+    ...documentHeaders('error'),
+  });
+  res.end(errorDocument(status, pageAssets()));
+};
+
+const unavailable = (err: unknown): boolean =>
+  isStoreOutage(err) || (err instanceof ApiError && err.code === 'service_unavailable');
+
+const errorPages: ErrorRequestHandler = (err, _req, res, next) => {
+  if (isUndecodablePath(err)) sendErrorPage(res, 404);
+  else if (unavailable(err)) sendErrorPage(res, 503);
+  else next(err);
+};
+
+export const statusPageHtmlRoutes = ({ reads, locate, cache }: RouteDeps): Route[] => [
+  { path: SCRIPT_PATH, handle: sendAsset((assets) => assets.script, 'text/javascript; charset=utf-8') },
+  { path: STYLE_PATH, handle: sendAsset((assets) => assets.style, 'text/css; charset=utf-8') },
+  {
+    path: '/s/:slug',
+    onError: errorPages,
+    handle: async (req, res) => {
+      const slug = Slug.safeParse(req.params['slug']);
+      if (!slug.success) {
+        sendErrorPage(res, 404);
+        return;
+      }
+      const page = await locate(slug.data);
+      const access = await cache.get(
+        page,
+        'access',
+        () => reads.access(page),
+        () => 0,
+      );
+      // Blocked pages are not found here, as on every page endpoint but charts (decisions.md).
+      if (access === null || access.state !== 'active') {
+        sendErrorPage(res, 404);
+        return;
+      }
+      const isPrivate = access.tokenHash !== null;
+      const title = isPrivate ? null : (access.title ?? slug.data);
+      const body = pageDocument({ slug: slug.data, title, assets: pageAssets() });
+      for (const [name, value] of Object.entries(documentHeaders(isPrivate ? 'private' : 'public')))
+        res.setHeader(name, value);
+      sendBody(req, res, {
+        body,
+        etag: etagOf(body),
+        contentType: HTML,
+        cacheControl: cacheFor(isPrivate, STATUS_PAGE_CACHE),
+        from: access,
+        edge: { keys: pageKeys(slug.data, false), lifetime: 'day' },
+        settled: cache.isSettled(access),
+      });
+    },
+  },
+];

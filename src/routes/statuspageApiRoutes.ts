@@ -1,0 +1,35 @@
+// GET /s/{slug}/api/v2/*.json: the Statuspage-compatible documents, so a client that appends
+// Atlassian Statuspage's API v2 paths to a page URL works (docs/api.md has the mapping). Same
+// access rules as the page endpoints; every plan has them.
+import { statuspageDocuments } from '../../projections/statuspage/documents.ts';
+import { pageKeys } from '../edge/surrogateKeys.ts';
+import { ApiError } from '../http/errors.ts';
+import { admit, pageRules, parseSlug, type RouteDeps } from '../http/pageGate.ts';
+import { cacheControl, cacheFor, sendBody } from '../http/send.ts';
+import type { SubscriptionReads } from '../models/subscriptionReads.ts';
+import { storedSize } from '../models/pageReads.ts';
+import type { Route } from './routeTable.ts';
+
+export const statuspageApiRoutes = ({ locate, cache }: RouteDeps, reads: SubscriptionReads): Route[] =>
+  statuspageDocuments.map((document) => ({
+    path: `/s/:slug/api/v2/${document}.json`,
+    handle: async (req, res) => {
+      const slug = parseSlug(req.params['slug'], 'not_found');
+      const page = await locate(slug);
+      const read = await cache.get(
+        page,
+        `statuspage|${document}`,
+        () => reads.statuspage(page, document),
+        storedSize,
+      );
+      const { isPrivate } = admit(read.access, req, pageRules);
+      if (read.stored === null) throw new ApiError('service_unavailable');
+      sendBody(req, res, {
+        ...read.stored,
+        cacheControl: cacheFor(isPrivate, cacheControl.lists),
+        from: read,
+        edge: { keys: pageKeys(slug, true), lifetime: 'minute' },
+        settled: cache.isSettled(read),
+      });
+    },
+  }));
