@@ -5,6 +5,7 @@
 import type { Request, Response } from 'express';
 import { renderCharts, renderMinuteData } from '../../projections/charts/charts.ts';
 import { pageKeys } from '../edge/surrogateKeys.ts';
+import { createAssemblyClock } from '../http/assemblyClock.ts';
 import { ApiError } from '../http/errors.ts';
 import { admit, chartRules, parseSlug, type RouteDeps } from '../http/pageGate.ts';
 import { cacheControl, cacheFor, sendBody } from '../http/send.ts';
@@ -26,10 +27,11 @@ export const assembleChart = (model: ChartModel, read: SeriesRead, now: number):
 };
 
 export const chartRoutes = ({ reads, locate, cache, clock }: RouteDeps): Route[] => {
+  const instant = createAssemblyClock(clock);
   const assembled = (model: ChartModel) => async (req: Request, res: Response) => {
     const slug = parseSlug(req.params['slug'], 'status_page_not_found');
     const page = await locate(slug);
-    const now = clock().getTime();
+    const now = instant(page, model);
     // A new minute is a new entry: the windows shift with it even when nothing was projected.
     const read = await cache.get(
       page,

@@ -4,6 +4,7 @@
 // per minute with rtm or upd), then served from the process's cache. The snippets are stored whole.
 import type { Request } from 'express';
 import { pageKeys } from '../edge/surrogateKeys.ts';
+import { createAssemblyClock } from '../http/assemblyClock.ts';
 import { ApiError } from '../http/errors.ts';
 import { admit, pageRules, parseSlug, type RouteDeps } from '../http/pageGate.ts';
 import { embedBody, needsSeries } from '../http/embedBody.ts';
@@ -32,68 +33,71 @@ type EmbedVariant = Readonly<{
   missing: boolean;
 }>;
 
-export const embedRoutes = ({ reads, locate, cache, clock }: RouteDeps): Route[] => [
-  {
-    path: '/api/embed/status',
-    handle: async (req, res) => {
-      const slug = embedSlug(req);
-      const query = EmbedStatusQuery.safeParse(req.query);
-      const page = await locate(slug);
-      const now = clock().getTime();
-      const series = query.success && needsSeries(query.data);
-      // rtm and upd shift with the minute: a new minute is a new entry for those variants.
-      const variant = query.success
-        ? `embed|${query.data.inc}|${query.data.rtm}|${query.data.upd}|${series ? Math.floor(now / MINUTE_MS) : ''}`
-        : 'embed|-';
-      const read = await cache.get(
-        page,
-        variant,
-        async (): Promise<EmbedVariant> => {
-          const { access, ...source } = await reads.embed(page, series ? now : null);
-          if (!query.success) return { access, ready: null, missing: false };
-          try {
-            return {
-              access,
-              ready: readyBody(embedBody({ ...source, now }, query.data)),
-              missing: false,
-            };
-          } catch (error) {
-            if (error instanceof ApiError) return { access, ready: null, missing: true };
-            throw error;
-          }
-        },
-        (value) => value.ready?.body.length ?? 0,
-      );
-      const { isPrivate, plan } = admit(read.access, req, pageRules);
-      if (plan === 'free') throw new ApiError('embeds_not_in_plan');
-      if (plan === 'pro' && asksForExtras(req)) throw new ApiError('plan_inc_rtm_upd');
-      if (!query.success) throw new ApiError('invalid_parameters');
-      if (read.ready === null) throw new ApiError('service_unavailable');
-      sendBody(req, res, {
-        ...read.ready,
-        cacheControl: cacheFor(isPrivate, cacheControl.embed),
-        from: read,
-        edge: { keys: pageKeys(slug, true), lifetime: 'minute' },
-        settled: cache.isSettled(read),
-      });
+export const embedRoutes = ({ reads, locate, cache, clock }: RouteDeps): Route[] => {
+  const instant = createAssemblyClock(clock);
+  return [
+    {
+      path: '/api/embed/status',
+      handle: async (req, res) => {
+        const slug = embedSlug(req);
+        const query = EmbedStatusQuery.safeParse(req.query);
+        const page = await locate(slug);
+        const now = instant(page, 'embed');
+        const series = query.success && needsSeries(query.data);
+        // rtm and upd shift with the minute: a new minute is a new entry for those variants.
+        const variant = query.success
+          ? `embed|${query.data.inc}|${query.data.rtm}|${query.data.upd}|${series ? Math.floor(now / MINUTE_MS) : ''}`
+          : 'embed|-';
+        const read = await cache.get(
+          page,
+          variant,
+          async (): Promise<EmbedVariant> => {
+            const { access, ...source } = await reads.embed(page, series ? now : null);
+            if (!query.success) return { access, ready: null, missing: false };
+            try {
+              return {
+                access,
+                ready: readyBody(embedBody({ ...source, now }, query.data)),
+                missing: false,
+              };
+            } catch (error) {
+              if (error instanceof ApiError) return { access, ready: null, missing: true };
+              throw error;
+            }
+          },
+          (value) => value.ready?.body.length ?? 0,
+        );
+        const { isPrivate, plan } = admit(read.access, req, pageRules);
+        if (plan === 'free') throw new ApiError('embeds_not_in_plan');
+        if (plan === 'pro' && asksForExtras(req)) throw new ApiError('plan_inc_rtm_upd');
+        if (!query.success) throw new ApiError('invalid_parameters');
+        if (read.ready === null) throw new ApiError('service_unavailable');
+        sendBody(req, res, {
+          ...read.ready,
+          cacheControl: cacheFor(isPrivate, cacheControl.embed),
+          from: read,
+          edge: { keys: pageKeys(slug, true), lifetime: 'minute' },
+          settled: cache.isSettled(read),
+        });
+      },
     },
-  },
-  {
-    path: '/api/embed/markdown',
-    handle: async (req, res) => {
-      const slug = embedSlug(req);
-      const page = await locate(slug);
-      const read = await cache.get(page, 'snippets', () => reads.snippets(page), storedSize);
-      const { isPrivate, plan } = admit(read.access, req, pageRules);
-      if (plan === 'free' || plan === 'pro') throw new ApiError('markdown_not_in_plan');
-      if (read.stored === null) throw new ApiError('service_unavailable');
-      sendBody(req, res, {
-        ...read.stored,
-        cacheControl: cacheFor(isPrivate, cacheControl.snippets),
-        from: read,
-        edge: { keys: pageKeys(slug, true), lifetime: 'minute' },
-        settled: cache.isSettled(read),
-      });
+    {
+      path: '/api/embed/markdown',
+      handle: async (req, res) => {
+        const slug = embedSlug(req);
+        const page = await locate(slug);
+        const read = await cache.get(page, 'snippets', () => reads.snippets(page), storedSize);
+        const { isPrivate, plan } = admit(read.access, req, pageRules);
+        if (plan === 'free' || plan === 'pro') throw new ApiError('markdown_not_in_plan');
+        if (read.stored === null) throw new ApiError('service_unavailable');
+        sendBody(req, res, {
+          ...read.stored,
+          cacheControl: cacheFor(isPrivate, cacheControl.snippets),
+          from: read,
+          edge: { keys: pageKeys(slug, true), lifetime: 'minute' },
+          settled: cache.isSettled(read),
+        });
+      },
     },
-  },
-];
+  ];
+};
