@@ -131,7 +131,7 @@ export const httpPhase = async (
       },
       {
         section: `http${suffix}`,
-        name: 'baseline: node:http + 1 Redis GET (the demo charts bytes)',
+        name: 'baseline: node:http + 1 Redis GET (the demo snippets bytes)',
         unit: 'req/s',
         value: raw.rps,
         baseline: null,
