@@ -23,14 +23,13 @@
 // 11-30 22:00 → 12-01 02:00 (scheduled, spans the month boundary), m-cancel (cancelled).
 // Overall at N: Website and API up (DNS has impact none) → operational, and m-now is in
 // progress → under_maintenance. The clock then moves past 12:15 with no new event.
-import { pino } from 'pino';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { badgeSvg } from '../../src/embed/badgeSvg.ts';
 import { check, monitorConfigured, pageConfigured } from '../support/events.ts';
 import { startProjectorEnv, URLS, type ProjectorEnv } from '../support/projectorEnv.ts';
+import { appOf } from '../support/testServers.ts';
 
 const N = '2026-11-22T12:00:30Z';
 const AFTER = '2026-11-22T12:15:30Z'; // 30 s after m-now's scheduled_end
@@ -369,15 +368,7 @@ describe('the read API end to end, on projected models only', () => {
     await env.append(check('acme', 11, '2026-11-22T11:45:00Z', 'down', 5000));
     await env.project();
     const config = loadConfig({ PUBLIC_BASE_URL: URLS.baseUrl, PAGE_URL_TEMPLATE: URLS.pageUrlTemplate });
-    api = request(
-      buildApp({
-        redis: env.redis,
-        prefix: env.prefix,
-        clock: env.now,
-        config,
-        log: pino({ level: 'silent' }),
-      }),
-    );
+    api = request(appOf(env, config));
   });
   afterAll(() => env.close());
 

@@ -2,13 +2,12 @@
 // Every body below is computed by hand from the fixture (now = 2026-11-22T12:00:30Z).
 // Monitor 1 "API" (major): up 11:00, down 11:30–11:45, up, degraded from 12:00.
 // Monitor 2 "DNS" (dns, impact none): up from 11:00.
-import { pino } from 'pino';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { check, monitorConfigured, pageConfigured } from '../support/events.ts';
 import { startProjectorEnv, URLS, type ProjectorEnv } from '../support/projectorEnv.ts';
+import { appOf } from '../support/testServers.ts';
 
 const incident = (type: string, id: string, at: string, data: object) => ({
   type,
@@ -124,15 +123,7 @@ describe('the read API over projected models', () => {
     );
     await env.project();
     const config = loadConfig({ PUBLIC_BASE_URL: URLS.baseUrl, PAGE_URL_TEMPLATE: URLS.pageUrlTemplate });
-    api = request(
-      buildApp({
-        redis: env.redis,
-        prefix: env.prefix,
-        clock: env.now,
-        config,
-        log: pino({ level: 'silent' }),
-      }),
-    );
+    api = request(appOf(env, config));
   });
   afterAll(() => env.close());
 

@@ -1,13 +1,12 @@
 // Importing old history after going live: checks older than everything projected so far must
 // give the figures the same checks give in time order (decisions.md, time model). 30 days of
 // checks every 10 minutes with one 2-hour outage, then checks from 40 to 60 days ago arrive.
-import { pino } from 'pino';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { check, monitorConfigured, pageConfigured } from '../support/events.ts';
 import { startProjectorEnv, URLS, type ProjectorEnv } from '../support/projectorEnv.ts';
+import { appOf } from '../support/testServers.ts';
 
 const NOW = Date.parse('2026-11-22T12:00:00Z');
 const DAY_S = 86_400;
@@ -55,15 +54,7 @@ describe('backfilled history', () => {
     await env.append(...liveChecks(1), ...liveChecks(2));
     await env.project();
     const config = loadConfig({ PUBLIC_BASE_URL: URLS.baseUrl, PAGE_URL_TEMPLATE: URLS.pageUrlTemplate });
-    api = request(
-      buildApp({
-        redis: env.redis,
-        prefix: env.prefix,
-        clock: env.now,
-        config,
-        log: pino({ level: 'silent' }),
-      }),
-    );
+    api = request(appOf(env, config));
     expect((await availability(1)).availability).toEqual(figures(OUTAGE_S, 1));
   });
   afterAll(() => env.close());

@@ -1,14 +1,13 @@
 // A page opened at its custom domain in a real browser (headless Chromium): the name resolves to
 // the loopback address (--host-resolver-rules), so the request carries the domain in Host exactly
 // as it would behind a proxy, and the page renders from the API at that same origin.
-import { pino } from 'pino';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { launchChromium, serveOnLoopback } from '../support/browser.ts';
 import { check, monitorConfigured, pageConfigured } from '../support/events.ts';
 import { startProjectorEnv, URLS, type ProjectorEnv } from '../support/projectorEnv.ts';
+import { appOf } from '../support/testServers.ts';
 
 const DOMAIN = 'status.acme.test';
 
@@ -28,15 +27,7 @@ describe('a status page at its custom domain, in a browser', { timeout: 120_000 
     );
     await env.project();
     const config = loadConfig({ PUBLIC_BASE_URL: URLS.baseUrl });
-    server = await serveOnLoopback(
-      buildApp({
-        redis: env.redis,
-        prefix: env.prefix,
-        clock: env.now,
-        config,
-        log: pino({ level: 'silent' }),
-      }),
-    );
+    server = await serveOnLoopback(appOf(env, config));
     browser = await launchChromium([`--host-resolver-rules=MAP ${DOMAIN} 127.0.0.1`]);
   });
   afterAll(async () => {

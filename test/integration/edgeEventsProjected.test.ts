@@ -2,15 +2,14 @@
 // letter, every endpoint answers, and `npm run rebuild` over that log exits 0.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { pino } from 'pino';
 import { sql } from 'slonik';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { z } from 'zod';
-import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { acceptedEdgeEvents, EDGE_NOW } from '../support/edgeEvents.ts';
 import { startProjectorEnv, URLS, type ProjectorEnv } from '../support/projectorEnv.ts';
+import { appOf } from '../support/testServers.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const BIGGEST = Number.MAX_SAFE_INTEGER;
@@ -54,15 +53,7 @@ describe('events at the edges of the bounds', () => {
     await env.append(...acceptedEdgeEvents());
     await env.project();
     const config = loadConfig({ PUBLIC_BASE_URL: URLS.baseUrl, PAGE_URL_TEMPLATE: URLS.pageUrlTemplate });
-    api = request(
-      buildApp({
-        redis: env.redis,
-        prefix: env.prefix,
-        clock: env.now,
-        config,
-        log: pino({ level: 'silent' }),
-      }),
-    );
+    api = request(appOf(env, config));
   });
   afterAll(() => env.close());
 

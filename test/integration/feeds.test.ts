@@ -2,15 +2,15 @@
 // Read back by a real feed parser (rss-parser) and validated by libxml2 against RELAX NG schemas of
 // Atom (RFC 4287) and RSS 2.0; HTTP caching (ETag, Last-Modified, 304s) and the access rules.
 import { XMLParser } from 'fast-xml-parser';
-import { pino } from 'pino';
 import Parser from 'rss-parser';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.ts';
+import type { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { pageConfigured } from '../support/events.ts';
 import { projectAll } from '../support/projectAll.ts';
 import { startProjectorEnv, URLS, type ProjectorEnv } from '../support/projectorEnv.ts';
+import { appOf } from '../support/testServers.ts';
 import { xmlErrors } from '../support/xmlCheck.ts';
 import { HOSTILE_TITLE_IN_XML, N, PAGE_TITLE, subscriptionEvents } from '../support/subscriptionFixture.ts';
 
@@ -105,13 +105,7 @@ describe('feeds', () => {
     );
     await projectAll(env, accepted);
     const config = loadConfig({ PUBLIC_BASE_URL: URLS.baseUrl, PAGE_URL_TEMPLATE: URLS.pageUrlTemplate });
-    app = buildApp({
-      redis: env.redis,
-      prefix: env.prefix,
-      clock: env.now,
-      config,
-      log: pino({ level: 'silent' }),
-    });
+    app = appOf(env, config);
   });
   afterAll(() => env.close());
 

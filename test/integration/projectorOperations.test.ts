@@ -6,7 +6,6 @@ import { sql } from 'slonik';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { buildOperatorApp } from '../../src/operatorApp.ts';
 import { projectPartition } from '../../src/projector/projectPartition.ts';
@@ -18,6 +17,7 @@ import { pageHash } from '../../src/shared/pageHash.ts';
 import { check, monitorConfigured, pageConfigured } from '../support/events.ts';
 import { assembledJson } from '../support/readModels.ts';
 import { startProjectorEnv, URLS, type ProjectorEnv } from '../support/projectorEnv.ts';
+import { appOf } from '../support/testServers.ts';
 import { dropRedisPrefix } from '../support/testEnv.ts';
 
 describe('operating the projector', () => {
@@ -115,13 +115,7 @@ describe('operating the projector', () => {
 
   it('answers 503 while the read models are missing, and the workers rebuild them', async () => {
     const config = loadConfig({ PUBLIC_BASE_URL: URLS.baseUrl, REDIS_PREFIX: env.prefix });
-    const app = buildApp({
-      redis: env.redis,
-      prefix: env.prefix,
-      clock: env.now,
-      config,
-      log: pino({ level: 'silent' }),
-    });
+    const app = appOf(env, config);
     expect((await request(app).get('/api/status/ops/charts')).status).toBe(200);
     await dropRedisPrefix(env.redis, env.prefix); // Redis lost everything
     await new Promise((resolve) => setTimeout(resolve, 1100)); // the API caches the pointer for 1 s

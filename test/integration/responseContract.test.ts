@@ -2,15 +2,14 @@
 // from (src/contract/responseSchemas.ts). The bodies are bytes joined from stored fragments and
 // string templates (embed head and tail, list envelopes, empty daily counts), so only parsing
 // the real bytes ties them to the schemas: a missing, mistyped or extra field fails here.
-import { pino } from 'pino';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ZodTypeAny } from 'zod';
-import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { endpoints } from '../../src/http/openapiEndpoints.ts';
 import { check, monitorConfigured, pageConfigured } from '../support/events.ts';
 import { startProjectorEnv, URLS, type ProjectorEnv } from '../support/projectorEnv.ts';
+import { appOf } from '../support/testServers.ts';
 
 const ev = (type: string, at: string, data: object) => ({ type, page: 'acme', at, data });
 
@@ -86,15 +85,7 @@ describe('response bodies match their documented schemas', () => {
     );
     await env.project();
     const config = loadConfig({ PUBLIC_BASE_URL: URLS.baseUrl, PAGE_URL_TEMPLATE: URLS.pageUrlTemplate });
-    api = request(
-      buildApp({
-        redis: env.redis,
-        prefix: env.prefix,
-        clock: env.now,
-        config,
-        log: pino({ level: 'silent' }),
-      }),
-    );
+    api = request(appOf(env, config));
   });
   afterAll(() => env.close());
 

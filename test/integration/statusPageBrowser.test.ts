@@ -2,15 +2,14 @@
 // projector: what it shows must be what the public API answers. `npm run screenshots` also
 // writes the README's screenshots (docs/screenshots/) from these same pages.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { pino } from 'pino';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { duration } from '../../src/statusPage/client/format.ts';
 import { monitorLabels, overallLabels } from '../../src/statusPage/client/labels.ts';
 import { launchChromium, seriousViolations, serveOnLoopback } from '../support/browser.ts';
 import { startProjectorEnv, URLS, type ProjectorEnv } from '../support/projectorEnv.ts';
+import { appOf } from '../support/testServers.ts';
 import { FIXTURE_NOW, MONITORS, statusPageEvents, VAULT_TOKEN } from '../support/statusPageFixture.ts';
 
 const SHOTS = process.env['SCREENSHOTS']; // a directory: write the screenshots there
@@ -83,15 +82,7 @@ describe('the status page in a browser', { timeout: 120_000 }, () => {
     for (let i = 0; i < events.length; i += 1000) await env.append(...events.slice(i, i + 1000)); // short transactions: see projectorEnv.ts
     await env.project();
     const config = loadConfig({ PUBLIC_BASE_URL: URLS.baseUrl });
-    server = await serveOnLoopback(
-      buildApp({
-        redis: env.redis,
-        prefix: env.prefix,
-        clock: env.now,
-        config,
-        log: pino({ level: 'silent' }),
-      }),
-    );
+    server = await serveOnLoopback(appOf(env, config));
     browser = await launchChromium();
   });
   afterAll(async () => {

@@ -4,15 +4,15 @@
 // Statuspage's published examples, and read by a real Statuspage v2 client (statuspage.io).
 import type { AddressInfo } from 'node:net';
 import { Ajv } from 'ajv';
-import { pino } from 'pino';
 import { Statuspage } from 'statuspage.io';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.ts';
+import type { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { pageConfigured } from '../support/events.ts';
 import { projectAll } from '../support/projectAll.ts';
 import { startProjectorEnv, URLS, type ProjectorEnv } from '../support/projectorEnv.ts';
+import { appOf } from '../support/testServers.ts';
 import { statuspageSchemas } from '../support/statuspageSchema.ts';
 import { HOSTILE_TITLE, N, PAGE_TITLE, subscriptionEvents } from '../support/subscriptionFixture.ts';
 
@@ -209,13 +209,7 @@ describe('Statuspage-compatible documents', () => {
     );
     await projectAll(env, accepted);
     const config = loadConfig({ PUBLIC_BASE_URL: URLS.baseUrl, PAGE_URL_TEMPLATE: URLS.pageUrlTemplate });
-    app = buildApp({
-      redis: env.redis,
-      prefix: env.prefix,
-      clock: env.now,
-      config,
-      log: pino({ level: 'silent' }),
-    });
+    app = appOf(env, config);
   });
   afterAll(() => env.close());
 

@@ -7,22 +7,31 @@ import type { DatabasePool } from 'slonik';
 import request from 'supertest';
 import { expect } from 'vitest';
 import { buildApp } from '../../src/app.ts';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
 import { ingestRouter } from '../../src/ingest/ingestRouter.ts';
 import { URLS, type ProjectorEnv } from './projectorEnv.ts';
 
 export const INGEST_TOKEN = 'ingest-token-for-tests-0123456789';
 
-/** The public API serving `env`'s models on a free port (close it with the server's `close`). */
-export const listenApi = (env: ProjectorEnv): Server => {
-  const config = loadConfig({ PUBLIC_BASE_URL: URLS.baseUrl, PAGE_URL_TEMPLATE: URLS.pageUrlTemplate });
-  const app = buildApp({
+/** The public API (Express app) over `env`'s models at `env`'s clock, logging nothing. */
+export const appOf = (
+  env: ProjectorEnv,
+  config: Config,
+  extra: Partial<Parameters<typeof buildApp>[0]> = {},
+) =>
+  buildApp({
     redis: env.redis,
     prefix: env.prefix,
     clock: env.now,
     config,
     log: pino({ level: 'silent' }),
+    ...extra,
   });
+
+/** The public API serving `env`'s models on a free port (close it with the server's `close`). */
+export const listenApi = (env: ProjectorEnv): Server => {
+  const config = loadConfig({ PUBLIC_BASE_URL: URLS.baseUrl, PAGE_URL_TEMPLATE: URLS.pageUrlTemplate });
+  const app = appOf(env, config);
   return app.listen(0, '127.0.0.1');
 };
 
