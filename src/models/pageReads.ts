@@ -12,7 +12,7 @@ import { dailyCountsRead, listPageRead, type ListPage, type ListSlice } from './
 import type { PageRef } from './page.ts';
 import { known, readAll, runRead } from './redis/reads.ts';
 import type { MonitorSnapshot } from '../../projections/types.ts';
-import { monitorConfigsRead, readMonitorSeries } from './series/pageSeriesRead.ts';
+import { monitorConfigsRead, readMonitorSeries, seriesIfAsked } from './series/pageSeriesRead.ts';
 import { updatedRead } from './pageState/reads.ts';
 
 export type StoredRead = Readonly<{ access: PageAccess | null; stored: StoredBytes | null }>;
@@ -90,8 +90,7 @@ export const createPageReads = (redis: RedisClient) => ({
       updatedRead(page),
       seriesAt === null ? known(null) : monitorConfigsRead(page),
     ]);
-    const monitors =
-      seriesAt === null || configs === null ? null : await readMonitorSeries(redis, page, configs, seriesAt);
+    const monitors = await seriesIfAsked(redis, page, configs, seriesAt);
     return { access, parts, updatedAt, monitors };
   },
 

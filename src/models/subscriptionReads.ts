@@ -14,7 +14,7 @@ import type { PageRef } from './page.ts';
 import { known, readAll } from './redis/reads.ts';
 import type { MonitorSnapshot } from '../../projections/types.ts';
 import { updatedRead } from './pageState/reads.ts';
-import { monitorConfigsRead, readMonitorSeries } from './series/pageSeriesRead.ts';
+import { monitorConfigsRead, seriesIfAsked } from './series/pageSeriesRead.ts';
 import { statuspageRead } from './statuspage/storage.ts';
 
 export type EmbedStreamRead = Readonly<{
@@ -52,8 +52,7 @@ export const createSubscriptionReads = (redis: RedisClient) => ({
       updatedRead(page),
       seriesAt === null ? known(null) : monitorConfigsRead(page),
     ]);
-    const monitors =
-      seriesAt === null || configs === null ? null : await readMonitorSeries(redis, page, configs, seriesAt);
+    const monitors = await seriesIfAsked(redis, page, configs, seriesAt);
     return { access, ...embed, updatedAt: updated, monitors };
   },
 });

@@ -30,3 +30,12 @@ export const readMonitorSeries = (
   configs.length === 0
     ? Promise.resolve([])
     : runRead(redis, listRead(configs.map((config) => monitorSnapshotRead(page.tag, config, now))));
+
+/** The series at `at` when asked for (an instant) and the page has monitors' configs; else null. */
+export const seriesIfAsked = (
+  redis: RedisClient,
+  page: PageRef,
+  configs: readonly MonitorConfig[] | null,
+  at: number | null,
+): Promise<MonitorSnapshot[] | null> =>
+  at === null || configs === null ? Promise.resolve(null) : readMonitorSeries(redis, page, configs, at);
