@@ -6,11 +6,11 @@
 import { readFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { appendEvents } from '../src/eventLog/appendEvents.ts';
-import { partitionTag } from '../src/models/control/keys.ts';
-import { readActive } from '../src/models/control/versions.ts';
+import { partitionTag } from '../src/store/control/keys.ts';
+import { readActive } from '../src/store/control/versions.ts';
 import { embedKeys } from '../src/models/embed/codec.ts';
-import { monitorKeyPattern } from '../src/models/monitor.ts';
-import { pageKeyPattern } from '../src/models/page.ts';
+import { monitorKeyPattern } from '../src/store/monitor.ts';
+import { pageKeyPattern } from '../src/store/page.ts';
 import { projectionStatus } from '../src/projector/projectionStatus.ts';
 import { createProjectorQueue } from '../src/projector/queue.ts';
 import { rebuild } from '../src/projector/rebuild.ts';

@@ -17,7 +17,7 @@ import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { appendEvents } from '../src/eventLog/appendEvents.ts';
 import { ingestRouter } from '../src/ingest/ingestRouter.ts';
-import { createActiveVersionReader } from '../src/models/control/activeVersionReader.ts';
+import { createActiveVersionReader } from '../src/store/control/activeVersionReader.ts';
 import { projectionStatus } from '../src/projector/projectionStatus.ts';
 import { createProjectorQueue, createWake } from '../src/projector/queue.ts';
 import { startBenchEnv } from './benchEnv.ts';

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { LogRow } from '../src/eventLog/readAfter.ts';
-import { commitBatch, commitWrites, encodeBatch } from '../src/models/control/commitWrites.ts';
+import { commitBatch, commitWrites, encodeBatch } from '../src/store/control/commitWrites.ts';
 import { checkpointAfter, planWithinCommit } from '../src/projector/planWithinCommit.ts';
 import { projectBatch } from '../src/projector/projectBatch.ts';
 import { dropRedisPrefix, redisUrl } from './benchEnv.ts';

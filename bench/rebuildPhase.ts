@@ -5,14 +5,14 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import type { Redis } from 'ioredis';
-import type { RedisClient } from '../src/models/redis/redisClient.ts';
+import type { RedisClient } from '../src/store/redisClient.ts';
 import { sql, type DatabasePool } from 'slonik';
 import { z } from 'zod';
 import { rebuild } from '../src/projector/rebuild.ts';
 import type { ProjectorDeps } from '../src/projector/runPartition.ts';
-import { partitionTag } from '../src/models/control/keys.ts';
-import { monitorKeyPattern } from '../src/models/monitor.ts';
-import { pageKeyPattern } from '../src/models/page.ts';
+import { partitionTag } from '../src/store/control/keys.ts';
+import { monitorKeyPattern } from '../src/store/monitor.ts';
+import { pageKeyPattern } from '../src/store/page.ts';
 import { partitionOf } from '../src/shared/pageHash.ts';
 import type { Figure } from './report.ts';
 

@@ -6,11 +6,11 @@
 // phase's own, removed at the end.
 import type { Redis } from 'ioredis';
 import type { PageState } from '../projections/types.ts';
-import { commitWrites } from '../src/models/control/commitWrites.ts';
-import { partitionKeys, partitionTag } from '../src/models/control/keys.ts';
-import { createVersion } from '../src/models/control/versions.ts';
+import { commitWrites } from '../src/store/control/commitWrites.ts';
+import { partitionKeys, partitionTag } from '../src/store/control/keys.ts';
+import { createVersion } from '../src/store/control/versions.ts';
 import { putPageCore } from '../src/models/pageState/writes.ts';
-import { runRead } from '../src/models/redis/reads.ts';
+import { runRead } from '../src/store/reads.ts';
 import { headRead } from '../src/models/timeline/reads.ts';
 import type { CheckStatus } from '../src/events/check.ts';
 import { planChecks } from '../src/projector/planChecks.ts';

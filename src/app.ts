@@ -2,7 +2,7 @@
 // nothing is aggregated on the request path. No listen here: server code and tests call buildApp.
 import type { RequestListener } from 'node:http';
 import express, { type Express } from 'express';
-import type { RedisClient } from './models/redis/redisClient.ts';
+import type { RedisClient } from './store/redisClient.ts';
 import type { Registry } from 'prom-client';
 import type { Config } from './config.ts';
 import { cors } from './http/cors.ts';
@@ -25,10 +25,10 @@ import {
   loadTokenThrottleSettings,
   type TokenThrottleSettings,
 } from './http/tokenThrottle.ts';
-import { createActiveVersionReader } from './models/control/activeVersionReader.ts';
+import { createActiveVersionReader } from './store/control/activeVersionReader.ts';
 import { createDomainDirectory, type DomainDirectory } from './models/domains/domainDirectory.ts';
 import { createPageReads } from './models/pageReads.ts';
-import type { Subscriber } from './models/redis/subscriber.ts';
+import type { Subscriber } from './store/subscriber.ts';
 import { createSlaReads } from './models/sla/reads.ts';
 import { slaApiRoutes, slaPageRoutes } from './routes/sla.ts';
 import { createSubscriptionReads } from './models/subscriptionReads.ts';

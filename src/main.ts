@@ -5,7 +5,7 @@ import cluster from 'node:cluster';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { LogRestored, verifyLogOrigin } from './eventLog/logOrigin.ts';
 import { migrate } from './eventLog/migrate.ts';
-import { RedisEvicts } from './models/redis/evictionPolicy.ts';
+import { RedisEvicts } from './store/evictionPolicy.ts';
 import { createClients, type Clients } from './runtime/clients.ts';
 import { createShutdown } from './runtime/onShutdown.ts';
 import { explainPostgresError, preflightCommand } from './runtime/preflight.ts';

@@ -2,7 +2,7 @@
 // projection status, the autoscaler's figures and Prometheus metrics. `npm run work` serves the same probes without
 // ingest on WORKER_PROBE_PORT.
 import express, { type Express } from 'express';
-import type { RedisClient } from './models/redis/redisClient.ts';
+import type { RedisClient } from './store/redisClient.ts';
 import type { Registry } from 'prom-client';
 import type { DatabasePool } from 'slonik';
 import { errorHandler, notFoundHandler, sendError } from './http/errors.ts';

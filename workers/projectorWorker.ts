@@ -1,10 +1,10 @@
 // The BullMQ worker of `npm run work` and `npm start`: wiring only; all logic lives in
 // src/projector (testable without BullMQ).
 import { Worker } from 'bullmq';
-import type { RedisClient } from '../src/models/redis/redisClient.ts';
+import type { RedisClient } from '../src/store/redisClient.ts';
 import { projectPartition, type JobContext } from '../src/projector/projectPartition.ts';
 import type { ProjectorJob } from '../src/projector/queue.ts';
-import { PROJECTOR_QUEUE, queuePrefix } from '../src/models/control/keys.ts';
+import { PROJECTOR_QUEUE, queuePrefix } from '../src/store/control/keys.ts';
 
 export const startProjectorWorker = (
   ctx: JobContext,

@@ -5,7 +5,7 @@
 import cron from 'node-cron';
 import type { Logger } from '../src/shared/logger.ts';
 import { wakeAllPartitions, type ProjectorQueue } from '../src/projector/queue.ts';
-import type { ActiveVersionReader } from '../src/models/control/activeVersionReader.ts';
+import type { ActiveVersionReader } from '../src/store/control/activeVersionReader.ts';
 
 export const POLL_CRON = '*/5 * * * * *';
 /** Upkeep that must happen ahead of need (check partitions of the coming month). */

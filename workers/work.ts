@@ -8,10 +8,10 @@ import { purgeChecked, purgeRenders } from '../src/projector/renderPurgeKeys.ts'
 import { createProjectorMetrics } from '../src/projector/projectorMetrics.ts';
 import { createProjectorQueue } from '../src/projector/queue.ts';
 import { collectStaleAtStart } from '../src/projector/rebuild.ts';
-import { requireNoEviction } from '../src/models/redis/evictionPolicy.ts';
-import { LOCK_TTL_MS } from '../src/models/control/rebuildLock.ts';
-import { readActive } from '../src/models/control/versions.ts';
-import { createActiveVersionReader } from '../src/models/control/activeVersionReader.ts';
+import { requireNoEviction } from '../src/store/evictionPolicy.ts';
+import { LOCK_TTL_MS } from '../src/store/control/rebuildLock.ts';
+import { readActive } from '../src/store/control/versions.ts';
+import { createActiveVersionReader } from '../src/store/control/activeVersionReader.ts';
 import { ensurePartitionIndex } from '../src/eventLog/partitionIndex.ts';
 import { currentAndNextMonth, createCheckPartitions } from '../src/eventLog/ensureCheckPartitions.ts';
 import { systemClock } from '../src/shared/clock.ts';

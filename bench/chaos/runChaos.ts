@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { createDb } from '../../src/eventLog/createDb.ts';
-import { readActive } from '../../src/models/control/versions.ts';
+import { readActive } from '../../src/store/control/versions.ts';
 import { migrate, withDatabase } from '../../src/eventLog/migrate.ts';
 import { elevenApiPaths } from '../../test/support/apiPaths.ts';
 import { startPgCluster } from '../../test/support/pgCluster.ts';

@@ -1,7 +1,7 @@
 // Liveness and readiness for orchestrators (operations.md). Readiness asks both backing
 // services, each bounded by a timeout, so a hung connection reads as "not ready", not as a hang.
 import { Router } from 'express';
-import type { RedisClient } from '../models/redis/redisClient.ts';
+import type { RedisClient } from '../store/redisClient.ts';
 import { sql, type DatabasePool } from 'slonik';
 import { settleWithin } from '../shared/settleWithin.ts';
 

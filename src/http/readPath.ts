@@ -2,8 +2,8 @@
 // response cache on it and the memo of whole answers (unless READ_CACHE_TTL_MS=0), and the
 // request-log policy, from the environment (readPathSettings.ts). Pass them to buildPublicHandler;
 // close at shutdown.
-import type { RedisClient } from '../models/redis/redisClient.ts';
-import { createSubscriber, type Subscriber } from '../models/redis/subscriber.ts';
+import type { RedisClient } from '../store/redisClient.ts';
+import { createSubscriber, type Subscriber } from '../store/subscriber.ts';
 import type { Logger } from '../shared/logger.ts';
 import { createReadCache, type ReadCache } from './readCache.ts';
 import { loadReadPathSettings } from './readPathSettings.ts';

@@ -1,16 +1,16 @@
 // The API's reads of one page (docs/read-models.md). Each is ONE round trip that also fetches the
 // page's access document, so a route decides 404/401/403 and answers together.
-import type { RedisClient } from './redis/redisClient.ts';
+import type { RedisClient } from '../store/redisClient.ts';
 import { accessRead } from './access/storage.ts';
 import type { PageAccess } from './access/codec.ts';
 import { availabilityExistsRead, availabilityRead } from './availability/storage.ts';
-import type { StoredBytes } from './bytes.ts';
+import type { StoredBytes } from '../store/bytes.ts';
 import type { EmbedParts } from './embed/codec.ts';
 import { embedRead, overallRead, snippetsRead } from './embed/reads.ts';
 import type { ListKeys } from './lists/keys.ts';
 import { dailyCountsRead, listPageRead, type ListPage, type ListSlice } from './lists/reads.ts';
-import type { PageRef } from './page.ts';
-import { known, readAll, runRead } from './redis/reads.ts';
+import type { PageRef } from '../store/page.ts';
+import { known, readAll, runRead } from '../store/reads.ts';
 import type { MonitorSnapshot } from '../../projections/types.ts';
 import { monitorConfigsRead, readMonitorSeries, seriesIfAsked } from './series/pageSeriesRead.ts';
 import { updatedRead } from './pageState/reads.ts';

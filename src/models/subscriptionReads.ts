@@ -1,17 +1,17 @@
 // The API's reads of what readers subscribe to: feeds, Statuspage-compatible documents and the
 // embed with its revisions (live streams). Each is ONE round trip that also fetches the page's
 // access document (and, for the Statuspage documents, the page's latest event time).
-import type { RedisClient } from './redis/redisClient.ts';
+import type { RedisClient } from '../store/redisClient.ts';
 import type { StatuspageDocument } from '../../projections/statuspage/documents.ts';
 import { accessRead } from './access/storage.ts';
 import type { PageAccess } from './access/codec.ts';
-import type { StoredBytes } from './bytes.ts';
+import type { StoredBytes } from '../store/bytes.ts';
 import { fillStored, updatedIso } from './fillUpdated.ts';
 import { embedStreamRead, type EmbedRevisions } from './embed/reads.ts';
 import type { EmbedParts } from './embed/codec.ts';
 import { feedRead, type FeedFormat, type StoredFeed } from './feeds/storage.ts';
-import type { PageRef } from './page.ts';
-import { known, readAll } from './redis/reads.ts';
+import type { PageRef } from '../store/page.ts';
+import { known, readAll } from '../store/reads.ts';
 import type { MonitorSnapshot } from '../../projections/types.ts';
 import { updatedRead } from './pageState/reads.ts';
 import { monitorConfigsRead, seriesIfAsked } from './series/pageSeriesRead.ts';

@@ -3,7 +3,7 @@
 // wait list holds at most one job per partition whatever the backlog (wake-ups are deduplicated),
 // misses delayed (retrying) and prioritised jobs, and says nothing of how far behind the models are.
 import type { DatabasePool } from 'slonik';
-import type { RedisClient } from '../models/redis/redisClient.ts';
+import type { RedisClient } from '../store/redisClient.ts';
 import { projectionLag } from './projectionStatus.ts';
 
 type AutoscaleFigures = Readonly<{

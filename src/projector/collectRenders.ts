@@ -1,11 +1,11 @@
 // Decides which pages to render and how much of each: pages marked by batches, and on a clock
 // tick the pages whose maintenances or availability the clock moved (the `due` set), fully.
 // Nothing else a page stores moves with the clock: what does is assembled when read.
-import type { RedisClient } from '../models/redis/redisClient.ts';
-import { formatItemOfPage, formatMonitorOfPage } from '../models/control/codec.ts';
-import { renderQueueRead, type RenderQueue } from '../models/control/reads.ts';
-import type { RenderSet } from '../models/control/writes.ts';
-import { runRead } from '../models/redis/reads.ts';
+import type { RedisClient } from '../store/redisClient.ts';
+import { formatItemOfPage, formatMonitorOfPage } from '../store/control/codec.ts';
+import { renderQueueRead, type RenderQueue } from '../store/control/reads.ts';
+import type { RenderSet } from '../store/control/writes.ts';
+import { runRead } from '../store/reads.ts';
 import type { PageRender } from './renderPages.ts';
 
 type Mutable = {

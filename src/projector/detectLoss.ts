@@ -4,14 +4,14 @@
 // lost its data. A page whose document is gone while the log says it exists (its next event is
 // not `page.configured`, and it is not quarantined) would be rendered as deleted. Both stop the
 // batch; the job rebuilds the version (projectPartition).
-import type { RedisClient } from '../models/redis/redisClient.ts';
+import type { RedisClient } from '../store/redisClient.ts';
 import type { PageState } from '../../projections/types.ts';
 import type { ProjectedEvent } from '../events/storedEvent.ts';
-import { checkpointRead } from '../models/control/reads.ts';
-import { partitionTag } from '../models/control/keys.ts';
-import { readActive } from '../models/control/versions.ts';
+import { checkpointRead } from '../store/control/reads.ts';
+import { partitionTag } from '../store/control/keys.ts';
+import { readActive } from '../store/control/versions.ts';
 import { quarantineRead } from '../models/quarantine/storage.ts';
-import { runRead } from '../models/redis/reads.ts';
+import { runRead } from '../store/reads.ts';
 
 export type LossKind = 'checkpoint' | 'page_state';
 

@@ -4,11 +4,11 @@
 import type { PageState } from '../../projections/types.ts';
 import type { ProjectedEvent } from '../events/storedEvent.ts';
 import { pageForBatchRead, type TouchedDocs } from '../models/pageState/reads.ts';
-import { listRead, mapRead, readAll, runRead, tupleRead } from '../models/redis/reads.ts';
+import { listRead, mapRead, readAll, runRead, tupleRead } from '../store/reads.ts';
 import type { TimelineHead } from '../models/timeline/codec.ts';
 import { failuresRead, headRead, recentAroundRead } from '../models/timeline/reads.ts';
 import { recentCutoff } from '../models/timeline/retention.ts';
-import type { RedisClient } from '../models/redis/redisClient.ts';
+import type { RedisClient } from '../store/redisClient.ts';
 import { evolveBatch, type EvolvedBatch } from './evolveBatch.ts';
 import { monitorChecks, type BatchInputs } from './planBatch.ts';
 import { loadBackfill, type ProjectedLog } from './loadBackfill.ts';

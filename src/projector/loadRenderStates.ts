@@ -6,11 +6,11 @@
 // every incident (models written by an earlier release) are read whole.
 import { daysOfMonth, incidentDailyCounts, monthsOfIncident } from '../../projections/lists/dailyCounts.ts';
 import type { PageState } from '../../projections/types.ts';
-import type { PageRef } from '../models/page.ts';
+import type { PageRef } from '../store/page.ts';
 import { decodePage } from '../models/pageState/codec.ts';
 import { pageStateKeys } from '../models/pageState/keys.ts';
 import { pageStateRead } from '../models/pageState/reads.ts';
-import type { RedisClient } from '../models/redis/redisClient.ts';
+import type { RedisClient } from '../store/redisClient.ts';
 import {
   getString,
   hashGetAll,
@@ -29,7 +29,7 @@ import {
   zsetSize,
   type Read,
   type Scored,
-} from '../models/redis/reads.ts';
+} from '../store/reads.ts';
 
 /** The Statuspage lists and the feeds show at most this many items. */
 const SHOWN_INCIDENTS = 50;

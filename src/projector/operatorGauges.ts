@@ -5,11 +5,11 @@
 import { Cluster } from 'ioredis';
 import { Gauge, type Registry } from 'prom-client';
 import { failingDependencies } from '../http/probes.ts';
-import { readRebuildProgress } from '../models/control/rebuildProgress.ts';
+import { readRebuildProgress } from '../store/control/rebuildProgress.ts';
 import type { GuardedCollectors } from '../shared/guardedCollectors.ts';
 import { COLLECTOR_TIMEOUT_MS } from '../shared/guardedCollectors.ts';
 import type { DatabasePool } from 'slonik';
-import type { RedisClient } from '../models/redis/redisClient.ts';
+import type { RedisClient } from '../store/redisClient.ts';
 
 const infoField = (info: string, field: string): string | null =>
   new RegExp(`^${field}:(\\S+)`, 'm').exec(info)?.[1] ?? null;

@@ -10,7 +10,7 @@ import {
   type TimedCheck,
 } from '../../projections/timeline/timeline.ts';
 import { countChecks } from '../models/buckets/writes.ts';
-import type { MonitorRef } from '../models/monitor.ts';
+import type { MonitorRef } from '../store/monitor.ts';
 import type { TimelineHead } from '../models/timeline/codec.ts';
 import {
   addFailure,

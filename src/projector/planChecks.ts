@@ -12,8 +12,8 @@ import {
 } from '../../projections/timeline/timeline.ts';
 import type { Interval } from '../../projections/types.ts';
 import { countChecks } from '../models/buckets/writes.ts';
-import type { MonitorRef } from '../models/monitor.ts';
-import type { WriteOp } from '../models/redis/writeOps.ts';
+import type { MonitorRef } from '../store/monitor.ts';
+import type { WriteOp } from '../store/writeOps.ts';
 import type { TimelineHead } from '../models/timeline/codec.ts';
 import {
   addFailure,

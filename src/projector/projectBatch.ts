@@ -1,6 +1,6 @@
 // One batch of one partition: parse the rows, load what they need (I/O), plan the writes (pure).
 // The caller commits the writes with the checkpoint (commitWrites).
-import type { RedisClient } from '../models/redis/redisClient.ts';
+import type { RedisClient } from '../store/redisClient.ts';
 import type { LogRow } from '../eventLog/readAfter.ts';
 import { lostPages, ModelsLost } from './detectLoss.ts';
 import { loadBatchInputs } from './loadBatchInputs.ts';

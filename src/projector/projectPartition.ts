@@ -1,8 +1,8 @@
 // What one projector job does: catch its partition up on the active version. When the models
 // are missing altogether (fresh or wiped Redis) it rebuilds them first, one process at a time;
 // when part of the active version was lost (detectLoss.ts) it rebuilds the whole version.
-import type { ActiveVersion } from '../models/control/codec.ts';
-import { readActive } from '../models/control/versions.ts';
+import type { ActiveVersion } from '../store/control/codec.ts';
+import { readActive } from '../store/control/versions.ts';
 import { checkpointLost, ModelsLost, type LossKind } from './detectLoss.ts';
 import { rebuild, RebuildRunning } from './rebuild.ts';
 import { runPartition, type PartitionRef, type ProjectorDeps, type RunResult } from './runPartition.ts';

@@ -2,14 +2,14 @@
 // which everything is projected, and how many events and seconds are still pending. Scrapes and
 // probes ask often, so it is one statement over the rows after the lowest checkpoint (an index
 // range scan when little is pending), stopping after LAG_COUNT_CAP rows.
-import type { RedisClient } from '../models/redis/redisClient.ts';
+import type { RedisClient } from '../store/redisClient.ts';
 import { sql, type DatabasePool } from 'slonik';
 import { z } from 'zod';
 import { parseCheckpoint, START, type Checkpoint } from '../eventLog/readAfter.ts';
-import { partitionTag } from '../models/control/keys.ts';
-import { checkpointRead } from '../models/control/reads.ts';
-import { listRead, runRead } from '../models/redis/reads.ts';
-import { readActive } from '../models/control/versions.ts';
+import { partitionTag } from '../store/control/keys.ts';
+import { checkpointRead } from '../store/control/reads.ts';
+import { listRead, runRead } from '../store/reads.ts';
+import { readActive } from '../store/control/versions.ts';
 import { quarantineRead } from '../models/quarantine/storage.ts';
 
 type QuarantinedPage = {

@@ -2,7 +2,7 @@
 // queue depth and dead letters. The gauges read PostgreSQL and Redis when scraped, through
 // guarded collectors: bounded, reported when they fail, one projection-status query per scrape.
 import type { Queue, Worker } from 'bullmq';
-import type { RedisClient } from '../models/redis/redisClient.ts';
+import type { RedisClient } from '../store/redisClient.ts';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { sql, type DatabasePool } from 'slonik';
 import { z } from 'zod';

@@ -2,9 +2,9 @@
 // are deduplicated with keepLastIfActive, so a partition has at most one running job plus one
 // follow-up, and a wake-up that lands while a job runs is never lost (design notes §2).
 import { Queue } from 'bullmq';
-import type { RedisClient } from '../models/redis/redisClient.ts';
-import type { ActiveVersionReader } from '../models/control/activeVersionReader.ts';
-import { PROJECTOR_QUEUE, queuePrefix } from '../models/control/keys.ts';
+import type { RedisClient } from '../store/redisClient.ts';
+import type { ActiveVersionReader } from '../store/control/activeVersionReader.ts';
+import { PROJECTOR_QUEUE, queuePrefix } from '../store/control/keys.ts';
 import { partitionOf } from '../shared/pageHash.ts';
 
 export type ProjectorJob = Readonly<{ partition: number }>;

@@ -3,12 +3,12 @@
 // version. One rebuild at a time (a fenced Redis lock); safe beside running workers. Versions a
 // killed rebuild left behind are collected first.
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ActiveVersion } from '../models/control/codec.ts';
+import type { ActiveVersion } from '../store/control/codec.ts';
 import { ensurePartitionIndex } from '../eventLog/partitionIndex.ts';
-import { lockHolderPurpose, takeRebuildLock, type RebuildLock } from '../models/control/rebuildLock.ts';
-import { collectStaleVersions, type Collected } from '../models/control/staleVersions.ts';
-import { recordRebuildProgress } from '../models/control/rebuildProgress.ts';
-import { activate, createVersion, deleteVersion, readActive } from '../models/control/versions.ts';
+import { lockHolderPurpose, takeRebuildLock, type RebuildLock } from '../store/control/rebuildLock.ts';
+import { collectStaleVersions, type Collected } from '../store/control/staleVersions.ts';
+import { recordRebuildProgress } from '../store/control/rebuildProgress.ts';
+import { activate, createVersion, deleteVersion, readActive } from '../store/control/versions.ts';
 import { replayLog } from './replayLog.ts';
 import { runPartition, type ProjectorDeps } from './runPartition.ts';
 

@@ -21,11 +21,11 @@ import type {
 import { encodeAccess } from '../models/access/codec.ts';
 import { putAccess } from '../models/access/storage.ts';
 import { replaceAvailability } from '../models/availability/storage.ts';
-import { partitionKeys } from '../models/control/keys.ts';
-import { clearRenderMark } from '../models/control/writes.ts';
+import { partitionKeys } from '../store/control/keys.ts';
+import { clearRenderMark } from '../store/control/writes.ts';
 import { putEmbed, putOverall, putSnippets } from '../models/embed/writes.ts';
-import type { PageRef } from '../models/page.ts';
-import type { WriteOp } from '../models/redis/writeOps.ts';
+import type { PageRef } from '../store/page.ts';
+import type { WriteOp } from '../store/writeOps.ts';
 import { renderChangedIncidents, renderIncidents, renderMaintenances } from '../models/lists/renderLists.ts';
 import { renderSubscriptions } from './renderSubscriptions.ts';
 

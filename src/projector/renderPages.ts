@@ -1,18 +1,18 @@
 // Renders pages of one partition: load their documents and aggregates (I/O), render them (pure),
 // and commit the outputs under the checkpoint the render read them at: if the partition moved on
 // meanwhile, the newer runner renders instead.
-import type { RedisClient } from '../models/redis/redisClient.ts';
+import type { RedisClient } from '../store/redisClient.ts';
 import type { MonitorConfig, PageState, UrlSettings } from '../../projections/types.ts';
-import { checkpointRead } from '../models/control/reads.ts';
-import { clearRenderMark, scheduleDue, type RenderSet } from '../models/control/writes.ts';
+import { checkpointRead } from '../store/control/reads.ts';
+import { clearRenderMark, scheduleDue, type RenderSet } from '../store/control/writes.ts';
 import { maintenanceMonthsRead } from '../models/lists/reads.ts';
 import { renderedKeysRead } from '../models/pageOutputs.ts';
 import type { Quarantine } from '../models/quarantine/codec.ts';
 import { quarantinePage, quarantineRead, releasePage } from '../models/quarantine/storage.ts';
-import { commitWrites } from '../models/control/commitWrites.ts';
-import { listRead, readAll, runRead } from '../models/redis/reads.ts';
+import { commitWrites } from '../store/control/commitWrites.ts';
+import { listRead, readAll, runRead } from '../store/reads.ts';
 import { loadRenderStates } from './loadRenderStates.ts';
-import type { WriteOp } from '../models/redis/writeOps.ts';
+import type { WriteOp } from '../store/writeOps.ts';
 import { monitorSnapshotRead, monitorStatusRead } from '../models/series/monitorSnapshotRead.ts';
 import { clockParts, renderPage, type RenderScope } from './renderPage.ts';
 

@@ -3,10 +3,10 @@
 // The next batch is read from PostgreSQL while the current one is applied to Redis; a batch too
 // big for one commit per partition is cut (planWithinCommit) and the rest read again. Continuous
 // projection reads per partition instead, because each partition is its own job there.
-import type { RedisClient } from '../models/redis/redisClient.ts';
+import type { RedisClient } from '../store/redisClient.ts';
 import { formatCheckpoint, readAfter, START, type LogRow, type ReadResult } from '../eventLog/readAfter.ts';
-import { partitionTag } from '../models/control/keys.ts';
-import { commitBatch, encodeBatch, type EncodedBatch } from '../models/control/commitWrites.ts';
+import { partitionTag } from '../store/control/keys.ts';
+import { commitBatch, encodeBatch, type EncodedBatch } from '../store/control/commitWrites.ts';
 import { pageHash } from '../shared/pageHash.ts';
 import { checkpointAfter, planWithinCommit } from './planWithinCommit.ts';
 import { projectBatch } from './projectBatch.ts';

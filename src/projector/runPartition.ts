@@ -1,16 +1,16 @@
 // The catch-up loop of one partition of one read-model version: read a batch after the
 // checkpoint, plan its writes, commit them with the checkpoint compare-and-set, render what the
 // batch made dirty; on a new minute, render what the clock changed.
-import type { RedisClient } from '../models/redis/redisClient.ts';
+import type { RedisClient } from '../store/redisClient.ts';
 import type { DatabasePool } from 'slonik';
 import type { UrlSettings } from '../../projections/types.ts';
 import { formatCheckpoint, parseCheckpoint, readAfter, type LogRow } from '../eventLog/readAfter.ts';
-import { partitionTag } from '../models/control/keys.ts';
-import { checkpointRead, tickRead } from '../models/control/reads.ts';
-import { setTick } from '../models/control/writes.ts';
-import { commitBatch, encodeBatch } from '../models/control/commitWrites.ts';
+import { partitionTag } from '../store/control/keys.ts';
+import { checkpointRead, tickRead } from '../store/control/reads.ts';
+import { setTick } from '../store/control/writes.ts';
+import { commitBatch, encodeBatch } from '../store/control/commitWrites.ts';
 import { announceDomainChanges } from '../models/domains/storage.ts';
-import { runRead } from '../models/redis/reads.ts';
+import { runRead } from '../store/reads.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Logger } from '../shared/logger.ts';
 import { MINUTE_MS } from '../shared/time.ts';

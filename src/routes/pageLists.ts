@@ -12,7 +12,7 @@ import { cacheControl, cacheFor, readyBody, sendBody } from '../http/send.ts';
 import type { PageAccess } from '../models/access/codec.ts';
 import { emptyDailyCounts } from '../models/lists/emptyDailyCounts.ts';
 import type { ListKeys } from '../models/lists/keys.ts';
-import type { PageRef } from '../models/page.ts';
+import type { PageRef } from '../store/page.ts';
 import { EARLIEST_MS, LATEST_MS } from '../events/bounds.ts';
 
 type Handler = (req: Request, res: Response) => Promise<void>;

@@ -15,7 +15,7 @@ import { escapeHtml } from '../shared/escapeHtml.ts';
 import { MINUTE_MS } from '../shared/time.ts';
 import { NOSNIFF } from '../statusPage/securityHeaders.ts';
 import type { PageAccess } from '../models/access/codec.ts';
-import type { PageRef } from '../models/page.ts';
+import type { PageRef } from '../store/page.ts';
 import type { SlaHead, SlaReads } from '../models/sla/reads.ts';
 import type { Route } from './routeTable.ts';
 import type { EdgeAnswer } from '../edge/edgeHeaders.ts';

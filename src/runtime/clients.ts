@@ -1,10 +1,10 @@
 // The process's connections, built once from the config and passed down (no globals). Every Redis
 // client of every command comes from createRedis: one server (REDIS_URL) or a Redis Cluster
-// (REDIS_CLUSTER_NODES), the rest of the code does not care which (src/models/redis/redisClient.ts).
+// (REDIS_CLUSTER_NODES), the rest of the code does not care which (src/store/redisClient.ts).
 import { Cluster, Redis, type RedisOptions } from 'ioredis';
 import type { Config } from '../config.ts';
 import { createDb, type DatabasePool } from '../eventLog/createDb.ts';
-import type { RedisClient } from '../models/redis/redisClient.ts';
+import type { RedisClient } from '../store/redisClient.ts';
 import { createLogger, type Logger } from '../shared/logger.ts';
 
 /**

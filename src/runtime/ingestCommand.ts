@@ -4,7 +4,7 @@ import type { Config } from '../config.ts';
 import { migrate } from '../eventLog/migrate.ts';
 import { cliIngest } from '../ingest/cliIngest.ts';
 import { createProjectorQueue, createWake } from '../projector/queue.ts';
-import { createActiveVersionReader } from '../models/control/activeVersionReader.ts';
+import { createActiveVersionReader } from '../store/control/activeVersionReader.ts';
 import { systemClock } from '../shared/clock.ts';
 import { hostOfUrl } from '../shared/hostName.ts';
 import { createClients } from './clients.ts';

@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { Config } from '../config.ts';
 import { withDatabase } from '../eventLog/migrate.ts';
-import { requireNoEviction, RedisEvicts } from '../models/redis/evictionPolicy.ts';
+import { requireNoEviction, RedisEvicts } from '../store/evictionPolicy.ts';
 import {
   errorCode,
   isUnreachable,

@@ -1,7 +1,7 @@
 // `npm run serve`: the public API and the operator listener; no projection work. With
 // WEB_CONCURRENCY > 1 the public API runs in that many processes (apiProcesses.ts) and this
 // process keeps the operator listener, so ingest, probes and metrics answer once per machine.
-import type { RedisClient } from '../models/redis/redisClient.ts';
+import type { RedisClient } from '../store/redisClient.ts';
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import { buildPublicHandler } from '../app.ts';
 import type { Config } from '../config.ts';
@@ -10,7 +10,7 @@ import { registerReadCacheMetrics } from '../http/readCacheMetrics.ts';
 import { buildOperatorApp } from '../operatorApp.ts';
 import { registerProjectorGauges } from '../projector/projectorMetrics.ts';
 import { createProjectorQueue, createWake } from '../projector/queue.ts';
-import { createActiveVersionReader } from '../models/control/activeVersionReader.ts';
+import { createActiveVersionReader } from '../store/control/activeVersionReader.ts';
 import { createDomainDirectory } from '../models/domains/domainDirectory.ts';
 import { systemClock } from '../shared/clock.ts';
 import { hostOfUrl } from '../shared/hostName.ts';

@@ -11,7 +11,7 @@ import type { Config } from '../config.ts';
 import { appendEvents } from '../eventLog/appendEvents.ts';
 import { migrate } from '../eventLog/migrate.ts';
 import { createProjectorQueue, createWake, wakeAfterAppend } from '../projector/queue.ts';
-import { createActiveVersionReader } from '../models/control/activeVersionReader.ts';
+import { createActiveVersionReader } from '../store/control/activeVersionReader.ts';
 import { DAY_MS, MINUTE_MS, formatTimestamp } from '../shared/time.ts';
 import { createClients } from './clients.ts';
 import { buildLanes, check, statusStepper, storyTeller, type Emitted } from './simulatedTraffic.ts';

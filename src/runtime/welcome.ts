@@ -2,7 +2,7 @@
 // caught up with the log, pick a page that exists, and ask each URL; print only those that
 // answered 200 (a private, blocked or free-plan page loses the URLs it refuses).
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { RedisClient } from '../models/redis/redisClient.ts';
+import type { RedisClient } from '../store/redisClient.ts';
 import { sql, type DatabasePool } from 'slonik';
 import { z } from 'zod';
 import { browsableHost, type Config } from '../config.ts';

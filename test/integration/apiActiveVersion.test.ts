@@ -1,8 +1,8 @@
 // The active-version pointer is read at most once per TTL, shared by concurrent callers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RedisClient } from '../../src/models/redis/redisClient.ts';
-import { createActiveVersionReader } from '../../src/models/control/activeVersionReader.ts';
-import { activeKey } from '../../src/models/control/keys.ts';
+import type { RedisClient } from '../../src/store/redisClient.ts';
+import { createActiveVersionReader } from '../../src/store/control/activeVersionReader.ts';
+import { activeKey } from '../../src/store/control/keys.ts';
 import { dropRedisPrefix, freshRedisPrefix, testRedis } from '../support/testEnv.ts';
 
 let redis: RedisClient;

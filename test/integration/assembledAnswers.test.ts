@@ -14,7 +14,7 @@ import { elevenApiPaths } from '../support/apiPaths.ts';
 import { check, monitorConfigured, pageConfigured } from '../support/events.ts';
 import { startProjectorEnv, URLS, type ProjectorEnv } from '../support/projectorEnv.ts';
 import { dumpVersion, keysOf } from '../support/readModels.ts';
-import { readActive } from '../../src/models/control/versions.ts';
+import { readActive } from '../../src/store/control/versions.ts';
 
 const START = Date.parse('2026-11-22T11:00:00Z');
 const iso = (ms: number) => new Date(ms).toISOString();

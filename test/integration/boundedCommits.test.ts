@@ -5,11 +5,11 @@
 // give the same models as the same log projected in batches of 50; and a crash between the calls
 // of one batch commit must leave nothing counted twice.
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { RedisClient } from '../../src/models/redis/redisClient.ts';
+import type { RedisClient } from '../../src/store/redisClient.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readActive } from '../../src/models/control/versions.ts';
-import { MAX_CALL_BYTES, MAX_CALL_KEYS } from '../../src/models/redis/encodeWrites.ts';
-import { withScripts } from '../../src/models/redis/scripts.ts';
+import { readActive } from '../../src/store/control/versions.ts';
+import { MAX_CALL_BYTES, MAX_CALL_KEYS } from '../../src/store/encodeWrites.ts';
+import { withScripts } from '../../src/store/scripts.ts';
 import { projectionStatus } from '../../src/projector/projectionStatus.ts';
 import { runPartition } from '../../src/projector/runPartition.ts';
 import { check, monitorConfigured, pageConfigured } from '../support/events.ts';

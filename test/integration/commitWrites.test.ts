@@ -1,9 +1,9 @@
 // The one write path of the read models: fenced by the checkpoint, every key declared, nothing
 // written when any write of a commit is malformed.
-import type { RedisClient } from '../../src/models/redis/redisClient.ts';
+import type { RedisClient } from '../../src/store/redisClient.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commitWrites, KeyOutsidePartition } from '../../src/models/control/commitWrites.ts';
-import { withScripts } from '../../src/models/redis/scripts.ts';
+import { commitWrites, KeyOutsidePartition } from '../../src/store/control/commitWrites.ts';
+import { withScripts } from '../../src/store/scripts.ts';
 import { dropRedisPrefix, freshRedisPrefix, testRedis } from '../support/testEnv.ts';
 
 describe('commitWrites', () => {

@@ -1,10 +1,10 @@
 // The two writes behind the live streams: hsetVersioned writes only changed fields, stamps them with
 // a revision that only grows, and publishes once per commit that changed something; publish sends
 // a message on a channel that is not a key.
-import { subscriberOf, type RedisClient } from '../../src/models/redis/redisClient.ts';
+import { subscriberOf, type RedisClient } from '../../src/store/redisClient.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commitWrites } from '../../src/models/control/commitWrites.ts';
-import type { WriteOp } from '../../src/models/redis/writeOps.ts';
+import { commitWrites } from '../../src/store/control/commitWrites.ts';
+import type { WriteOp } from '../../src/store/writeOps.ts';
 import { dropRedisPrefix, freshRedisPrefix, testRedis } from '../support/testEnv.ts';
 
 describe('commitWrites: hsetVersioned and publish', () => {

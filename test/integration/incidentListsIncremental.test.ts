@@ -2,7 +2,7 @@
 // month's daily counts): the models stay equal, key for key, to a rebuild that renders every list
 // whole — across months, with old incidents edited and reopened in later batches.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readActive } from '../../src/models/control/versions.ts';
+import { readActive } from '../../src/store/control/versions.ts';
 import { rebuild } from '../../src/projector/rebuild.ts';
 import { monitorConfigured, pageConfigured } from '../support/events.ts';
 import { dumpVersion } from '../support/readModels.ts';

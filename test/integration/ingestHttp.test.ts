@@ -4,7 +4,7 @@ import type net from 'node:net';
 import { Writable } from 'node:stream';
 import express, { type Express } from 'express';
 import { Redis } from 'ioredis';
-import type { RedisClient } from '../../src/models/redis/redisClient.ts';
+import type { RedisClient } from '../../src/store/redisClient.ts';
 import { pino } from 'pino';
 import { sql, type DatabasePool } from 'slonik';
 import request from 'supertest';

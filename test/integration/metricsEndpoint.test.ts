@@ -3,7 +3,7 @@
 // asks the event log once.
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import type { RedisClient } from '../../src/models/redis/redisClient.ts';
+import type { RedisClient } from '../../src/store/redisClient.ts';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import type { DatabasePool } from 'slonik';

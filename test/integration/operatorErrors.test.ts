@@ -1,6 +1,6 @@
 // The operator listener answers errors in the public API's style (decisions.md "HTTP"): the
 // texts of ingest.md, a JSON body, Cache-Control no-store, Retry-After only where retrying helps.
-import type { RedisClient } from '../../src/models/redis/redisClient.ts';
+import type { RedisClient } from '../../src/store/redisClient.ts';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import request from 'supertest';

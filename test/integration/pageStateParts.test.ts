@@ -1,15 +1,15 @@
 // The page document in parts: a batch reads the core and only the incidents and maintenances its
 // events touch, so a batch of checks parses none of them however many the page has; a document
 // of the single-document layout is read whole and moved into parts by its next change.
-import type { RedisClient } from '../../src/models/redis/redisClient.ts';
+import type { RedisClient } from '../../src/store/redisClient.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProjectedEvent } from '../../src/events/storedEvent.ts';
 import { projectedEvent } from '../support/events.ts';
-import { commitWrites } from '../../src/models/control/commitWrites.ts';
-import { CorruptReadModel } from '../../src/models/corruptReadModel.ts';
+import { commitWrites } from '../../src/store/control/commitWrites.ts';
+import { CorruptReadModel } from '../../src/store/corruptReadModel.ts';
 import { pageStateKeys } from '../../src/models/pageState/keys.ts';
 import { pageStateRead } from '../../src/models/pageState/reads.ts';
-import { runRead } from '../../src/models/redis/reads.ts';
+import { runRead } from '../../src/store/reads.ts';
 import { loadBatchInputs } from '../../src/projector/loadBatchInputs.ts';
 import { planBatch } from '../../src/projector/planBatch.ts';
 import { dropRedisPrefix, freshRedisPrefix, testRedis } from '../support/testEnv.ts';

@@ -12,7 +12,7 @@ import { projectPartition } from '../../src/projector/projectPartition.ts';
 import { createProjectorMetrics } from '../../src/projector/projectorMetrics.ts';
 import { projectionStatus } from '../../src/projector/projectionStatus.ts';
 import { rebuild } from '../../src/projector/rebuild.ts';
-import { readActive } from '../../src/models/control/versions.ts';
+import { readActive } from '../../src/store/control/versions.ts';
 import { pageHash } from '../../src/shared/pageHash.ts';
 import { check, monitorConfigured, pageConfigured } from '../support/events.ts';
 import { assembledJson } from '../support/readModels.ts';

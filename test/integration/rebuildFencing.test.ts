@@ -3,15 +3,15 @@
 // serves are collected by the next rebuild or worker start.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rebuildLockKey } from '../../src/models/control/keys.ts';
-import { takeRebuildLock } from '../../src/models/control/rebuildLock.ts';
-import { activate, createVersion, readActive, RebuildLockLost } from '../../src/models/control/versions.ts';
+import { rebuildLockKey } from '../../src/store/control/keys.ts';
+import { takeRebuildLock } from '../../src/store/control/rebuildLock.ts';
+import { activate, createVersion, readActive, RebuildLockLost } from '../../src/store/control/versions.ts';
 import { replayLog } from '../../src/projector/replayLog.ts';
 import { collectStaleAtStart, rebuild, RebuildRunning } from '../../src/projector/rebuild.ts';
 import { twoPagesWithChecks } from '../support/events.ts';
 import { dumpVersion } from '../support/readModels.ts';
 import { startProjectorEnv, type ProjectorEnv } from '../support/projectorEnv.ts';
-import { scanKeys } from '../../src/models/redis/scanKeys.ts';
+import { scanKeys } from '../../src/store/scanKeys.ts';
 
 describe('rebuild lock and stale versions', () => {
   let env: ProjectorEnv;

@@ -4,8 +4,8 @@
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
-import { takeRebuildLock } from '../../src/models/control/rebuildLock.ts';
-import { activate, createVersion, readActive } from '../../src/models/control/versions.ts';
+import { takeRebuildLock } from '../../src/store/control/rebuildLock.ts';
+import { activate, createVersion, readActive } from '../../src/store/control/versions.ts';
 import { createProjectorQueue } from '../../src/projector/queue.ts';
 import { rebuildOrJoin } from '../../src/projector/rebuildOrJoin.ts';
 import { replayLog } from '../../src/projector/replayLog.ts';

@@ -3,8 +3,8 @@
 // none behind.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { partitionOf } from '../../src/shared/pageHash.ts';
-import { runRead } from '../../src/models/redis/reads.ts';
-import { scanKeys } from '../../src/models/redis/scanKeys.ts';
+import { runRead } from '../../src/store/reads.ts';
+import { scanKeys } from '../../src/store/scanKeys.ts';
 import { failuresRead } from '../../src/models/timeline/reads.ts';
 import { check, monitorConfigured, pageConfigured } from '../support/events.ts';
 import { startProjectorEnv, type ProjectorEnv } from '../support/projectorEnv.ts';

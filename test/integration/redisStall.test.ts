@@ -2,7 +2,7 @@
 // answers within 2 s, 503 with Retry-After (the badge: a grey SVG), /readyz names Redis, and
 // everything answers again once Redis does. A redis-server of this file's own takes the abuse.
 import type { Express } from 'express';
-import type { RedisClient } from '../../src/models/redis/redisClient.ts';
+import type { RedisClient } from '../../src/store/redisClient.ts';
 import { pino } from 'pino';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

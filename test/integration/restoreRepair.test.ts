@@ -17,7 +17,7 @@ import { LogRestored, verifyLogOrigin } from '../../src/eventLog/logOrigin.ts';
 import { withDatabase } from '../../src/eventLog/migrate.ts';
 import { readAfter, START } from '../../src/eventLog/readAfter.ts';
 import { rebuild } from '../../src/projector/rebuild.ts';
-import { readActive } from '../../src/models/control/versions.ts';
+import { readActive } from '../../src/store/control/versions.ts';
 import { startPgCluster, type PgCluster } from '../support/pgCluster.ts';
 import { startProjectorEnv, type ProjectorEnv } from '../support/projectorEnv.ts';
 import { dumpVersion } from '../support/readModels.ts';

@@ -3,9 +3,9 @@
 // and the stored summaries equal a rebuild's byte for byte. The interleaving is forced at a chosen
 // call, not left to timing.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { RedisClient } from '../../src/models/redis/redisClient.ts';
-import { withScripts } from '../../src/models/redis/scripts.ts';
-import { readActive } from '../../src/models/control/versions.ts';
+import type { RedisClient } from '../../src/store/redisClient.ts';
+import { withScripts } from '../../src/store/scripts.ts';
+import { readActive } from '../../src/store/control/versions.ts';
 import { rebuild } from '../../src/projector/rebuild.ts';
 import { runPartition } from '../../src/projector/runPartition.ts';
 import { check, monitorConfigured, pageConfigured } from '../support/events.ts';

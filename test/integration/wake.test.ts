@@ -7,9 +7,9 @@ import {
   wakeAfterAppend,
   wakeAllPartitions,
 } from '../../src/projector/queue.ts';
-import { createActiveVersionReader } from '../../src/models/control/activeVersionReader.ts';
-import { formatActive } from '../../src/models/control/codec.ts';
-import { activeKey } from '../../src/models/control/keys.ts';
+import { createActiveVersionReader } from '../../src/store/control/activeVersionReader.ts';
+import { formatActive } from '../../src/store/control/codec.ts';
+import { activeKey } from '../../src/store/control/keys.ts';
 import { partitionOf } from '../../src/shared/pageHash.ts';
 import { dropRedisPrefix, freshRedisPrefix, testRedis } from '../support/testEnv.ts';
 

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { appendEvents } from '../../src/eventLog/appendEvents.ts';
 import { projectionStatus } from '../../src/projector/projectionStatus.ts';
 import { createProjectorQueue } from '../../src/projector/queue.ts';
-import { readActive } from '../../src/models/control/versions.ts';
+import { readActive } from '../../src/store/control/versions.ts';
 import { simulatedEvents } from '../support/simulatedLog.ts';
 import { expectEqualToRebuild, useWorkerFleet, waitForLagZero } from '../support/workerFleet.ts';
 

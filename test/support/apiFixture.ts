@@ -3,7 +3,7 @@
 // access rule can explain an error. Also builds the app on a fresh prefix.
 import { Writable } from 'node:stream';
 import type { Express } from 'express';
-import type { RedisClient } from '../../src/models/redis/redisClient.ts';
+import type { RedisClient } from '../../src/store/redisClient.ts';
 import { pino } from 'pino';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';

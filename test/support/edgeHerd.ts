@@ -10,8 +10,8 @@ import { buildPublicHandler } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createReadCache } from '../../src/http/readCache.ts';
 import { createResponseMemo } from '../../src/http/responseMemo.ts';
-import type { RedisClient } from '../../src/models/redis/redisClient.ts';
-import { createSubscriber } from '../../src/models/redis/subscriber.ts';
+import type { RedisClient } from '../../src/store/redisClient.ts';
+import { createSubscriber } from '../../src/store/subscriber.ts';
 import { SCRIPT_PATH } from '../../src/statusPage/pageDocument.ts';
 import { elevenApiPaths } from './apiPaths.ts';
 

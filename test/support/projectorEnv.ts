@@ -2,14 +2,14 @@
 // through the write path, then project every partition until caught up. The clock is pinned
 // and movable, so figures can be asserted exactly.
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { RedisClient } from '../../src/models/redis/redisClient.ts';
+import type { RedisClient } from '../../src/store/redisClient.ts';
 import { pino } from 'pino';
 import { appendEvents, type AppendResult } from '../../src/eventLog/appendEvents.ts';
-import { partitionTag } from '../../src/models/control/keys.ts';
+import { partitionTag } from '../../src/store/control/keys.ts';
 import { projectionStatus } from '../../src/projector/projectionStatus.ts';
 import { runPartition, type ProjectorDeps } from '../../src/projector/runPartition.ts';
-import { takeRebuildLock } from '../../src/models/control/rebuildLock.ts';
-import { activate, createVersion, readActive } from '../../src/models/control/versions.ts';
+import { takeRebuildLock } from '../../src/store/control/rebuildLock.ts';
+import { activate, createVersion, readActive } from '../../src/store/control/versions.ts';
 import { waitForLogHorizon } from './logHorizon.ts';
 import { dropRedisPrefix, freshDatabase, freshRedisPrefix, testRedis, type TestDatabase } from './testEnv.ts';
 

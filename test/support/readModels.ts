@@ -1,6 +1,6 @@
 // Reading rendered outputs and dumping whole versions, for assertions.
-import type { RedisClient } from '../../src/models/redis/redisClient.ts';
-import { scanKeys } from '../../src/models/redis/scanKeys.ts';
+import type { RedisClient } from '../../src/store/redisClient.ts';
+import { scanKeys } from '../../src/store/scanKeys.ts';
 import { decodeAvailability } from '../../src/models/availability/codec.ts';
 import { pageKeys } from './pageKeys.ts';
 import { partitionOf } from '../../src/shared/pageHash.ts';

@@ -2,20 +2,20 @@
 // wait for the projector: an active pointer "1:4" and, per page, the keys under its partition tag.
 // The monitors' series (what charts, minute data, rtm and upd are assembled from when read) are
 // written by the projector's own planning, so they are exactly what projecting the checks stores.
-import type { RedisClient } from '../../src/models/redis/redisClient.ts';
+import type { RedisClient } from '../../src/store/redisClient.ts';
 import type { MonitorConfig, PageState } from '../../projections/types.ts';
 import type { CheckStatus } from '../../src/events/check.ts';
 import type { Plan } from '../../src/events/page.ts';
 import { encodeUpdated } from '../../src/models/pageState/codec.ts';
 import { formatCheckpoint, START } from '../../src/eventLog/readAfter.ts';
 import { encodeAccess } from '../../src/models/access/codec.ts';
-import { toBytes } from '../../src/models/bytes.ts';
-import { formatActive } from '../../src/models/control/codec.ts';
-import { commitWrites } from '../../src/models/control/commitWrites.ts';
-import { activeKey, partitionKeys, partitionTag } from '../../src/models/control/keys.ts';
+import { toBytes } from '../../src/store/bytes.ts';
+import { formatActive } from '../../src/store/control/codec.ts';
+import { commitWrites } from '../../src/store/control/commitWrites.ts';
+import { activeKey, partitionKeys, partitionTag } from '../../src/store/control/keys.ts';
 import { putPageCore } from '../../src/models/pageState/writes.ts';
 import { timelineKeys } from '../../src/models/timeline/keys.ts';
-import type { WriteOp } from '../../src/models/redis/writeOps.ts';
+import type { WriteOp } from '../../src/store/writeOps.ts';
 import type { Check } from '../../src/projector/evolveBatch.ts';
 import { planChecks } from '../../src/projector/planChecks.ts';
 import { pageKeys } from './pageKeys.ts';

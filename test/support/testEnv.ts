@@ -7,8 +7,8 @@ import { inject } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { createDb, type DatabasePool } from '../../src/eventLog/createDb.ts';
 import { withDatabase } from '../../src/eventLog/migrate.ts';
-import { isCluster, type RedisClient } from '../../src/models/redis/redisClient.ts';
-import { scanKeys } from '../../src/models/redis/scanKeys.ts';
+import { isCluster, type RedisClient } from '../../src/store/redisClient.ts';
+import { scanKeys } from '../../src/store/scanKeys.ts';
 import { createRedis, type RedisTarget } from '../../src/runtime/clients.ts';
 
 export type TestDatabase = { url: string; db: DatabasePool; close: () => Promise<void> };

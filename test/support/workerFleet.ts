@@ -4,7 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import type { RedisClient as Redis } from '../../src/models/redis/redisClient.ts';
+import type { RedisClient as Redis } from '../../src/store/redisClient.ts';
 import { pino } from 'pino';
 import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { projectionStatus } from '../../src/projector/projectionStatus.ts';

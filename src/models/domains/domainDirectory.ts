@@ -2,13 +2,13 @@
 // from every partition's claims in one round trip and reloaded when the projector announces a
 // change, so a request looks its host up in memory and costs Redis nothing. A periodic reload
 // (and one after the subscriber reconnects) covers an announcement that never arrived. The
-// announcements come through the process's shared subscriber (redis/subscriber.ts).
-import type { RedisClient } from '../redis/redisClient.ts';
+// announcements come through the process's shared subscriber (src/store/subscriber.ts).
+import type { RedisClient } from '../../store/redisClient.ts';
 import type { Logger } from '../../shared/logger.ts';
-import type { ActiveVersionReader } from '../control/activeVersionReader.ts';
-import { partitionTag } from '../control/keys.ts';
-import { listRead, runRead } from '../redis/reads.ts';
-import { createSubscriber, type Subscriber } from '../redis/subscriber.ts';
+import type { ActiveVersionReader } from '../../store/control/activeVersionReader.ts';
+import { partitionTag } from '../../store/control/keys.ts';
+import { listRead, runRead } from '../../store/reads.ts';
+import { createSubscriber, type Subscriber } from '../../store/subscriber.ts';
 import { resolveDomains } from './codec.ts';
 import { domainChangesChannel, domainClaimsRead } from './storage.ts';
 

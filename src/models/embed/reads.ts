@@ -1,7 +1,7 @@
 // Typed reads of the embed model.
-import { fromBuffer, type StoredBytes } from '../bytes.ts';
-import type { PageRef } from '../page.ts';
-import { getBuffer, getString, hashGetAll, mapRead, type Read } from '../redis/reads.ts';
+import { fromBuffer, type StoredBytes } from '../../store/bytes.ts';
+import type { PageRef } from '../../store/page.ts';
+import { getBuffer, getString, hashGetAll, mapRead, type Read } from '../../store/reads.ts';
 import { decodeEmbed, decodeRevisions, embedKeys, type EmbedParts, type EmbedRevisions } from './codec.ts';
 
 export type { EmbedRevisions };

@@ -2,9 +2,9 @@
 // access document, so a route decides 404/401/403 and answers from one round trip.
 import { decodeAccess, type PageAccess } from '../access/codec.ts';
 import { accessKey } from '../access/storage.ts';
-import { fromBuffer, type StoredBytes } from '../bytes.ts';
-import type { PageRef } from '../page.ts';
-import { hashGetBuffer, mapRead, setMembers, type Read } from '../redis/reads.ts';
+import { fromBuffer, type StoredBytes } from '../../store/bytes.ts';
+import type { PageRef } from '../../store/page.ts';
+import { hashGetBuffer, mapRead, setMembers, type Read } from '../../store/reads.ts';
 import { maintenanceKeys, type ListKeys } from './keys.ts';
 
 /** A slice of a sorted list, as ZRANGE indices (stop −1: to the end). */

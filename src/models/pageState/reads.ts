@@ -1,7 +1,15 @@
 // Typed reads of the page-state model.
 import type { PageState } from '../../../projections/types.ts';
-import type { PageRef } from '../page.ts';
-import { getString, hashGetAll, hashGetMany, known, mapRead, tupleRead, type Read } from '../redis/reads.ts';
+import type { PageRef } from '../../store/page.ts';
+import {
+  getString,
+  hashGetAll,
+  hashGetMany,
+  known,
+  mapRead,
+  tupleRead,
+  type Read,
+} from '../../store/reads.ts';
 import { decodePage, decodeUpdated, type DecodedPage } from './codec.ts';
 import { pageStateKeys } from './keys.ts';
 

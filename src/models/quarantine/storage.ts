@@ -1,8 +1,8 @@
 // Where the quarantine of a partition lives in Redis: the pages whose projection or render failed,
 // kept out of the way so the rest of the partition goes on (docs/architecture.md, "Quarantined
 // pages"). A failed page goes in; a page that renders again comes out.
-import { hashGetAll, mapRead, type Read } from '../redis/reads.ts';
-import type { WriteOp } from '../redis/writeOps.ts';
+import { hashGetAll, mapRead, type Read } from '../../store/reads.ts';
+import type { WriteOp } from '../../store/writeOps.ts';
 import { decodeQuarantine, type Quarantine, encodeQuarantine } from './codec.ts';
 
 export const quarantineKey = (tag: string): string => `${tag}:quarantine`;

@@ -8,7 +8,7 @@ import type { Interval, MonitorConfig, MonitorSnapshot, MonitorStatus } from '..
 import { hourBucketsRead, minuteBucketsRead } from '../buckets/reads.ts';
 import { MINUTE_WINDOW } from '../buckets/writes.ts';
 import { dayOf } from '../buckets/codec.ts';
-import { listRead, mapRead, tupleRead, type Read } from '../redis/reads.ts';
+import { listRead, mapRead, tupleRead, type Read } from '../../store/reads.ts';
 import { downDaysRead, failuresOverlappingRead, headRead } from '../timeline/reads.ts';
 import { DAY_MS, floorTo } from '../../shared/time.ts';
 

@@ -8,8 +8,8 @@ import { slaSettings } from '../../../projections/sla/settings.ts';
 import type { PageState } from '../../../projections/types.ts';
 import type { PageAccess } from '../access/codec.ts';
 import { accessRead } from '../access/storage.ts';
-import { partitionKeys } from '../control/keys.ts';
-import type { PageRef } from '../page.ts';
+import { partitionKeys } from '../../store/control/keys.ts';
+import type { PageRef } from '../../store/page.ts';
 import { decodePage } from '../pageState/codec.ts';
 import { pageStateKeys } from '../pageState/keys.ts';
 import {
@@ -26,8 +26,8 @@ import {
   zsetByScore,
   zsetScoredByScore,
   type Read,
-} from '../redis/reads.ts';
-import type { RedisClient } from '../redis/redisClient.ts';
+} from '../../store/reads.ts';
+import type { RedisClient } from '../../store/redisClient.ts';
 import { failuresOverlappingRead, headRead } from '../timeline/reads.ts';
 import { decodeMeta, decodeSummaries, type MonthSummaries, type SlaMeta } from './codec.ts';
 import { slaMetaKey, slaPartitionKeys, slaYearKey, summaryField } from './keys.ts';

@@ -10,12 +10,12 @@ import { computeMonths } from '../../../projections/sla/renderReports.ts';
 import { slaSettings } from '../../../projections/sla/settings.ts';
 import { monthDueAt, monthsToStore } from '../../../projections/sla/storedMonths.ts';
 import type { PageState } from '../../../projections/types.ts';
-import { commitWrites } from '../control/commitWrites.ts';
-import { checkpointRead } from '../control/reads.ts';
-import type { PageRef } from '../page.ts';
-import { listRead, readAll, runRead, tupleRead } from '../redis/reads.ts';
-import type { RedisClient } from '../redis/redisClient.ts';
-import type { WriteOp } from '../redis/writeOps.ts';
+import { commitWrites } from '../../store/control/commitWrites.ts';
+import { checkpointRead } from '../../store/control/reads.ts';
+import type { PageRef } from '../../store/page.ts';
+import { listRead, readAll, runRead, tupleRead } from '../../store/reads.ts';
+import type { RedisClient } from '../../store/redisClient.ts';
+import type { WriteOp } from '../../store/writeOps.ts';
 import {
   partitionPagesRead,
   slaDirtyRead,

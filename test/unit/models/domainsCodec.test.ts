@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CorruptReadModel } from '../../../src/models/corruptReadModel.ts';
+import { CorruptReadModel } from '../../../src/store/corruptReadModel.ts';
 import { decodeDomainClaims, encodeDomainClaim, resolveDomains } from '../../../src/models/domains/codec.ts';
 
 const partition = (claims: Record<string, [domain: string, since: string]>) =>

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { fromBytes, toBytes } from '../../../src/models/bytes.ts';
+import { fromBytes, toBytes } from '../../../src/store/bytes.ts';
 import {
   formatActive,
   formatMonitorOfPage,
   parseActive,
   parseMonitorOfPage,
-} from '../../../src/models/control/codec.ts';
+} from '../../../src/store/control/codec.ts';
 import { decodeEmbed, encodeEmbed } from '../../../src/models/embed/codec.ts';
 import { listScore } from '../../../src/models/lists/codec.ts';
 

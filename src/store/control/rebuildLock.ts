@@ -5,8 +5,8 @@
 // The token names what the holder does: a worker's start-up collection of stale versions holds
 // the lock for a bounded SCAN only, so a rebuild waits for it instead of being refused.
 import { randomUUID } from 'node:crypto';
-import type { RedisClient } from '../redis/redisClient.ts';
-import { withScripts } from '../redis/scripts.ts';
+import type { RedisClient } from '../redisClient.ts';
+import { withScripts } from '../scripts.ts';
 import { rebuildLockKey } from './keys.ts';
 
 export const LOCK_TTL_MS = 30_000;

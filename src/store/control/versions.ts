@@ -2,11 +2,11 @@
 // prefix while the active one keeps serving, the `active` pointer flips once it has caught up,
 // then the old version is deleted. Its checkpoints go first, which fences any late writer.
 // These writes are not part of any partition's commit: they create, flip and drop partitions.
-import type { RedisClient } from '../redis/redisClient.ts';
+import type { RedisClient } from '../redisClient.ts';
 import { START, formatCheckpoint } from '../../eventLog/readAfter.ts';
 import { formatActive, parseActive, type ActiveVersion } from './codec.ts';
-import { withScripts } from '../redis/scripts.ts';
-import { unlinkInChunks, unlinkMatching } from '../redis/unlinkKeys.ts';
+import { withScripts } from '../scripts.ts';
+import { unlinkInChunks, unlinkMatching } from '../unlinkKeys.ts';
 import {
   activeKey,
   partitionKeys,

@@ -1,6 +1,6 @@
 // Write builders of the control model: the sets that tell the renderer what to render, the due
 // times and the tick. The checkpoint itself moves only inside commitWrites.
-import { setOp, type WriteOp } from '../redis/writeOps.ts';
+import { setOp, type WriteOp } from '../writeOps.ts';
 import { partitionKeys } from './keys.ts';
 
 /** The sets of a partition that drive rendering; members are slugs, or "<slug>|<monitorId>". */

@@ -1,5 +1,5 @@
 // Typed reads of the control model.
-import { getString, known, mapRead, setMembers, tupleRead, zsetByScore, type Read } from '../redis/reads.ts';
+import { getString, known, mapRead, setMembers, tupleRead, zsetByScore, type Read } from '../reads.ts';
 import {
   parseItemOfPage,
   parseMonitorOfPage,

@@ -5,8 +5,8 @@ import {
   MAX_CALL_BYTES,
   MAX_CALL_KEYS,
   type EncodedWrites,
-} from '../../../src/models/redis/encodeWrites.ts';
-import type { WriteOp } from '../../../src/models/redis/writeOps.ts';
+} from '../../../src/store/encodeWrites.ts';
+import type { WriteOp } from '../../../src/store/writeOps.ts';
 
 /** The commands of calls with their keys named, not indexed: what Redis ends up running. */
 const resolved = (calls: readonly EncodedWrites[]) =>

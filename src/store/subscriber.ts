@@ -4,7 +4,7 @@
 // disconnect until every channel is subscribed again, and `onDown` / `onLive` tell listeners that
 // messages may have been missed in between.
 import { subscriberOf, type RedisClient } from './redisClient.ts';
-import type { Logger } from '../../shared/logger.ts';
+import type { Logger } from '../shared/logger.ts';
 
 type Listener = (channel: string, message: string) => void;
 

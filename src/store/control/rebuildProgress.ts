@@ -2,7 +2,7 @@
 // hash beside the rebuild lock, written by the rebuild at most once a second and deleted when it
 // ends. Whether a rebuild runs at all is the lock's business (a killed rebuild's hash stays
 // behind, but its lock expires), so a reader trusts the hash only while a rebuild holds the lock.
-import type { RedisClient } from '../redis/redisClient.ts';
+import type { RedisClient } from '../redisClient.ts';
 import { rebuildProgressKey } from './keys.ts';
 import { lockHolderPurpose } from './rebuildLock.ts';
 

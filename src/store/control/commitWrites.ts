@@ -1,5 +1,5 @@
-// The one way writes reach the read models: script calls of bounded size (redis/encodeWrites.ts),
-// each fenced by the partition's checkpoint (redis/commitWrites.lua). Every key must sit under the
+// The one way writes reach the read models: script calls of bounded size (store/encodeWrites.ts),
+// each fenced by the partition's checkpoint (store/commitWrites.lua). Every key must sit under the
 // partition's hash tag, so one commit touches one Redis Cluster slot.
 //
 // A render's writes state results (bodies, sets), so they may go in as many calls as they need.
@@ -8,10 +8,10 @@
 // Only its deletions (of monitors the batch removes, which nothing in its plan reads) may go
 // ahead in calls of their own; the rest must fit one call, and the projector cuts a batch whose
 // writes do not (encodeBatch).
-import type { RedisClient } from '../redis/redisClient.ts';
-import { encodeCalls, MAX_CALL_BYTES, MAX_CALL_KEYS, type EncodedWrites } from '../redis/encodeWrites.ts';
-import { withScripts } from '../redis/scripts.ts';
-import type { WriteOp } from '../redis/writeOps.ts';
+import type { RedisClient } from '../redisClient.ts';
+import { encodeCalls, MAX_CALL_BYTES, MAX_CALL_KEYS, type EncodedWrites } from '../encodeWrites.ts';
+import { withScripts } from '../scripts.ts';
+import type { WriteOp } from '../writeOps.ts';
 import { partitionKeys } from './keys.ts';
 
 type Fence = Readonly<{

@@ -1,9 +1,9 @@
 // Versions nobody serves or builds: what a rebuild killed mid-way (or a crash during the grace
 // period before the old version's deletion) leaves behind. Collected by the next rebuild and at
 // worker start, always by the holder of the rebuild lock, so no version being built is touched.
-import type { RedisClient } from '../redis/redisClient.ts';
-import { scanKeys } from '../redis/scanKeys.ts';
-import { unlinkInChunks, unlinkMatching } from '../redis/unlinkKeys.ts';
+import type { RedisClient } from '../redisClient.ts';
+import { scanKeys } from '../scanKeys.ts';
+import { unlinkInChunks, unlinkMatching } from '../unlinkKeys.ts';
 import { allVersionsPattern, versionMetaPattern, versionOfKey } from './keys.ts';
 import type { RebuildLock } from './rebuildLock.ts';
 import { readActive } from './versions.ts';
