@@ -7,7 +7,7 @@
 import { renderStatuspage, statuspageDocuments } from '../projections/statuspage/documents.ts';
 import type { IncidentDoc, MonitorSnapshot } from '../projections/types.ts';
 import { etagOf, fromBuffer, toBytes } from '../src/store/bytes.ts';
-import { fillStored, updatedIso } from '../src/models/fillUpdated.ts';
+import { fillStored, updatedIso } from '../src/readModels/fillUpdated.ts';
 import { UPDATED_SLOT_JSON } from '../projections/render/updatedSlot.ts';
 
 const MONITORS = Number(process.argv[2] ?? 25);

@@ -26,12 +26,12 @@ import {
   type TokenThrottleSettings,
 } from './http/tokenThrottle.ts';
 import { createActiveVersionReader } from './store/control/activeVersionReader.ts';
-import { createDomainDirectory, type DomainDirectory } from './models/domains/domainDirectory.ts';
-import { createPageReads } from './models/pageReads.ts';
+import { createDomainDirectory, type DomainDirectory } from './readModels/domains/domainDirectory.ts';
+import { createPageReads } from './readModels/pageReads.ts';
 import type { Subscriber } from './store/subscriber.ts';
-import { createSlaReads } from './models/sla/reads.ts';
+import { createSlaReads } from './readModels/sla/reads.ts';
 import { slaApiRoutes, slaPageRoutes } from './routes/sla.ts';
-import { createSubscriptionReads } from './models/subscriptionReads.ts';
+import { createSubscriptionReads } from './readModels/subscriptionReads.ts';
 import { availabilityRoutes } from './routes/availability.ts';
 import { badgeRoutes } from './routes/badge.ts';
 import { chartRoutes } from './routes/charts.ts';

@@ -1,6 +1,6 @@
 // The page's latest event time moves with every check, while the documents that show it change only
 // with a status, an incident, a maintenance or the settings. Such documents are rendered with this
-// slot where the time goes and served with the stored time filled in (src/models/fillUpdated.ts),
+// slot where the time goes and served with the stored time filled in (src/readModels/fillUpdated.ts),
 // so a batch of checks that changes no status re-renders none of them.
 
 /**

@@ -6,7 +6,7 @@ import { rtmMinutes, rtmWindow, updDays } from '../../projections/embed/embed.ts
 import type { MonitorSnapshot } from '../../projections/types.ts';
 import { formatTimestamp } from '../shared/time.ts';
 import { ApiError } from './errors.ts';
-import type { EmbedParts } from '../models/embed/codec.ts';
+import type { EmbedParts } from '../readModels/embed/codec.ts';
 import type { EmbedStatusQuery as Query } from './schemas.ts';
 
 /**

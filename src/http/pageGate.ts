@@ -4,11 +4,11 @@
 import type { Request } from 'express';
 import type { Config } from '../config.ts';
 import type { Plan } from '../events/page.ts';
-import type { PageAccess } from '../models/access/codec.ts';
+import type { PageAccess } from '../readModels/access/codec.ts';
 import type { ActiveVersionReader } from '../store/control/activeVersionReader.ts';
 import { partitionTag } from '../store/control/keys.ts';
 import type { PageRef } from '../store/page.ts';
-import type { PageReads } from '../models/pageReads.ts';
+import type { PageReads } from '../readModels/pageReads.ts';
 import type { Clock } from '../shared/clock.ts';
 import { tokenMatches } from '../shared/hashToken.ts';
 import { partitionOf } from '../shared/pageHash.ts';

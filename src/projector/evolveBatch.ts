@@ -5,13 +5,13 @@ import { evolvePageState } from '../../projections/pageState/pageState.ts';
 import type { TimedCheck } from '../../projections/timeline/timeline.ts';
 import type { PageState } from '../../projections/types.ts';
 import type { ProjectedEvent } from '../events/storedEvent.ts';
-import { deleteAvailability } from '../models/availability/storage.ts';
-import { deleteBuckets } from '../models/buckets/writes.ts';
+import { deleteAvailability } from '../readModels/availability/storage.ts';
+import { deleteBuckets } from '../readModels/buckets/writes.ts';
 import { formatItemOfPage, formatMonitorOfPage } from '../store/control/codec.ts';
 import { markForRender, type RenderSet } from '../store/control/writes.ts';
 import type { WriteOp } from '../store/writeOps.ts';
-import type { TimelineHead } from '../models/timeline/codec.ts';
-import { deleteTimeline } from '../models/timeline/writes.ts';
+import type { TimelineHead } from '../readModels/timeline/codec.ts';
+import { deleteTimeline } from '../readModels/timeline/writes.ts';
 import type { DeadLetter } from './parseRows.ts';
 
 export type Check = TimedCheck & Readonly<{ responseTimeMs: number }>;

@@ -3,11 +3,11 @@
 // for checks older than the recent ones Redis keeps, the log around them (loadBackfill).
 import type { PageState } from '../../projections/types.ts';
 import type { ProjectedEvent } from '../events/storedEvent.ts';
-import { pageForBatchRead, type TouchedDocs } from '../models/pageState/reads.ts';
+import { pageForBatchRead, type TouchedDocs } from '../readModels/pageState/reads.ts';
 import { listRead, mapRead, readAll, runRead, tupleRead } from '../store/reads.ts';
-import type { TimelineHead } from '../models/timeline/codec.ts';
-import { failuresRead, headRead, recentAroundRead } from '../models/timeline/reads.ts';
-import { recentCutoff } from '../models/timeline/retention.ts';
+import type { TimelineHead } from '../readModels/timeline/codec.ts';
+import { failuresRead, headRead, recentAroundRead } from '../readModels/timeline/reads.ts';
+import { recentCutoff } from '../readModels/timeline/retention.ts';
 import type { RedisClient } from '../store/redisClient.ts';
 import { evolveBatch, type EvolvedBatch } from './evolveBatch.ts';
 import { monitorChecks, type BatchInputs } from './planBatch.ts';

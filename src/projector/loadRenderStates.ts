@@ -7,9 +7,9 @@
 import { daysOfMonth, incidentDailyCounts, monthsOfIncident } from '../../projections/lists/dailyCounts.ts';
 import type { PageState } from '../../projections/types.ts';
 import type { PageRef } from '../store/page.ts';
-import { decodePage } from '../models/pageState/codec.ts';
-import { pageStateKeys } from '../models/pageState/keys.ts';
-import { pageStateRead } from '../models/pageState/reads.ts';
+import { decodePage } from '../readModels/pageState/codec.ts';
+import { pageStateKeys } from '../readModels/pageState/keys.ts';
+import { pageStateRead } from '../readModels/pageState/reads.ts';
 import type { RedisClient } from '../store/redisClient.ts';
 import {
   getString,

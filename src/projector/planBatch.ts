@@ -1,14 +1,14 @@
 // Plans one batch (pure): its events and what was loaded for them in, the writes that project
 // them out. commitWrites applies the writes atomically with the checkpoint.
 import type { ProjectedEvent } from '../events/storedEvent.ts';
-import { putPageState, putUpdatedAt } from '../models/pageState/writes.ts';
+import { putPageState, putUpdatedAt } from '../readModels/pageState/writes.ts';
 import { formatMonitorOfPage } from '../store/control/codec.ts';
-import { announceChecks } from '../models/embed/writes.ts';
+import { announceChecks } from '../readModels/embed/writes.ts';
 import type { WriteOp } from '../store/writeOps.ts';
 import { evolveBatch, type EvolvedBatch, type LoadedHeads } from './evolveBatch.ts';
 import type { DeadLetter } from './parseRows.ts';
 import { planBackfill, type BackfillSpan } from './planBackfill.ts';
-import { planDomains } from '../models/domains/planDomains.ts';
+import { planDomains } from '../readModels/domains/planDomains.ts';
 import { isLate, planChecks, type LateSpan, type MonitorChecks } from './planChecks.ts';
 import { slaMarks } from './slaMarks.ts';
 

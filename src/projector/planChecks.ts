@@ -11,10 +11,10 @@ import {
   type TimedCheck,
 } from '../../projections/timeline/timeline.ts';
 import type { Interval } from '../../projections/types.ts';
-import { countChecks } from '../models/buckets/writes.ts';
+import { countChecks } from '../readModels/buckets/writes.ts';
 import type { MonitorRef } from '../store/monitor.ts';
 import type { WriteOp } from '../store/writeOps.ts';
-import type { TimelineHead } from '../models/timeline/codec.ts';
+import type { TimelineHead } from '../readModels/timeline/codec.ts';
 import {
   addFailure,
   addRecentCheck,
@@ -22,8 +22,8 @@ import {
   keepRecentFrom,
   putHead,
   summarizeFailures,
-} from '../models/timeline/writes.ts';
-import { recentCutoff } from '../models/timeline/retention.ts';
+} from '../readModels/timeline/writes.ts';
+import { recentCutoff } from '../readModels/timeline/retention.ts';
 import type { Check } from './evolveBatch.ts';
 
 /** How far back a late check looks for the failure it may extend. */

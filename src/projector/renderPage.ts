@@ -18,15 +18,19 @@ import type {
   PageState,
   UrlSettings,
 } from '../../projections/types.ts';
-import { encodeAccess } from '../models/access/codec.ts';
-import { putAccess } from '../models/access/storage.ts';
-import { replaceAvailability } from '../models/availability/storage.ts';
+import { encodeAccess } from '../readModels/access/codec.ts';
+import { putAccess } from '../readModels/access/storage.ts';
+import { replaceAvailability } from '../readModels/availability/storage.ts';
 import { partitionKeys } from '../store/control/keys.ts';
 import { clearRenderMark } from '../store/control/writes.ts';
-import { putEmbed, putOverall, putSnippets } from '../models/embed/writes.ts';
+import { putEmbed, putOverall, putSnippets } from '../readModels/embed/writes.ts';
 import type { PageRef } from '../store/page.ts';
 import type { WriteOp } from '../store/writeOps.ts';
-import { renderChangedIncidents, renderIncidents, renderMaintenances } from '../models/lists/renderLists.ts';
+import {
+  renderChangedIncidents,
+  renderIncidents,
+  renderMaintenances,
+} from '../readModels/lists/renderLists.ts';
 import { renderSubscriptions } from './renderSubscriptions.ts';
 
 export type RenderScope = Readonly<{

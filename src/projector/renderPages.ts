@@ -5,15 +5,15 @@ import type { RedisClient } from '../store/redisClient.ts';
 import type { MonitorConfig, PageState, UrlSettings } from '../../projections/types.ts';
 import { checkpointRead } from '../store/control/reads.ts';
 import { clearRenderMark, scheduleDue, type RenderSet } from '../store/control/writes.ts';
-import { maintenanceMonthsRead } from '../models/lists/reads.ts';
-import { renderedKeysRead } from '../models/pageOutputs.ts';
-import type { Quarantine } from '../models/quarantine/codec.ts';
-import { quarantinePage, quarantineRead, releasePage } from '../models/quarantine/storage.ts';
+import { maintenanceMonthsRead } from '../readModels/lists/reads.ts';
+import { renderedKeysRead } from '../readModels/pageOutputs.ts';
+import type { Quarantine } from '../readModels/quarantine/codec.ts';
+import { quarantinePage, quarantineRead, releasePage } from '../readModels/quarantine/storage.ts';
 import { commitWrites } from '../store/control/commitWrites.ts';
 import { listRead, readAll, runRead } from '../store/reads.ts';
 import { loadRenderStates } from './loadRenderStates.ts';
 import type { WriteOp } from '../store/writeOps.ts';
-import { monitorSnapshotRead, monitorStatusRead } from '../models/series/monitorSnapshotRead.ts';
+import { monitorSnapshotRead, monitorStatusRead } from '../readModels/series/monitorSnapshotRead.ts';
 import { clockParts, renderPage, type RenderScope } from './renderPage.ts';
 
 export type PageRender = Readonly<{

@@ -7,10 +7,10 @@ import type { FeedInput } from '../../projections/feeds/feedEntries.ts';
 import { renderRss } from '../../projections/feeds/feedRss.ts';
 import { renderStatuspage } from '../../projections/statuspage/documents.ts';
 import type { MonitorStatus, OverallStatus, PageState, UrlSettings } from '../../projections/types.ts';
-import { putFeeds } from '../models/feeds/storage.ts';
+import { putFeeds } from '../readModels/feeds/storage.ts';
 import type { PageRef } from '../store/page.ts';
 import type { WriteOp } from '../store/writeOps.ts';
-import { putStatuspage } from '../models/statuspage/storage.ts';
+import { putStatuspage } from '../readModels/statuspage/storage.ts';
 
 type SubscriptionInput = Readonly<{
   page: PageRef;

@@ -9,7 +9,7 @@ import { partitionTag } from '../store/control/keys.ts';
 import { checkpointRead, tickRead } from '../store/control/reads.ts';
 import { setTick } from '../store/control/writes.ts';
 import { commitBatch, encodeBatch } from '../store/control/commitWrites.ts';
-import { announceDomainChanges } from '../models/domains/storage.ts';
+import { announceDomainChanges } from '../readModels/domains/storage.ts';
 import { runRead } from '../store/reads.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Logger } from '../shared/logger.ts';
@@ -20,7 +20,7 @@ import { poisonedPages, quarantineWrites, recordDeadLetters } from './poisonedPa
 import { planWithinCommit } from './planWithinCommit.ts';
 import { projectBatch } from './projectBatch.ts';
 import { renderPages, type PageRender, type QuarantineNotice } from './renderPages.ts';
-import { renderSla } from '../models/sla/renderSla.ts';
+import { renderSla } from '../readModels/sla/renderSla.ts';
 
 export type ProjectorDeps = Readonly<{
   db: DatabasePool;

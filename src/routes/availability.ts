@@ -6,7 +6,7 @@ import { ApiError } from '../http/errors.ts';
 import { admit, availabilityRules, parseSlug, type RouteDeps } from '../http/pageGate.ts';
 import { MonitorIdPath, PeriodQuery } from '../http/schemas.ts';
 import { cacheControl, cacheFor, sendBody } from '../http/send.ts';
-import { storedSize } from '../models/pageReads.ts';
+import { storedSize } from '../readModels/pageReads.ts';
 import type { Route } from './routeTable.ts';
 
 export const availabilityRoutes = ({ reads, locate, cache }: RouteDeps): Route[] => [

@@ -10,7 +10,7 @@ import { ApiError } from '../http/errors.ts';
 import { admit, chartRules, parseSlug, type RouteDeps } from '../http/pageGate.ts';
 import { cacheControl, cacheFor, sendBody } from '../http/send.ts';
 import { etagOf } from '../store/bytes.ts';
-import { storedSize, type SeriesRead, type StoredRead } from '../models/pageReads.ts';
+import { storedSize, type SeriesRead, type StoredRead } from '../readModels/pageReads.ts';
 import { isOverall } from '../shared/overallStatus.ts';
 import { MINUTE_MS } from '../shared/time.ts';
 import type { Route } from './routeTable.ts';

@@ -10,9 +10,9 @@ import { admit, pageRules, parseSlug, type RouteDeps } from '../http/pageGate.ts
 import { embedBody, needsSeries } from '../http/embedBody.ts';
 import { EmbedStatusQuery } from '../http/schemas.ts';
 import { cacheControl, cacheFor, readyBody, sendBody } from '../http/send.ts';
-import type { PageAccess } from '../models/access/codec.ts';
+import type { PageAccess } from '../readModels/access/codec.ts';
 import { MINUTE_MS } from '../shared/time.ts';
-import { storedSize } from '../models/pageReads.ts';
+import { storedSize } from '../readModels/pageReads.ts';
 import type { Route } from './routeTable.ts';
 
 /** Missing slug before everything else; a repeated one cannot name a page. */

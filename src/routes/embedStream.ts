@@ -6,7 +6,7 @@ import type { Request } from 'express';
 import { ApiError } from '../http/errors.ts';
 import { admit, pageRules, requestToken, type RouteDeps } from '../http/pageGate.ts';
 import { EmbedStatusQuery } from '../http/schemas.ts';
-import type { SubscriptionReads } from '../models/subscriptionReads.ts';
+import type { SubscriptionReads } from '../readModels/subscriptionReads.ts';
 import type { ChangeHub } from '../stream/changeHub.ts';
 import { within } from '../stream/streamLimits.ts';
 import { eventId, statusEvent, writeEvent, type StreamClient } from '../stream/streamClient.ts';

@@ -6,8 +6,8 @@ import { pageKeys } from '../edge/surrogateKeys.ts';
 import { ApiError } from '../http/errors.ts';
 import { admit, parseSlug, type AccessRules, type RouteDeps } from '../http/pageGate.ts';
 import { cacheFor, sendBody, setEdgeHeaders, STALE_IF_ERROR } from '../http/send.ts';
-import type { FeedFormat } from '../models/feeds/storage.ts';
-import type { SubscriptionReads } from '../models/subscriptionReads.ts';
+import type { FeedFormat } from '../readModels/feeds/storage.ts';
+import type { SubscriptionReads } from '../readModels/subscriptionReads.ts';
 import type { Route } from './routeTable.ts';
 
 const FEED_CACHE = `public, max-age=60${STALE_IF_ERROR}`;

@@ -1,7 +1,7 @@
 // GET /api/status-pages/{slug}/incidents[/filter|/daily-counts] (read-api.md §Incidents).
 import type { RouteDeps } from '../http/pageGate.ts';
 import { IncidentListQuery } from '../http/schemas.ts';
-import { incidentKeys } from '../models/lists/keys.ts';
+import { incidentKeys } from '../readModels/lists/keys.ts';
 import { pageListHandlers } from './pageLists.ts';
 import type { Route } from './routeTable.ts';
 

@@ -2,7 +2,7 @@
 // `status=all` (the default) is the whole list, cancelled included; any other status has its own list.
 import type { RouteDeps } from '../http/pageGate.ts';
 import { MaintenanceListQuery } from '../http/schemas.ts';
-import { maintenanceKeys } from '../models/lists/keys.ts';
+import { maintenanceKeys } from '../readModels/lists/keys.ts';
 import { pageListHandlers } from './pageLists.ts';
 import type { Route } from './routeTable.ts';
 

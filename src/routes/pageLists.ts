@@ -9,9 +9,9 @@ import { ApiError } from '../http/errors.ts';
 import { admit, pageRules, parseSlug, type RouteDeps } from '../http/pageGate.ts';
 import { MonthQuery } from '../http/schemas.ts';
 import { cacheControl, cacheFor, readyBody, sendBody } from '../http/send.ts';
-import type { PageAccess } from '../models/access/codec.ts';
-import { emptyDailyCounts } from '../models/lists/emptyDailyCounts.ts';
-import type { ListKeys } from '../models/lists/keys.ts';
+import type { PageAccess } from '../readModels/access/codec.ts';
+import { emptyDailyCounts } from '../readModels/lists/emptyDailyCounts.ts';
+import type { ListKeys } from '../readModels/lists/keys.ts';
 import type { PageRef } from '../store/page.ts';
 import { EARLIEST_MS, LATEST_MS } from '../events/bounds.ts';
 

@@ -6,8 +6,8 @@ import { pageKeys } from '../edge/surrogateKeys.ts';
 import { ApiError } from '../http/errors.ts';
 import { admit, pageRules, parseSlug, type RouteDeps } from '../http/pageGate.ts';
 import { cacheControl, cacheFor, sendBody } from '../http/send.ts';
-import type { SubscriptionReads } from '../models/subscriptionReads.ts';
-import { storedSize } from '../models/pageReads.ts';
+import type { SubscriptionReads } from '../readModels/subscriptionReads.ts';
+import { storedSize } from '../readModels/pageReads.ts';
 import type { Route } from './routeTable.ts';
 
 export const statuspageApiRoutes = ({ locate, cache }: RouteDeps, reads: SubscriptionReads): Route[] =>

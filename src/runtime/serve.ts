@@ -11,7 +11,7 @@ import { buildOperatorApp } from '../operatorApp.ts';
 import { registerProjectorGauges } from '../projector/projectorMetrics.ts';
 import { createProjectorQueue, createWake } from '../projector/queue.ts';
 import { createActiveVersionReader } from '../store/control/activeVersionReader.ts';
-import { createDomainDirectory } from '../models/domains/domainDirectory.ts';
+import { createDomainDirectory } from '../readModels/domains/domainDirectory.ts';
 import { systemClock } from '../shared/clock.ts';
 import { hostOfUrl } from '../shared/hostName.ts';
 import type { Logger } from '../shared/logger.ts';

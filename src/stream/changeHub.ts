@@ -14,7 +14,7 @@ import { createActiveVersionReader } from '../store/control/activeVersionReader.
 import { changesPattern } from '../store/control/keys.ts';
 import { parsePageChange } from '../store/changes.ts';
 import { createSubscriber, type Subscriber } from '../store/subscriber.ts';
-import { createSubscriptionReads, type EmbedStreamRead } from '../models/subscriptionReads.ts';
+import { createSubscriptionReads, type EmbedStreamRead } from '../readModels/subscriptionReads.ts';
 import { streamRefusal } from './streamAccess.ts';
 import { eventId, statusEvent, variantOf, writeEvent, type StreamClient } from './streamClient.ts';
 import { createStreamSlots, defaultStreamLimits, type StreamLimitSettings } from './streamLimits.ts';

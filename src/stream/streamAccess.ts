@@ -2,7 +2,7 @@
 // again on every change (a page blocked, deleted, made private or moved to a smaller plan ends it).
 import { ApiError, type ApiErrorCode } from '../http/errors.ts';
 import { admit, pageRules } from '../http/pageGate.ts';
-import type { PageAccess } from '../models/access/codec.ts';
+import type { PageAccess } from '../readModels/access/codec.ts';
 import type { StreamClient } from './streamClient.ts';
 
 export const streamRefusal = (

@@ -3,7 +3,7 @@
 import type { ServerResponse } from 'node:http';
 import { needsSeries } from '../http/embedBody.ts';
 import type { EmbedStatusQuery } from '../http/schemas.ts';
-import type { EmbedRevisions } from '../models/embed/codec.ts';
+import type { EmbedRevisions } from '../readModels/embed/codec.ts';
 
 export type StreamClient = {
   readonly slug: string;

@@ -3,7 +3,7 @@
 // boundary), up, degraded from 00:08. Monitor 2 (dns, impact none) is up from 11-22 00:00.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rtmMinutes, rtmWindow, updDays } from '../../projections/embed/embed.ts';
-import { createPageReads } from '../../src/models/pageReads.ts';
+import { createPageReads } from '../../src/readModels/pageReads.ts';
 import { partitionOf } from '../../src/shared/pageHash.ts';
 import { check, monitorConfigured, pageConfigured } from '../support/events.ts';
 import { startProjectorEnv, type ProjectorEnv } from '../support/projectorEnv.ts';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { partitionOf } from '../../src/shared/pageHash.ts';
 import { runRead } from '../../src/store/reads.ts';
 import { scanKeys } from '../../src/store/scanKeys.ts';
-import { failuresRead } from '../../src/models/timeline/reads.ts';
+import { failuresRead } from '../../src/readModels/timeline/reads.ts';
 import { check, monitorConfigured, pageConfigured } from '../support/events.ts';
 import { startProjectorEnv, type ProjectorEnv } from '../support/projectorEnv.ts';
 

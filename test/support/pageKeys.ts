@@ -1,10 +1,10 @@
 // Every key of one page, by the names tests use, built from the models' own key builders.
 import type { MaintenanceStatus } from '../../projections/types.ts';
-import { accessKey } from '../../src/models/access/storage.ts';
-import { availabilityKey } from '../../src/models/availability/storage.ts';
-import { embedKeys } from '../../src/models/embed/codec.ts';
-import { incidentKeys, maintenanceKeys } from '../../src/models/lists/keys.ts';
-import { pageStateKeys } from '../../src/models/pageState/keys.ts';
+import { accessKey } from '../../src/readModels/access/storage.ts';
+import { availabilityKey } from '../../src/readModels/availability/storage.ts';
+import { embedKeys } from '../../src/readModels/embed/codec.ts';
+import { incidentKeys, maintenanceKeys } from '../../src/readModels/lists/keys.ts';
+import { pageStateKeys } from '../../src/readModels/pageState/keys.ts';
 
 export const pageKeys = (tag: string, slug: string) => {
   const page = { tag, slug };

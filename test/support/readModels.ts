@@ -1,11 +1,11 @@
 // Reading rendered outputs and dumping whole versions, for assertions.
 import type { RedisClient } from '../../src/store/redisClient.ts';
 import { scanKeys } from '../../src/store/scanKeys.ts';
-import { decodeAvailability } from '../../src/models/availability/codec.ts';
+import { decodeAvailability } from '../../src/readModels/availability/codec.ts';
 import { pageKeys } from './pageKeys.ts';
 import { partitionOf } from '../../src/shared/pageHash.ts';
 import type { ProjectorEnv } from './projectorEnv.ts';
-import { createPageReads } from '../../src/models/pageReads.ts';
+import { createPageReads } from '../../src/readModels/pageReads.ts';
 import { assembleChart, type ChartModel } from '../../src/routes/charts.ts';
 
 export const keysOf = async (env: ProjectorEnv, slug: string) =>

@@ -2,7 +2,7 @@
 // without items, so a month's ETag does not change when its first item is removed again.
 import { describe, expect, it } from 'vitest';
 import { incidentDailyCounts } from '../../projections/lists/dailyCounts.ts';
-import { emptyDailyCounts } from '../../src/models/lists/emptyDailyCounts.ts';
+import { emptyDailyCounts } from '../../src/readModels/lists/emptyDailyCounts.ts';
 
 describe('emptyDailyCounts', () => {
   it.each(['2026-11', '2026-02', '2024-02', '2100-02', '2000-02', '2026-12', '2026-04', '1970-01'])(

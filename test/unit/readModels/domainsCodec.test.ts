@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { CorruptReadModel } from '../../../src/store/corruptReadModel.ts';
-import { decodeDomainClaims, encodeDomainClaim, resolveDomains } from '../../../src/models/domains/codec.ts';
+import {
+  decodeDomainClaims,
+  encodeDomainClaim,
+  resolveDomains,
+} from '../../../src/readModels/domains/codec.ts';
 
 const partition = (claims: Record<string, [domain: string, since: string]>) =>
   decodeDomainClaims(

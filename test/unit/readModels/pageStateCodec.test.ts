@@ -6,7 +6,7 @@ import {
   encodeIncident,
   encodeMaintenance,
   encodePageCore,
-} from '../../../src/models/pageState/codec.ts';
+} from '../../../src/readModels/pageState/codec.ts';
 
 const state: PageState = {
   settings: {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { UPDATED_SLOT } from '../../../projections/render/updatedSlot.ts';
 import { etagOf, type StoredBytes } from '../../../src/store/bytes.ts';
-import { fillStored, fillUpdated, filledEtag, updatedIso } from '../../../src/models/fillUpdated.ts';
+import { fillStored, fillUpdated, filledEtag, updatedIso } from '../../../src/readModels/fillUpdated.ts';
 
 const T1 = '2026-11-22T11:59:00Z';
 const T2 = '2026-11-22T12:00:00Z';

@@ -6,8 +6,8 @@ import {
   parseActive,
   parseMonitorOfPage,
 } from '../../../src/store/control/codec.ts';
-import { decodeEmbed, encodeEmbed } from '../../../src/models/embed/codec.ts';
-import { listScore } from '../../../src/models/lists/codec.ts';
+import { decodeEmbed, encodeEmbed } from '../../../src/readModels/embed/codec.ts';
+import { listScore } from '../../../src/readModels/lists/codec.ts';
 
 describe('small codecs', () => {
   it('round-trips the active pointer', () => {
