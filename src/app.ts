@@ -41,7 +41,7 @@ import { feedRoutes } from './routes/feeds.ts';
 import { incidentRoutes } from './routes/incidents.ts';
 import { maintenanceRoutes } from './routes/maintenances.ts';
 import { metaRoutes } from './routes/meta.ts';
-import { routeTable } from './routes/routeTable.ts';
+import { routeTable } from './http/routeTable.ts';
 import { statusPageHtmlRoutes } from './routes/statusPageHtmlRoutes.ts';
 import { statuspageApiRoutes } from './routes/statuspageApiRoutes.ts';
 import { widgetRoutes } from './routes/widget.ts';

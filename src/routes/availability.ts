@@ -7,7 +7,7 @@ import { admit, availabilityRules, parseSlug, type RouteDeps } from '../http/pag
 import { MonitorIdPath, PeriodQuery } from '../http/schemas.ts';
 import { cacheControl, cacheFor, sendBody } from '../http/send.ts';
 import { storedSize } from '../readModels/pageReads.ts';
-import type { Route } from './routeTable.ts';
+import type { Route } from '../http/routeTable.ts';
 
 export const availabilityRoutes = ({ reads, locate, cache }: RouteDeps): Route[] => [
   {

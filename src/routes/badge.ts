@@ -8,7 +8,7 @@ import { ApiError, apiErrorTable, errorCodeOf, RETRY_AFTER_SECONDS } from '../ht
 import { admit, pageRules, parseSlug, type RouteDeps } from '../http/pageGate.ts';
 import { cacheControl, cacheFor, sendBody } from '../http/send.ts';
 import { etagOf } from '../store/bytes.ts';
-import type { Route } from './routeTable.ts';
+import type { Route } from '../http/routeTable.ts';
 
 const SVG_TYPE = 'image/svg+xml; charset=utf-8';
 

@@ -13,7 +13,7 @@ import { etagOf } from '../store/bytes.ts';
 import { storedSize, type SeriesRead, type StoredRead } from '../readModels/pageReads.ts';
 import { isOverall } from '../shared/overallStatus.ts';
 import { MINUTE_MS } from '../shared/time.ts';
-import type { Route } from './routeTable.ts';
+import type { Route } from '../http/routeTable.ts';
 
 export type ChartModel = 'charts' | 'minute';
 

@@ -13,7 +13,7 @@ import { cacheControl, cacheFor, readyBody, sendBody } from '../http/send.ts';
 import type { PageAccess } from '../readModels/access/codec.ts';
 import { MINUTE_MS } from '../shared/time.ts';
 import { storedSize } from '../readModels/pageReads.ts';
-import type { Route } from './routeTable.ts';
+import type { Route } from '../http/routeTable.ts';
 
 /** Missing slug before everything else; a repeated one cannot name a page. */
 export const embedSlug = (req: Request): string => {

@@ -13,7 +13,7 @@ import { eventId, statusEvent, writeEvent, type StreamClient } from '../stream/s
 import { embedBody, needsSeries } from '../http/embedBody.ts';
 import { MINUTE_MS, floorTo } from '../shared/time.ts';
 import { asksForExtras, embedSlug } from './embed.ts';
-import type { Route } from './routeTable.ts';
+import type { Route } from '../http/routeTable.ts';
 
 const lastEventId = (req: Request): number => {
   const header = req.headers['last-event-id'];

@@ -8,7 +8,7 @@ import { admit, parseSlug, type AccessRules, type RouteDeps } from '../http/page
 import { cacheFor, sendBody, setEdgeHeaders, STALE_IF_ERROR } from '../http/send.ts';
 import type { FeedFormat } from '../readModels/feeds/storage.ts';
 import type { SubscriptionReads } from '../readModels/subscriptionReads.ts';
-import type { Route } from './routeTable.ts';
+import type { Route } from '../http/routeTable.ts';
 
 const FEED_CACHE = `public, max-age=60${STALE_IF_ERROR}`;
 const feedRules: AccessRules = { missing: 'not_found', blocked: 'not_found', locked: 'not_found' };

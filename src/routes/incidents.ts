@@ -3,7 +3,7 @@ import type { RouteDeps } from '../http/pageGate.ts';
 import { IncidentListQuery } from '../http/schemas.ts';
 import { incidentKeys } from '../readModels/lists/keys.ts';
 import { pageListHandlers } from './pageLists.ts';
-import type { Route } from './routeTable.ts';
+import type { Route } from '../http/routeTable.ts';
 
 export const incidentRoutes = (deps: RouteDeps): Route[] => {
   const handlers = pageListHandlers(deps, { field: 'incidents', keys: incidentKeys });

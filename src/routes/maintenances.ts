@@ -4,7 +4,7 @@ import type { RouteDeps } from '../http/pageGate.ts';
 import { MaintenanceListQuery } from '../http/schemas.ts';
 import { maintenanceKeys } from '../readModels/lists/keys.ts';
 import { pageListHandlers } from './pageLists.ts';
-import type { Route } from './routeTable.ts';
+import type { Route } from '../http/routeTable.ts';
 
 export const maintenanceRoutes = (deps: RouteDeps): Route[] => {
   const handlers = pageListHandlers(deps, { field: 'maintenances', keys: maintenanceKeys });

@@ -2,7 +2,7 @@
 import { STATIC_KEY } from '../edge/surrogateKeys.ts';
 import { cacheControl, sendBody } from '../http/send.ts';
 import { etagOf } from '../store/bytes.ts';
-import type { Route } from './routeTable.ts';
+import type { Route } from '../http/routeTable.ts';
 
 const HEALTH = '{"status":"ok"}';
 

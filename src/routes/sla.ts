@@ -17,7 +17,7 @@ import { NOSNIFF } from '../statusPage/securityHeaders.ts';
 import type { PageAccess } from '../readModels/access/codec.ts';
 import type { PageRef } from '../store/page.ts';
 import type { SlaHead, SlaReads } from '../readModels/sla/reads.ts';
-import type { Route } from './routeTable.ts';
+import type { Route } from '../http/routeTable.ts';
 import type { EdgeAnswer } from '../edge/edgeHeaders.ts';
 import { pageKeys } from '../edge/surrogateKeys.ts';
 

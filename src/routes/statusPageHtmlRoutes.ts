@@ -11,7 +11,7 @@ import { cacheFor, sendBody, STALE_IF_ERROR } from '../http/send.ts';
 import { etagOf } from '../store/bytes.ts';
 import { pageAssets, type Asset } from '../statusPage/assets.ts';
 import { errorDocument, type ErrorStatus } from '../statusPage/errorDocument.ts';
-import type { Route } from './routeTable.ts';
+import type { Route } from '../http/routeTable.ts';
 import { documentHeaders, NOSNIFF } from '../statusPage/securityHeaders.ts';
 import { pageDocument, SCRIPT_PATH, STYLE_PATH } from '../statusPage/pageDocument.ts';
 

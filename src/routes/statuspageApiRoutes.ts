@@ -8,7 +8,7 @@ import { admit, pageRules, parseSlug, type RouteDeps } from '../http/pageGate.ts
 import { cacheControl, cacheFor, sendBody } from '../http/send.ts';
 import type { SubscriptionReads } from '../readModels/subscriptionReads.ts';
 import { storedSize } from '../readModels/pageReads.ts';
-import type { Route } from './routeTable.ts';
+import type { Route } from '../http/routeTable.ts';
 
 export const statuspageApiRoutes = ({ locate, cache }: RouteDeps, reads: SubscriptionReads): Route[] =>
   statuspageDocuments.map((document) => ({

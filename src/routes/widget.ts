@@ -3,7 +3,7 @@
 import { widgetScriptBytes, widgetScriptEtag } from '../embed/widgetScript.ts';
 import { STATIC_KEY } from '../edge/surrogateKeys.ts';
 import { cacheControl, sendBody } from '../http/send.ts';
-import type { Route } from './routeTable.ts';
+import type { Route } from '../http/routeTable.ts';
 
 export const widgetRoutes = (): Route[] => [
   {

@@ -18,7 +18,7 @@ import { createPageReads } from '../../src/readModels/pageReads.ts';
 import type { RedisClient } from '../../src/store/redisClient.ts';
 import { createSubscriptionReads, type SubscriptionReads } from '../../src/readModels/subscriptionReads.ts';
 import { embedStreamRoutes } from '../../src/routes/embedStream.ts';
-import { routeTable } from '../../src/routes/routeTable.ts';
+import { routeTable } from '../../src/http/routeTable.ts';
 import { systemClock } from '../../src/shared/clock.ts';
 import { createChangeHub, type ChangeHub } from '../../src/stream/changeHub.ts';
 import { registerStreamGauge } from '../../src/stream/streamGauge.ts';

@@ -5,7 +5,7 @@ import express from 'express';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { ApiError, errorHandler, notFoundHandler } from '../../src/http/errors.ts';
-import { routeTable } from '../../src/routes/routeTable.ts';
+import { routeTable } from '../../src/http/routeTable.ts';
 import { pino } from 'pino';
 
 const app = express();

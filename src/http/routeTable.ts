@@ -3,7 +3,7 @@
 // segments case-insensitive, one trailing slash ignored, `:name` one non-empty segment), and a
 // parameter that cannot be percent-decoded is the route's own "not found", as before.
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
-import { ApiError, type ApiErrorCode } from '../http/errors.ts';
+import { ApiError, type ApiErrorCode } from './errors.ts';
 
 export type Route = Readonly<{
   /** An Express-style pattern, also the route's label in logs and metrics. */
