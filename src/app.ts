@@ -9,7 +9,7 @@ import { cors } from './http/cors.ts';
 import { errorHandler, notFoundHandler } from './http/errors.ts';
 import { createHttpMetrics, type HttpMetrics } from './http/httpMetrics.ts';
 import { buildOpenApiDocument } from './http/openapi.ts';
-import { createPageLocator, type RouteDeps } from './http/pageGate.ts';
+import { createPageLocator, type RouteDeps } from './readModels/access/pageGate.ts';
 import { hostRouting } from './http/hostRouting.ts';
 import { uncached, type ReadCache } from './http/readCache.ts';
 import {

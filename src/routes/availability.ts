@@ -3,7 +3,7 @@
 // existence is read even when the period is invalid.
 import { pageKeys } from '../edge/surrogateKeys.ts';
 import { ApiError } from '../http/errors.ts';
-import { admit, availabilityRules, parseSlug, type RouteDeps } from '../http/pageGate.ts';
+import { admit, availabilityRules, parseSlug, type RouteDeps } from '../readModels/access/pageGate.ts';
 import { MonitorIdPath, PeriodQuery } from '../http/schemas.ts';
 import { cacheControl, cacheFor, sendBody } from '../http/send.ts';
 import { storedSize } from '../readModels/pageReads.ts';

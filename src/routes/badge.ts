@@ -5,7 +5,7 @@ import { badgeSvg } from '../embed/badgeSvg.ts';
 import { isOverall, type OverallStatus } from '../shared/overallStatus.ts';
 import { pageKeys } from '../edge/surrogateKeys.ts';
 import { ApiError, apiErrorTable, errorCodeOf, RETRY_AFTER_SECONDS } from '../http/errors.ts';
-import { admit, pageRules, parseSlug, type RouteDeps } from '../http/pageGate.ts';
+import { admit, pageRules, parseSlug, type RouteDeps } from '../readModels/access/pageGate.ts';
 import { cacheControl, cacheFor, sendBody } from '../http/send.ts';
 import { etagOf } from '../store/bytes.ts';
 import type { Route } from '../http/routeTable.ts';

@@ -7,7 +7,7 @@ import { renderCharts, renderMinuteData } from '../../projections/charts/charts.
 import { pageKeys } from '../edge/surrogateKeys.ts';
 import { createAssemblyClock } from '../http/assemblyClock.ts';
 import { ApiError } from '../http/errors.ts';
-import { admit, chartRules, parseSlug, type RouteDeps } from '../http/pageGate.ts';
+import { admit, chartRules, parseSlug, type RouteDeps } from '../readModels/access/pageGate.ts';
 import { cacheControl, cacheFor, sendBody } from '../http/send.ts';
 import { etagOf } from '../store/bytes.ts';
 import { storedSize, type SeriesRead, type StoredRead } from '../readModels/pageReads.ts';

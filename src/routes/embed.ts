@@ -6,7 +6,7 @@ import type { Request } from 'express';
 import { pageKeys } from '../edge/surrogateKeys.ts';
 import { createAssemblyClock } from '../http/assemblyClock.ts';
 import { ApiError } from '../http/errors.ts';
-import { admit, pageRules, parseSlug, type RouteDeps } from '../http/pageGate.ts';
+import { admit, pageRules, parseSlug, type RouteDeps } from '../readModels/access/pageGate.ts';
 import { embedBody, needsSeries } from '../http/embedBody.ts';
 import { EmbedStatusQuery } from '../http/schemas.ts';
 import { cacheControl, cacheFor, readyBody, sendBody } from '../http/send.ts';

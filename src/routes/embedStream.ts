@@ -4,7 +4,7 @@
 // reconnection with Last-Event-ID gets nothing it already has), and a comment every 25 s.
 import type { Request } from 'express';
 import { ApiError } from '../http/errors.ts';
-import { admit, pageRules, requestToken, type RouteDeps } from '../http/pageGate.ts';
+import { admit, pageRules, requestToken, type RouteDeps } from '../readModels/access/pageGate.ts';
 import { EmbedStatusQuery } from '../http/schemas.ts';
 import type { SubscriptionReads } from '../readModels/subscriptionReads.ts';
 import type { ChangeHub } from '../stream/changeHub.ts';

@@ -4,7 +4,7 @@
 import type { Request, Response } from 'express';
 import { pageKeys } from '../edge/surrogateKeys.ts';
 import { ApiError } from '../http/errors.ts';
-import { admit, parseSlug, type AccessRules, type RouteDeps } from '../http/pageGate.ts';
+import { admit, parseSlug, type AccessRules, type RouteDeps } from '../readModels/access/pageGate.ts';
 import { cacheFor, sendBody, setEdgeHeaders, STALE_IF_ERROR } from '../http/send.ts';
 import type { FeedFormat } from '../readModels/feeds/storage.ts';
 import type { SubscriptionReads } from '../readModels/subscriptionReads.ts';

@@ -1,5 +1,5 @@
 // GET /api/status-pages/{slug}/incidents[/filter|/daily-counts] (read-api.md §Incidents).
-import type { RouteDeps } from '../http/pageGate.ts';
+import type { RouteDeps } from '../readModels/access/pageGate.ts';
 import { IncidentListQuery } from '../http/schemas.ts';
 import { incidentKeys } from '../readModels/lists/keys.ts';
 import { pageListHandlers } from './pageLists.ts';

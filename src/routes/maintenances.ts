@@ -1,6 +1,6 @@
 // GET /api/status-pages/{slug}/maintenances[/filter|/daily-counts] (read-api.md §Maintenances).
 // `status=all` (the default) is the whole list, cancelled included; any other status has its own list.
-import type { RouteDeps } from '../http/pageGate.ts';
+import type { RouteDeps } from '../readModels/access/pageGate.ts';
 import { MaintenanceListQuery } from '../http/schemas.ts';
 import { maintenanceKeys } from '../readModels/lists/keys.ts';
 import { pageListHandlers } from './pageLists.ts';

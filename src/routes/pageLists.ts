@@ -6,7 +6,7 @@ import type { Request, Response } from 'express';
 import { pageKeys } from '../edge/surrogateKeys.ts';
 import type { EdgeLifetime } from '../edge/edgeHeaders.ts';
 import { ApiError } from '../http/errors.ts';
-import { admit, pageRules, parseSlug, type RouteDeps } from '../http/pageGate.ts';
+import { admit, pageRules, parseSlug, type RouteDeps } from '../readModels/access/pageGate.ts';
 import { MonthQuery } from '../http/schemas.ts';
 import { cacheControl, cacheFor, readyBody, sendBody } from '../http/send.ts';
 import type { PageAccess } from '../readModels/access/codec.ts';

@@ -9,7 +9,13 @@ import { reportHtml } from '../../projections/sla/reportHtml.ts';
 import type { SlaReport } from '../../projections/sla/report.ts';
 import { reportCsv, type RenderedReport } from '../../projections/sla/renderReports.ts';
 import { ApiError, RETRY_AFTER_SECONDS } from '../http/errors.ts';
-import { admit, availabilityRules, parseSlug, requestToken, type RouteDeps } from '../http/pageGate.ts';
+import {
+  admit,
+  availabilityRules,
+  parseSlug,
+  requestToken,
+  type RouteDeps,
+} from '../readModels/access/pageGate.ts';
 import { cacheFor, readyBody, sendBody } from '../http/send.ts';
 import { escapeHtml } from '../shared/escapeHtml.ts';
 import { MINUTE_MS } from '../shared/time.ts';

@@ -5,7 +5,7 @@ import type { ErrorRequestHandler, Request, Response } from 'express';
 import { pageKeys, STATIC_KEY } from '../edge/surrogateKeys.ts';
 import { ApiError, isUndecodablePath, RETRY_AFTER_SECONDS } from '../http/errors.ts';
 import { isStoreOutage } from '../http/storeOutage.ts';
-import type { RouteDeps } from '../http/pageGate.ts';
+import type { RouteDeps } from '../readModels/access/pageGate.ts';
 import { Slug } from '../http/schemas.ts';
 import { cacheFor, sendBody, STALE_IF_ERROR } from '../http/send.ts';
 import { etagOf } from '../store/bytes.ts';

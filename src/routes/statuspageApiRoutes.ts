@@ -4,7 +4,7 @@
 import { statuspageDocuments } from '../../projections/statuspage/documents.ts';
 import { pageKeys } from '../edge/surrogateKeys.ts';
 import { ApiError } from '../http/errors.ts';
-import { admit, pageRules, parseSlug, type RouteDeps } from '../http/pageGate.ts';
+import { admit, pageRules, parseSlug, type RouteDeps } from '../readModels/access/pageGate.ts';
 import { cacheControl, cacheFor, sendBody } from '../http/send.ts';
 import type { SubscriptionReads } from '../readModels/subscriptionReads.ts';
 import { storedSize } from '../readModels/pageReads.ts';

@@ -7,7 +7,7 @@ import type { RedisClient } from '../store/redisClient.ts';
 import { systemClock, type Clock } from '../shared/clock.ts';
 import type { Logger } from '../shared/logger.ts';
 import { MINUTE_MS, floorTo } from '../shared/time.ts';
-import { createPageLocator } from '../http/pageGate.ts';
+import { createPageLocator } from '../readModels/access/pageGate.ts';
 import type { EmbedStatusQuery } from '../http/schemas.ts';
 import { embedBody, needsSeries } from '../http/embedBody.ts';
 import { createActiveVersionReader } from '../store/control/activeVersionReader.ts';

@@ -11,7 +11,7 @@ import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { errorHandler } from '../../src/http/errors.ts';
-import { createPageLocator, type RouteDeps } from '../../src/http/pageGate.ts';
+import { createPageLocator, type RouteDeps } from '../../src/readModels/access/pageGate.ts';
 import { uncached } from '../../src/http/readCache.ts';
 import { createActiveVersionReader } from '../../src/store/control/activeVersionReader.ts';
 import { createPageReads } from '../../src/readModels/pageReads.ts';

@@ -2,20 +2,20 @@
 // version (503 without one) and apply the precedence of decisions.md, "HTTP": unknown or deleted
 // page, then blocked, then token. Plan, monitor and parameter checks follow in the route.
 import type { Request } from 'express';
-import type { Config } from '../config.ts';
-import type { Plan } from '../events/page.ts';
-import type { PageAccess } from '../readModels/access/codec.ts';
-import type { ActiveVersionReader } from '../store/control/activeVersionReader.ts';
-import { partitionTag } from '../store/control/keys.ts';
-import type { PageRef } from '../store/page.ts';
-import type { PageReads } from '../readModels/pageReads.ts';
-import type { Clock } from '../shared/clock.ts';
-import { tokenMatches } from '../shared/hashToken.ts';
-import { partitionOf } from '../shared/pageHash.ts';
-import { ApiError, type ApiErrorCode } from './errors.ts';
-import type { CachedReads } from './readCache.ts';
-import { AuthTokenQuery, Slug } from './schemas.ts';
-import { THROTTLE_LOCAL, type TokenThrottle } from './tokenThrottle.ts';
+import type { Config } from '../../config.ts';
+import type { Plan } from '../../events/page.ts';
+import type { PageAccess } from './codec.ts';
+import type { ActiveVersionReader } from '../../store/control/activeVersionReader.ts';
+import { partitionTag } from '../../store/control/keys.ts';
+import type { PageRef } from '../../store/page.ts';
+import type { PageReads } from '../pageReads.ts';
+import type { Clock } from '../../shared/clock.ts';
+import { tokenMatches } from '../../shared/hashToken.ts';
+import { partitionOf } from '../../shared/pageHash.ts';
+import { ApiError, type ApiErrorCode } from '../../http/errors.ts';
+import type { CachedReads } from '../../http/readCache.ts';
+import { AuthTokenQuery, Slug } from '../../http/schemas.ts';
+import { THROTTLE_LOCAL, type TokenThrottle } from '../../http/tokenThrottle.ts';
 
 export type PageLocator = (slug: string) => Promise<PageRef>;
 
