@@ -19,9 +19,9 @@ import { loadConfig } from '../src/config.ts';
 import { createReadPath } from '../src/http/readPath.ts';
 import { createDb } from '../src/eventLog/createDb.ts';
 import { listen } from '../src/runtime/listen.ts';
-import { createChangeHub } from '../src/stream/changeHub.ts';
-import { registerStreamGauge } from '../src/stream/streamGauge.ts';
-import { loadStreamLimits } from '../src/stream/streamLimits.ts';
+import { createChangeHub } from '../src/readModels/embed/changeHub.ts';
+import { registerStreamGauge } from '../src/readModels/embed/streamGauge.ts';
+import { loadStreamLimits } from '../src/readModels/embed/streamLimits.ts';
 import { sqlCharts } from './sqlCharts.ts';
 
 const mode = process.argv[2];

@@ -30,24 +30,24 @@ import { createDomainDirectory, type DomainDirectory } from './readModels/domain
 import { createPageReads } from './readModels/pageReads.ts';
 import type { Subscriber } from './store/subscriber.ts';
 import { createSlaReads } from './readModels/sla/reads.ts';
-import { slaApiRoutes, slaPageRoutes } from './routes/sla.ts';
+import { slaApiRoutes, slaPageRoutes } from './readModels/sla/routes.ts';
 import { createSubscriptionReads } from './readModels/subscriptionReads.ts';
-import { availabilityRoutes } from './routes/availability.ts';
-import { badgeRoutes } from './routes/badge.ts';
-import { chartRoutes } from './routes/charts.ts';
-import { embedRoutes } from './routes/embed.ts';
-import { embedStreamRoutes } from './routes/embedStream.ts';
-import { feedRoutes } from './routes/feeds.ts';
-import { incidentRoutes } from './routes/incidents.ts';
-import { maintenanceRoutes } from './routes/maintenances.ts';
+import { availabilityRoutes } from './readModels/availability/routes.ts';
+import { badgeRoutes } from './readModels/embed/badgeRoutes.ts';
+import { chartRoutes } from './readModels/charts/routes.ts';
+import { embedRoutes } from './readModels/embed/routes.ts';
+import { embedStreamRoutes } from './readModels/embed/streamRoutes.ts';
+import { feedRoutes } from './readModels/feeds/routes.ts';
+import { incidentRoutes } from './readModels/lists/incidentRoutes.ts';
+import { maintenanceRoutes } from './readModels/lists/maintenanceRoutes.ts';
 import { metaRoutes } from './routes/meta.ts';
 import { routeTable } from './http/routeTable.ts';
 import { statusPageHtmlRoutes } from './routes/statusPageHtmlRoutes.ts';
-import { statuspageApiRoutes } from './routes/statuspageApiRoutes.ts';
+import { statuspageApiRoutes } from './readModels/statuspage/routes.ts';
 import { widgetRoutes } from './routes/widget.ts';
 import { systemClock, type Clock } from './shared/clock.ts';
 import type { Logger } from './shared/logger.ts';
-import { createChangeHub, type ChangeHub } from './stream/changeHub.ts';
+import { createChangeHub, type ChangeHub } from './readModels/embed/changeHub.ts';
 
 type AppDeps = Readonly<{
   redis: RedisClient;

@@ -18,10 +18,10 @@ import type { Logger } from '../shared/logger.ts';
 import { startApiProcesses } from './apiProcesses.ts';
 import type { Clients } from './clients.ts';
 import { ClusterRegistry } from './clusterMetrics.ts';
-import { createChangeHub } from '../stream/changeHub.ts';
+import { createChangeHub } from '../readModels/embed/changeHub.ts';
 import { pageAssets } from '../statusPage/assets.ts';
-import { registerStreamGauge } from '../stream/streamGauge.ts';
-import { loadStreamLimits } from '../stream/streamLimits.ts';
+import { registerStreamGauge } from '../readModels/embed/streamGauge.ts';
+import { loadStreamLimits } from '../readModels/embed/streamLimits.ts';
 import { listen } from './listen.ts';
 import { registerProcessGauges } from './processGauges.ts';
 

@@ -13,7 +13,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
-import { createChangeHub, type ChangeHub } from '../../src/stream/changeHub.ts';
+import { createChangeHub, type ChangeHub } from '../../src/readModels/embed/changeHub.ts';
 import { check, monitorConfigured, pageConfigured } from '../support/events.ts';
 import { projectAll } from '../support/projectAll.ts';
 import { startProjectorEnv, URLS, type ProjectorEnv } from '../support/projectorEnv.ts';

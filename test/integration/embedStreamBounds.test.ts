@@ -17,12 +17,12 @@ import { createActiveVersionReader } from '../../src/store/control/activeVersion
 import { createPageReads } from '../../src/readModels/pageReads.ts';
 import type { RedisClient } from '../../src/store/redisClient.ts';
 import { createSubscriptionReads, type SubscriptionReads } from '../../src/readModels/subscriptionReads.ts';
-import { embedStreamRoutes } from '../../src/routes/embedStream.ts';
+import { embedStreamRoutes } from '../../src/readModels/embed/streamRoutes.ts';
 import { routeTable } from '../../src/http/routeTable.ts';
 import { systemClock } from '../../src/shared/clock.ts';
-import { createChangeHub, type ChangeHub } from '../../src/stream/changeHub.ts';
-import { registerStreamGauge } from '../../src/stream/streamGauge.ts';
-import { defaultStreamLimits, type StreamLimitSettings } from '../../src/stream/streamLimits.ts';
+import { createChangeHub, type ChangeHub } from '../../src/readModels/embed/changeHub.ts';
+import { registerStreamGauge } from '../../src/readModels/embed/streamGauge.ts';
+import { defaultStreamLimits, type StreamLimitSettings } from '../../src/readModels/embed/streamLimits.ts';
 import { check, monitorConfigured, pageConfigured } from '../support/events.ts';
 import { projectAll } from '../support/projectAll.ts';
 import { startProjectorEnv, URLS, type ProjectorEnv } from '../support/projectorEnv.ts';

@@ -6,7 +6,7 @@ import { pageKeys } from './pageKeys.ts';
 import { partitionOf } from '../../src/shared/pageHash.ts';
 import type { ProjectorEnv } from './projectorEnv.ts';
 import { createPageReads } from '../../src/readModels/pageReads.ts';
-import { assembleChart, type ChartModel } from '../../src/routes/charts.ts';
+import { assembleChart, type ChartModel } from '../../src/readModels/charts/routes.ts';
 
 export const keysOf = async (env: ProjectorEnv, slug: string) =>
   pageKeys(await env.tagOf(partitionOf(slug, env.partitions)), slug);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderEmbedParts, rtmMinutes, rtmWindow, updDays } from '../../projections/embed/embed.ts';
-import { embedBody } from '../../src/http/embedBody.ts';
+import { embedBody } from '../../src/readModels/embed/embedBody.ts';
 import type { IncidentDoc } from '../../projections/types.ts';
 import { DAY_MS, MINUTE_MS } from '../../src/shared/time.ts';
 import { aMonitor, ms } from './monitorSnapshot.ts';

@@ -1,13 +1,13 @@
 // GET /api/status-pages/{slug}/monitors/{monitorID}/availability: one stored response per monitor
 // and period. An unknown monitor outranks a bad period (decisions.md, "HTTP"), so the monitor's
 // existence is read even when the period is invalid.
-import { pageKeys } from '../edge/surrogateKeys.ts';
-import { ApiError } from '../http/errors.ts';
-import { admit, availabilityRules, parseSlug, type RouteDeps } from '../readModels/access/pageGate.ts';
-import { MonitorIdPath, PeriodQuery } from '../http/schemas.ts';
-import { cacheControl, cacheFor, sendBody } from '../http/send.ts';
-import { storedSize } from '../readModels/pageReads.ts';
-import type { Route } from '../http/routeTable.ts';
+import { pageKeys } from '../../edge/surrogateKeys.ts';
+import { ApiError } from '../../http/errors.ts';
+import { admit, availabilityRules, parseSlug, type RouteDeps } from '../access/pageGate.ts';
+import { MonitorIdPath, PeriodQuery } from '../../http/schemas.ts';
+import { cacheControl, cacheFor, sendBody } from '../../http/send.ts';
+import { storedSize } from '../pageReads.ts';
+import type { Route } from '../../http/routeTable.ts';
 
 export const availabilityRoutes = ({ reads, locate, cache }: RouteDeps): Route[] => [
   {

@@ -3,17 +3,17 @@
 // JSON) by concatenation, so the request path never parses or re-serialises them; each variant is
 // assembled (and its ETag hashed) once per change of the page, then served from the process's cache.
 import type { Request, Response } from 'express';
-import { pageKeys } from '../edge/surrogateKeys.ts';
-import type { EdgeLifetime } from '../edge/edgeHeaders.ts';
-import { ApiError } from '../http/errors.ts';
-import { admit, pageRules, parseSlug, type RouteDeps } from '../readModels/access/pageGate.ts';
-import { MonthQuery } from '../http/schemas.ts';
-import { cacheControl, cacheFor, readyBody, sendBody } from '../http/send.ts';
-import type { PageAccess } from '../readModels/access/codec.ts';
-import { emptyDailyCounts } from '../readModels/lists/emptyDailyCounts.ts';
-import type { ListKeys } from '../readModels/lists/keys.ts';
-import type { PageRef } from '../store/page.ts';
-import { EARLIEST_MS, LATEST_MS } from '../events/bounds.ts';
+import { pageKeys } from '../../edge/surrogateKeys.ts';
+import type { EdgeLifetime } from '../../edge/edgeHeaders.ts';
+import { ApiError } from '../../http/errors.ts';
+import { admit, pageRules, parseSlug, type RouteDeps } from '../access/pageGate.ts';
+import { MonthQuery } from '../../http/schemas.ts';
+import { cacheControl, cacheFor, readyBody, sendBody } from '../../http/send.ts';
+import type { PageAccess } from '../access/codec.ts';
+import { emptyDailyCounts } from './emptyDailyCounts.ts';
+import type { ListKeys } from './keys.ts';
+import type { PageRef } from '../../store/page.ts';
+import { EARLIEST_MS, LATEST_MS } from '../../events/bounds.ts';
 
 type Handler = (req: Request, res: Response) => Promise<void>;
 type Paging = { page: number; page_size: number };

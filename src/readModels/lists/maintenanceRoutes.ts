@@ -1,10 +1,10 @@
 // GET /api/status-pages/{slug}/maintenances[/filter|/daily-counts] (read-api.md §Maintenances).
 // `status=all` (the default) is the whole list, cancelled included; any other status has its own list.
-import type { RouteDeps } from '../readModels/access/pageGate.ts';
-import { MaintenanceListQuery } from '../http/schemas.ts';
-import { maintenanceKeys } from '../readModels/lists/keys.ts';
-import { pageListHandlers } from './pageLists.ts';
-import type { Route } from '../http/routeTable.ts';
+import type { RouteDeps } from '../access/pageGate.ts';
+import { MaintenanceListQuery } from '../../http/schemas.ts';
+import { maintenanceKeys } from './keys.ts';
+import { pageListHandlers } from './listRoutes.ts';
+import type { Route } from '../../http/routeTable.ts';
 
 export const maintenanceRoutes = (deps: RouteDeps): Route[] => {
   const handlers = pageListHandlers(deps, { field: 'maintenances', keys: maintenanceKeys });

@@ -3,17 +3,17 @@
 // change of the page, minute or cache lifetime, then served from the process's cache. Never
 // cached by clients (read-api.md: poll every 15–60 s instead).
 import type { Request, Response } from 'express';
-import { renderCharts, renderMinuteData } from '../../projections/charts/charts.ts';
-import { pageKeys } from '../edge/surrogateKeys.ts';
-import { createAssemblyClock } from '../http/assemblyClock.ts';
-import { ApiError } from '../http/errors.ts';
-import { admit, chartRules, parseSlug, type RouteDeps } from '../readModels/access/pageGate.ts';
-import { cacheControl, cacheFor, sendBody } from '../http/send.ts';
-import { etagOf } from '../store/bytes.ts';
-import { storedSize, type SeriesRead, type StoredRead } from '../readModels/pageReads.ts';
-import { isOverall } from '../shared/overallStatus.ts';
-import { MINUTE_MS } from '../shared/time.ts';
-import type { Route } from '../http/routeTable.ts';
+import { renderCharts, renderMinuteData } from '../../../projections/charts/charts.ts';
+import { pageKeys } from '../../edge/surrogateKeys.ts';
+import { createAssemblyClock } from '../../http/assemblyClock.ts';
+import { ApiError } from '../../http/errors.ts';
+import { admit, chartRules, parseSlug, type RouteDeps } from '../access/pageGate.ts';
+import { cacheControl, cacheFor, sendBody } from '../../http/send.ts';
+import { etagOf } from '../../store/bytes.ts';
+import { storedSize, type SeriesRead, type StoredRead } from '../pageReads.ts';
+import { isOverall } from '../../shared/overallStatus.ts';
+import { MINUTE_MS } from '../../shared/time.ts';
+import type { Route } from '../../http/routeTable.ts';
 
 export type ChartModel = 'charts' | 'minute';
 

@@ -1,8 +1,8 @@
 // Whether an open stream may still receive its page: the rules of GET /api/embed/status, applied
 // again on every change (a page blocked, deleted, made private or moved to a smaller plan ends it).
-import { ApiError, type ApiErrorCode } from '../http/errors.ts';
-import { admit, pageRules } from '../readModels/access/pageGate.ts';
-import type { PageAccess } from '../readModels/access/codec.ts';
+import { ApiError, type ApiErrorCode } from '../../http/errors.ts';
+import { admit, pageRules } from '../access/pageGate.ts';
+import type { PageAccess } from '../access/codec.ts';
 import type { StreamClient } from './streamClient.ts';
 
 export const streamRefusal = (

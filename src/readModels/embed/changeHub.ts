@@ -3,18 +3,18 @@
 // domains: src/store/subscriber.ts) tells it of changes; a change to a page with
 // open streams costs one read of its embed, whatever the number of streams, and each distinct
 // variant (inc/rtm/upd) is joined once. Heartbeats are one timer for all streams.
-import type { RedisClient } from '../store/redisClient.ts';
-import { systemClock, type Clock } from '../shared/clock.ts';
-import type { Logger } from '../shared/logger.ts';
-import { MINUTE_MS, floorTo } from '../shared/time.ts';
-import { createPageLocator } from '../readModels/access/pageGate.ts';
-import type { EmbedStatusQuery } from '../http/schemas.ts';
-import { embedBody, needsSeries } from '../http/embedBody.ts';
-import { createActiveVersionReader } from '../store/control/activeVersionReader.ts';
-import { changesPattern } from '../store/control/keys.ts';
-import { parsePageChange } from '../store/changes.ts';
-import { createSubscriber, type Subscriber } from '../store/subscriber.ts';
-import { createSubscriptionReads, type EmbedStreamRead } from '../readModels/subscriptionReads.ts';
+import type { RedisClient } from '../../store/redisClient.ts';
+import { systemClock, type Clock } from '../../shared/clock.ts';
+import type { Logger } from '../../shared/logger.ts';
+import { MINUTE_MS, floorTo } from '../../shared/time.ts';
+import { createPageLocator } from '../access/pageGate.ts';
+import type { EmbedStatusQuery } from '../../http/schemas.ts';
+import { embedBody, needsSeries } from './embedBody.ts';
+import { createActiveVersionReader } from '../../store/control/activeVersionReader.ts';
+import { changesPattern } from '../../store/control/keys.ts';
+import { parsePageChange } from '../../store/changes.ts';
+import { createSubscriber, type Subscriber } from '../../store/subscriber.ts';
+import { createSubscriptionReads, type EmbedStreamRead } from '../subscriptionReads.ts';
 import { streamRefusal } from './streamAccess.ts';
 import { eventId, statusEvent, variantOf, writeEvent, type StreamClient } from './streamClient.ts';
 import { createStreamSlots, defaultStreamLimits, type StreamLimitSettings } from './streamLimits.ts';

@@ -1,14 +1,14 @@
 // GET /s/{slug}/api/v2/*.json: the Statuspage-compatible documents, so a client that appends
 // Atlassian Statuspage's API v2 paths to a page URL works (docs/api.md has the mapping). Same
 // access rules as the page endpoints; every plan has them.
-import { statuspageDocuments } from '../../projections/statuspage/documents.ts';
-import { pageKeys } from '../edge/surrogateKeys.ts';
-import { ApiError } from '../http/errors.ts';
-import { admit, pageRules, parseSlug, type RouteDeps } from '../readModels/access/pageGate.ts';
-import { cacheControl, cacheFor, sendBody } from '../http/send.ts';
-import type { SubscriptionReads } from '../readModels/subscriptionReads.ts';
-import { storedSize } from '../readModels/pageReads.ts';
-import type { Route } from '../http/routeTable.ts';
+import { statuspageDocuments } from '../../../projections/statuspage/documents.ts';
+import { pageKeys } from '../../edge/surrogateKeys.ts';
+import { ApiError } from '../../http/errors.ts';
+import { admit, pageRules, parseSlug, type RouteDeps } from '../access/pageGate.ts';
+import { cacheControl, cacheFor, sendBody } from '../../http/send.ts';
+import type { SubscriptionReads } from '../subscriptionReads.ts';
+import { storedSize } from '../pageReads.ts';
+import type { Route } from '../../http/routeTable.ts';
 
 export const statuspageApiRoutes = ({ locate, cache }: RouteDeps, reads: SubscriptionReads): Route[] =>
   statuspageDocuments.map((document) => ({

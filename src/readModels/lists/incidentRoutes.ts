@@ -1,9 +1,9 @@
 // GET /api/status-pages/{slug}/incidents[/filter|/daily-counts] (read-api.md §Incidents).
-import type { RouteDeps } from '../readModels/access/pageGate.ts';
-import { IncidentListQuery } from '../http/schemas.ts';
-import { incidentKeys } from '../readModels/lists/keys.ts';
-import { pageListHandlers } from './pageLists.ts';
-import type { Route } from '../http/routeTable.ts';
+import type { RouteDeps } from '../access/pageGate.ts';
+import { IncidentListQuery } from '../../http/schemas.ts';
+import { incidentKeys } from './keys.ts';
+import { pageListHandlers } from './listRoutes.ts';
+import type { Route } from '../../http/routeTable.ts';
 
 export const incidentRoutes = (deps: RouteDeps): Route[] => {
   const handlers = pageListHandlers(deps, { field: 'incidents', keys: incidentKeys });

@@ -2,12 +2,12 @@
 // read-api.md, with `updated` (the page's latest event) and, when asked for, rtm and upd computed
 // from the monitors' series: what moves with every check is never stored in the embed. Shared by
 // GET /api/embed/status and the live stream.
-import { rtmMinutes, rtmWindow, updDays } from '../../projections/embed/embed.ts';
-import type { MonitorSnapshot } from '../../projections/types.ts';
-import { formatTimestamp } from '../shared/time.ts';
-import { ApiError } from './errors.ts';
-import type { EmbedParts } from '../readModels/embed/codec.ts';
-import type { EmbedStatusQuery as Query } from './schemas.ts';
+import { rtmMinutes, rtmWindow, updDays } from '../../../projections/embed/embed.ts';
+import type { MonitorSnapshot } from '../../../projections/types.ts';
+import { formatTimestamp } from '../../shared/time.ts';
+import { ApiError } from '../../http/errors.ts';
+import type { EmbedParts } from './codec.ts';
+import type { EmbedStatusQuery as Query } from '../../http/schemas.ts';
 
 /**
  * What a body is made of: the stored parts, the page's latest event (`updated`), and the series

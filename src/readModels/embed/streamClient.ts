@@ -1,9 +1,9 @@
 // One open live stream: what it asked for and how to write to it. Kept small: a process holds
 // tens of thousands of them.
 import type { ServerResponse } from 'node:http';
-import { needsSeries } from '../http/embedBody.ts';
-import type { EmbedStatusQuery } from '../http/schemas.ts';
-import type { EmbedRevisions } from '../readModels/embed/codec.ts';
+import { needsSeries } from './embedBody.ts';
+import type { EmbedStatusQuery } from '../../http/schemas.ts';
+import type { EmbedRevisions } from './codec.ts';
 
 export type StreamClient = {
   readonly slug: string;

@@ -1,14 +1,14 @@
 // GET /badge/{slug}.svg: the README badge always answers an image, so failures are grey "Unknown"
 // badges with the error's status (and no-store, so a fixed page shows at once) instead of JSON.
 import type { ErrorRequestHandler, Request, Response } from 'express';
-import { badgeSvg } from '../embed/badgeSvg.ts';
-import { isOverall, type OverallStatus } from '../shared/overallStatus.ts';
-import { pageKeys } from '../edge/surrogateKeys.ts';
-import { ApiError, apiErrorTable, errorCodeOf, RETRY_AFTER_SECONDS } from '../http/errors.ts';
-import { admit, pageRules, parseSlug, type RouteDeps } from '../readModels/access/pageGate.ts';
-import { cacheControl, cacheFor, sendBody } from '../http/send.ts';
-import { etagOf } from '../store/bytes.ts';
-import type { Route } from '../http/routeTable.ts';
+import { badgeSvg } from '../../embed/badgeSvg.ts';
+import { isOverall, type OverallStatus } from '../../shared/overallStatus.ts';
+import { pageKeys } from '../../edge/surrogateKeys.ts';
+import { ApiError, apiErrorTable, errorCodeOf, RETRY_AFTER_SECONDS } from '../../http/errors.ts';
+import { admit, pageRules, parseSlug, type RouteDeps } from '../access/pageGate.ts';
+import { cacheControl, cacheFor, sendBody } from '../../http/send.ts';
+import { etagOf } from '../../store/bytes.ts';
+import type { Route } from '../../http/routeTable.ts';
 
 const SVG_TYPE = 'image/svg+xml; charset=utf-8';
 

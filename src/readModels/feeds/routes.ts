@@ -2,13 +2,13 @@
 // If-Modified-Since beside the strong ETag (feed readers use either). A private page's feed needs
 // its auth_token in the query; without it the page does not exist (404), as for a blocked one.
 import type { Request, Response } from 'express';
-import { pageKeys } from '../edge/surrogateKeys.ts';
-import { ApiError } from '../http/errors.ts';
-import { admit, parseSlug, type AccessRules, type RouteDeps } from '../readModels/access/pageGate.ts';
-import { cacheFor, sendBody, setEdgeHeaders, STALE_IF_ERROR } from '../http/send.ts';
-import type { FeedFormat } from '../readModels/feeds/storage.ts';
-import type { SubscriptionReads } from '../readModels/subscriptionReads.ts';
-import type { Route } from '../http/routeTable.ts';
+import { pageKeys } from '../../edge/surrogateKeys.ts';
+import { ApiError } from '../../http/errors.ts';
+import { admit, parseSlug, type AccessRules, type RouteDeps } from '../access/pageGate.ts';
+import { cacheFor, sendBody, setEdgeHeaders, STALE_IF_ERROR } from '../../http/send.ts';
+import type { FeedFormat } from './storage.ts';
+import type { SubscriptionReads } from '../subscriptionReads.ts';
+import type { Route } from '../../http/routeTable.ts';
 
 const FEED_CACHE = `public, max-age=60${STALE_IF_ERROR}`;
 const feedRules: AccessRules = { missing: 'not_found', blocked: 'not_found', locked: 'not_found' };

@@ -4,28 +4,22 @@
 // reports at read time"); the answer is kept in the read cache under that instant, so a page's
 // report is made at most once a minute per process (and again after each change of the page).
 import type { Request, Response } from 'express';
-import { monthAt, parsePeriod, type Period } from '../../projections/sla/periods.ts';
-import { reportHtml } from '../../projections/sla/reportHtml.ts';
-import type { SlaReport } from '../../projections/sla/report.ts';
-import { reportCsv, type RenderedReport } from '../../projections/sla/renderReports.ts';
-import { ApiError, RETRY_AFTER_SECONDS } from '../http/errors.ts';
-import {
-  admit,
-  availabilityRules,
-  parseSlug,
-  requestToken,
-  type RouteDeps,
-} from '../readModels/access/pageGate.ts';
-import { cacheFor, readyBody, sendBody } from '../http/send.ts';
-import { escapeHtml } from '../shared/escapeHtml.ts';
-import { MINUTE_MS } from '../shared/time.ts';
-import { NOSNIFF } from '../statusPage/securityHeaders.ts';
-import type { PageAccess } from '../readModels/access/codec.ts';
-import type { PageRef } from '../store/page.ts';
-import type { SlaHead, SlaReads } from '../readModels/sla/reads.ts';
-import type { Route } from '../http/routeTable.ts';
-import type { EdgeAnswer } from '../edge/edgeHeaders.ts';
-import { pageKeys } from '../edge/surrogateKeys.ts';
+import { monthAt, parsePeriod, type Period } from '../../../projections/sla/periods.ts';
+import { reportHtml } from '../../../projections/sla/reportHtml.ts';
+import type { SlaReport } from '../../../projections/sla/report.ts';
+import { reportCsv, type RenderedReport } from '../../../projections/sla/renderReports.ts';
+import { ApiError, RETRY_AFTER_SECONDS } from '../../http/errors.ts';
+import { admit, availabilityRules, parseSlug, requestToken, type RouteDeps } from '../access/pageGate.ts';
+import { cacheFor, readyBody, sendBody } from '../../http/send.ts';
+import { escapeHtml } from '../../shared/escapeHtml.ts';
+import { MINUTE_MS } from '../../shared/time.ts';
+import { NOSNIFF } from '../../statusPage/securityHeaders.ts';
+import type { PageAccess } from '../access/codec.ts';
+import type { PageRef } from '../../store/page.ts';
+import type { SlaHead, SlaReads } from './reads.ts';
+import type { Route } from '../../http/routeTable.ts';
+import type { EdgeAnswer } from '../../edge/edgeHeaders.ts';
+import { pageKeys } from '../../edge/surrogateKeys.ts';
 
 const SLA_COMPLETE_CACHE = 'public, max-age=3600';
 const SLA_CURRENT_CACHE = 'public, max-age=60';

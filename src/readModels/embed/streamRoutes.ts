@@ -3,17 +3,17 @@
 // the body at once and again on every change (event `status`, `id` = the body's revision, so a
 // reconnection with Last-Event-ID gets nothing it already has), and a comment every 25 s.
 import type { Request } from 'express';
-import { ApiError } from '../http/errors.ts';
-import { admit, pageRules, requestToken, type RouteDeps } from '../readModels/access/pageGate.ts';
-import { EmbedStatusQuery } from '../http/schemas.ts';
-import type { SubscriptionReads } from '../readModels/subscriptionReads.ts';
-import type { ChangeHub } from '../stream/changeHub.ts';
-import { within } from '../stream/streamLimits.ts';
-import { eventId, statusEvent, writeEvent, type StreamClient } from '../stream/streamClient.ts';
-import { embedBody, needsSeries } from '../http/embedBody.ts';
-import { MINUTE_MS, floorTo } from '../shared/time.ts';
-import { asksForExtras, embedSlug } from './embed.ts';
-import type { Route } from '../http/routeTable.ts';
+import { ApiError } from '../../http/errors.ts';
+import { admit, pageRules, requestToken, type RouteDeps } from '../access/pageGate.ts';
+import { EmbedStatusQuery } from '../../http/schemas.ts';
+import type { SubscriptionReads } from '../subscriptionReads.ts';
+import type { ChangeHub } from './changeHub.ts';
+import { within } from './streamLimits.ts';
+import { eventId, statusEvent, writeEvent, type StreamClient } from './streamClient.ts';
+import { embedBody, needsSeries } from './embedBody.ts';
+import { MINUTE_MS, floorTo } from '../../shared/time.ts';
+import { asksForExtras, embedSlug } from './routes.ts';
+import type { Route } from '../../http/routeTable.ts';
 
 const lastEventId = (req: Request): number => {
   const header = req.headers['last-event-id'];

@@ -5,8 +5,8 @@
 // whatever happened in between, so nothing a client does can leave a stream counted or registered.
 import type { ServerResponse } from 'node:http';
 import { z } from 'zod';
-import { parseSettings } from '../config.ts';
-import { ApiError } from '../http/errors.ts';
+import { parseSettings } from '../../config.ts';
+import { ApiError } from '../../http/errors.ts';
 
 export type StreamLimitSettings = Readonly<{
   perClient: number;

@@ -3,17 +3,17 @@
 // (embedBody.ts); each variant is joined (and its ETag hashed) once per change of the page (and
 // per minute with rtm or upd), then served from the process's cache. The snippets are stored whole.
 import type { Request } from 'express';
-import { pageKeys } from '../edge/surrogateKeys.ts';
-import { createAssemblyClock } from '../http/assemblyClock.ts';
-import { ApiError } from '../http/errors.ts';
-import { admit, pageRules, parseSlug, type RouteDeps } from '../readModels/access/pageGate.ts';
-import { embedBody, needsSeries } from '../http/embedBody.ts';
-import { EmbedStatusQuery } from '../http/schemas.ts';
-import { cacheControl, cacheFor, readyBody, sendBody } from '../http/send.ts';
-import type { PageAccess } from '../readModels/access/codec.ts';
-import { MINUTE_MS } from '../shared/time.ts';
-import { storedSize } from '../readModels/pageReads.ts';
-import type { Route } from '../http/routeTable.ts';
+import { pageKeys } from '../../edge/surrogateKeys.ts';
+import { createAssemblyClock } from '../../http/assemblyClock.ts';
+import { ApiError } from '../../http/errors.ts';
+import { admit, pageRules, parseSlug, type RouteDeps } from '../access/pageGate.ts';
+import { embedBody, needsSeries } from './embedBody.ts';
+import { EmbedStatusQuery } from '../../http/schemas.ts';
+import { cacheControl, cacheFor, readyBody, sendBody } from '../../http/send.ts';
+import type { PageAccess } from '../access/codec.ts';
+import { MINUTE_MS } from '../../shared/time.ts';
+import { storedSize } from '../pageReads.ts';
+import type { Route } from '../../http/routeTable.ts';
 
 /** Missing slug before everything else; a repeated one cannot name a page. */
 export const embedSlug = (req: Request): string => {
