@@ -29,13 +29,29 @@ export default {
     {
       name: 'routes-read-through-models',
       comment:
-        'Routes read Redis only through the read-model folders (src/models/<model>), never the event log or a client of their own.',
+        'Routes and the read-model folders they live in (src/readModels/<model>, src/routes) read Redis only through src/store, never the event log, the projector or a client of their own.',
       severity: 'error',
-      from: { path: '^src/routes/' },
+      from: { path: '^src/(readModels|routes)/' },
       to: {
         path: '^src/eventLog/|^src/projector/|node_modules/(ioredis|slonik|pg|bullmq)/',
         dependencyTypesNot: ['type-only'],
       },
+    },
+    {
+      name: 'http-knows-no-model',
+      comment:
+        'src/http is the generic request machinery (errors, sending bytes, the response cache, the route table): the model folders stand on it, so it imports none of them.',
+      severity: 'error',
+      from: { path: '^src/http/' },
+      to: { path: '^src/readModels/' },
+    },
+    {
+      name: 'store-knows-no-model',
+      comment:
+        'src/store is the storage that is no read model (Redis machinery, control keys): it imports no model.',
+      severity: 'error',
+      from: { path: '^src/store/' },
+      to: { path: '^src/(readModels|routes|http)/' },
     },
     {
       name: 'page-script-stands-alone',
