@@ -43,10 +43,12 @@ export const work = async (
     config.edge.providers.length === 0
       ? null
       : createEdgePurger(purgeTargets(config.edge), { registry, log });
+  const activeVersion = createActiveVersionReader(redis, config.redisPrefix);
   const worker = startProjectorWorker(
     {
       db,
       redis,
+      activeVersion,
       clock: systemClock,
       urls: { baseUrl: config.publicBaseUrl, pageUrlTemplate: config.pageUrlTemplate },
       batchSize: config.batchSize,
@@ -70,7 +72,7 @@ export const work = async (
   metrics.watchWorker(worker);
   const scheduler = startScheduler({
     queue,
-    active: createActiveVersionReader(redis, config.redisPrefix),
+    active: activeVersion,
     log,
     // Appends then never create a partition for the live months inside their transaction.
     upkeep: () => createCheckPartitions(db, currentAndNextMonth(systemClock())),

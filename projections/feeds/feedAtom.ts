@@ -1,9 +1,16 @@
 // The page's Atom 1.0 feed (RFC 4287), served at /s/{slug}/feed.atom.
 import { formatTimestamp } from '../../src/shared/time.ts';
-import { feedEntries, feedUpdated, feedUrl, type FeedEntry, type FeedInput } from './feedEntries.ts';
+import {
+  feedEntries,
+  feedUpdated,
+  feedUrl,
+  oncePerEntry,
+  type FeedEntry,
+  type FeedInput,
+} from './feedEntries.ts';
 import { xmlText as x } from './xml.ts';
 
-const entry = (e: FeedEntry): string => `  <entry>
+const entryXml = (e: FeedEntry): string => `  <entry>
     <id>${x(e.id)}</id>
     <title type="text">${x(e.title)}</title>
     <link rel="alternate" type="text/html" href="${x(e.url)}"/>
@@ -14,8 +21,13 @@ const entry = (e: FeedEntry): string => `  <entry>
   </entry>
 `;
 
-export const renderAtom = (input: FeedInput): { body: string; updated: number } => {
-  const entries = feedEntries(input);
+/** Entries of unchanged incidents are shared between renders (feedEntries.ts): XML once each. */
+const entry = oncePerEntry(entryXml);
+
+export const renderAtom = (
+  input: FeedInput,
+  entries: readonly FeedEntry[] = feedEntries(input),
+): { body: string; updated: number } => {
   const updated = feedUpdated(input, entries);
   const self = feedUrl(input.baseUrl, input.slug, 'atom');
   const body = `<?xml version="1.0" encoding="utf-8"?>

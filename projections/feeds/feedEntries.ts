@@ -89,6 +89,22 @@ const maintenanceEntry = (input: FeedInput, doc: MaintenanceDoc): FeedEntry => (
     (doc.description === '' ? '' : `<p>${html(doc.description)}</p>`),
 });
 
+/**
+ * An incident's entry depends on its document and the page's addresses only. Documents decoded
+ * from the read models are frozen and shared while unchanged, so each entry is built once per
+ * document (an update renders one entry, not fifty).
+ */
+const incidentEntries = new WeakMap<IncidentDoc, { page: string; entry: FeedEntry }>();
+const pageKey = (input: FeedInput): string => `${input.baseUrl}\n${input.pageUrl}\n${input.slug}`;
+const incidentEntryOf = (input: FeedInput, doc: IncidentDoc): FeedEntry => {
+  const page = pageKey(input);
+  const known = incidentEntries.get(doc);
+  if (known?.page === page) return known.entry;
+  const entry = incidentEntry(input, doc);
+  if (Object.isFrozen(doc)) incidentEntries.set(doc, { page, entry });
+  return entry;
+};
+
 /** An entry's sort keys alone, so a long history is sorted without building every entry's content. */
 type Candidate = Readonly<{ id: string; updated: number; build: () => FeedEntry }>;
 
@@ -101,7 +117,7 @@ export const feedEntries = (input: FeedInput): FeedEntry[] => {
     ...input.incidents.map((doc) => ({
       id: idOf(doc.startedAt, `${slug}/incident/${encodeURIComponent(doc.id)}`),
       updated: incidentUpdatedAt(doc),
-      build: () => incidentEntry(input, doc),
+      build: () => incidentEntryOf(input, doc),
     })),
     ...input.maintenances.map((doc) => ({
       id: idOf(doc.createdAt, `${slug}/maintenance/${encodeURIComponent(doc.id)}`),
@@ -113,6 +129,18 @@ export const feedEntries = (input: FeedInput): FeedEntry[] => {
     .sort((a, b) => b.updated - a.updated || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
     .slice(0, FEED_LIMIT)
     .map((candidate) => candidate.build());
+};
+
+/** `render` remembered per entry object (a feed format's XML of an entry). */
+export const oncePerEntry = (render: (entry: FeedEntry) => string): ((entry: FeedEntry) => string) => {
+  const rendered = new WeakMap<FeedEntry, string>();
+  return (entry) => {
+    const known = rendered.get(entry);
+    if (known !== undefined) return known;
+    const text = render(entry);
+    rendered.set(entry, text);
+    return text;
+  };
 };
 
 /** The feed's own date: its newest entry's, else the page's latest change. */

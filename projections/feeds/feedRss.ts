@@ -1,11 +1,18 @@
 // The page's RSS 2.0 feed, served at /s/{slug}/feed.rss. Dates are RFC 822 in GMT; the atom:link
 // self reference is what feed validators recommend.
-import { feedEntries, feedUpdated, feedUrl, type FeedEntry, type FeedInput } from './feedEntries.ts';
+import {
+  feedEntries,
+  feedUpdated,
+  feedUrl,
+  oncePerEntry,
+  type FeedEntry,
+  type FeedInput,
+} from './feedEntries.ts';
 import { xmlText as x } from './xml.ts';
 
 const rfc822 = (ms: number): string => new Date(ms).toUTCString();
 
-const item = (e: FeedEntry): string => `    <item>
+const itemXml = (e: FeedEntry): string => `    <item>
       <title>${x(e.title)}</title>
       <link>${x(e.url)}</link>
       <guid isPermaLink="false">${x(e.id)}</guid>
@@ -15,8 +22,13 @@ const item = (e: FeedEntry): string => `    <item>
     </item>
 `;
 
-export const renderRss = (input: FeedInput): { body: string; updated: number } => {
-  const entries = feedEntries(input);
+/** Entries of unchanged incidents are shared between renders (feedEntries.ts): XML once each. */
+const item = oncePerEntry(itemXml);
+
+export const renderRss = (
+  input: FeedInput,
+  entries: readonly FeedEntry[] = feedEntries(input),
+): { body: string; updated: number } => {
   const updated = feedUpdated(input, entries);
   const body = `<?xml version="1.0" encoding="utf-8"?>
 <rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom">

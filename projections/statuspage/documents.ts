@@ -60,6 +60,14 @@ const componentsOf = (input: StatuspageInput, monitors: readonly MonitorStatus[]
   }));
 };
 
+/**
+ * An incident's JSON, per document and page context (addresses, monitors, components): documents
+ * decoded from the read models are frozen and shared while unchanged, so an update stringifies
+ * the incident that changed, not every shown one.
+ */
+const incidentTexts = new WeakMap<IncidentDoc, { context: string; text: string }>();
+const list = (texts: readonly string[]): string => `[${texts.join(',')}]`;
+
 /** Every document as its JSON text, keyed by its path under api/v2 without `.json`. */
 export const renderStatuspage = (input: StatuspageInput): Record<StatuspageDocument, string> => {
   const monitors = inDisplayOrder(input.monitors);
@@ -74,13 +82,13 @@ export const renderStatuspage = (input: StatuspageInput): Record<StatuspageDocum
   };
   // Only the newest LIST_LIMIT and the unresolved ones are shown: a page's long history costs a sort.
   const sorted = [...input.incidents].sort((a, b) => b.startedAt - a.startedAt || byId(a, b));
-  const shown = new Map<IncidentDoc, ReturnType<typeof spIncident>>();
-  const sp = (doc: IncidentDoc) => {
-    const known = shown.get(doc);
-    if (known) return known;
-    const made = spIncident(doc, ctx);
-    shown.set(doc, made);
-    return made;
+  const context = JSON.stringify([input.slug, input.pageUrl, monitors, components]);
+  const sp = (doc: IncidentDoc): string => {
+    const known = incidentTexts.get(doc);
+    if (known?.context === context) return known.text;
+    const text = JSON.stringify(spIncident(doc, ctx));
+    if (Object.isFrozen(doc)) incidentTexts.set(doc, { context, text });
+    return text;
   };
   const newest = sorted.slice(0, LIST_LIMIT).map(sp);
   const maintenances = [...input.maintenances]
@@ -94,17 +102,14 @@ export const renderStatuspage = (input: StatuspageInput): Record<StatuspageDocum
   const status = statusOf(input.overall);
   const json = JSON.stringify;
   return {
-    summary: json({
-      page,
-      components,
-      incidents: unresolved,
-      scheduled_maintenances: withStatus('scheduled', 'in_progress'),
-      status,
-    }),
+    // Built as JSON.stringify would write these objects, with the incidents' texts spliced in.
+    summary:
+      `{"page":${json(page)},"components":${json(components)},"incidents":${list(unresolved)},` +
+      `"scheduled_maintenances":${json(withStatus('scheduled', 'in_progress'))},"status":${json(status)}}`,
     status: json({ page, status }),
     components: json({ page, components }),
-    incidents: json({ page, incidents: newest }),
-    'incidents/unresolved': json({ page, incidents: unresolved }),
+    incidents: `{"page":${json(page)},"incidents":${list(newest)}}`,
+    'incidents/unresolved': `{"page":${json(page)},"incidents":${list(unresolved)}}`,
     'scheduled-maintenances': json({
       page,
       scheduled_maintenances: maintenances.slice(0, LIST_LIMIT).map((m) => m.json),

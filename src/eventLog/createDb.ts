@@ -44,4 +44,8 @@ export const createDb = (url: string, options: { maximumPoolSize?: number } = {}
     // Appends must not be retried blindly by the driver: the caller decides.
     transactionRetryLimit: 0,
     queryRetryLimit: 0,
+    // slonik's default sends DISCARD ALL after every query, a second round trip on the projector's
+    // hot path; nothing here leaves session state behind (transactions use SET LOCAL and
+    // set_config(…, true); the one session lock, partitionIndex.ts, resets and unlocks itself).
+    resetConnection: () => Promise.resolve(),
   });

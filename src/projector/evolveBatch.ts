@@ -34,6 +34,8 @@ export type EvolvedBatch = Readonly<{
   pageOf: Map<number, string>;
   writes: WriteOp[];
   mark: (set: RenderSet, member: string) => void;
+  /** What `mark` marked, in order: the render right after the batch takes them from here. */
+  marks: (readonly [RenderSet, string])[];
   deadLetters: DeadLetter[];
 }>;
 
@@ -67,8 +69,10 @@ export const evolveBatch = (
       const id = `${set}\u0000${member}`;
       if (marked.has(id)) return;
       marked.add(id);
+      batch.marks.push([set, member]);
       batch.writes.push(markForRender(tag, set, member));
     },
+    marks: [],
     deadLetters: [],
   };
   for (const event of events) {

@@ -136,18 +136,23 @@ const shownIds = (want: StateWanted, probe: Probe, extra: Extra): string[] => [
   ]),
 ];
 
-/** The render states of `wanted`, in order, in at most three round trips for them all. */
-export const loadRenderStates = async (
+/**
+ * The render states of `wanted`, in order, in at most three round trips for them all; `alongside`
+ * is read in the first of them (what the caller needs too, without a round trip of its own).
+ */
+export const loadRenderStates = async <A>(
   redis: RedisClient,
   wanted: readonly StateWanted[],
-): Promise<RenderState[]> => {
+  alongside: Read<A>,
+): Promise<{ states: RenderState[]; alongside: A }> => {
   const results: RenderState[] = [];
   const probed = wanted.flatMap((want, i) => (want.whole ? [] : [i]));
-  const [wholes, probes] = await runRead(
+  const [wholes, probes, along] = await runRead(
     redis,
     tupleRead([
       listRead(wanted.map((want) => (want.whole ? wholeRead(want) : known(null)))),
       listRead(probed.map((i) => probeRead(wanted[i]!))),
+      alongside,
     ]),
   );
   for (const [i, whole] of wholes.entries()) if (whole) results[i] = whole;
@@ -189,5 +194,5 @@ export const loadRenderStates = async (
       incidentMonths: new Map(extra.months.map((month, n) => [month, extra.starts[n] ?? []] as const)),
     };
   }
-  return results;
+  return { states: results, alongside: along };
 };

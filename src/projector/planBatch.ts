@@ -4,6 +4,7 @@ import type { ProjectedEvent } from '../events/storedEvent.ts';
 import { putPageState, putUpdatedAt } from '../readModels/pageState/writes.ts';
 import { formatMonitorOfPage } from '../store/control/codec.ts';
 import { announceChecks } from '../readModels/embed/writes.ts';
+import type { RenderSet } from '../store/control/writes.ts';
 import type { WriteOp } from '../store/writeOps.ts';
 import { evolveBatch, type EvolvedBatch, type LoadedHeads } from './evolveBatch.ts';
 import type { DeadLetter } from './parseRows.ts';
@@ -34,6 +35,10 @@ export type BatchPlan = Readonly<{
   urgent: ReadonlySet<string>;
   /** The pages whose monitors got checks: their assembled answers moved (the edge purges them). */
   checked: ReadonlySet<string>;
+  /** Some page's SLA summaries must be computed again (renderSla). */
+  slaMarked: boolean;
+  /** The render marks the batch set (the same as its writes add to the render sets). */
+  marks: readonly (readonly [RenderSet, string])[];
 }>;
 
 export const monitorChecks = (batch: EvolvedBatch): MonitorChecks[] =>
@@ -94,7 +99,8 @@ export const planEvolvedBatch = (
   // tells the API processes' caches and live streams (inside the commit, as a render would). A
   // page rendered right after the batch (urgent) announces itself with its render instead.
   for (const slug of checked) if (!urgent.has(slug)) writes.push(announceChecks(tag, slug));
-  writes.push(...slaMarks(tag, events, batch, inputs.states, changedTimelines, now));
+  const slaWrites = slaMarks(tag, events, batch, inputs.states, changedTimelines, now);
+  writes.push(...slaWrites);
   const deleted = new Set(events.flatMap((e) => (e.type === 'page.deleted' ? [e.page] : [])));
   for (const slug of batch.changed) {
     const state = batch.states.get(slug);
@@ -112,5 +118,13 @@ export const planEvolvedBatch = (
   }
   const domains = planDomains(tag, events, batch.states);
   writes.push(...domains);
-  return { writes, deadLetters: batch.deadLetters, domainsChanged: domains.length > 0, urgent, checked };
+  return {
+    writes,
+    deadLetters: batch.deadLetters,
+    domainsChanged: domains.length > 0,
+    urgent,
+    checked,
+    slaMarked: slaWrites.length > 0,
+    marks: batch.marks,
+  };
 };

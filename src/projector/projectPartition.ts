@@ -2,6 +2,7 @@
 // are missing altogether (fresh or wiped Redis) it rebuilds them first, one process at a time;
 // when part of the active version was lost (detectLoss.ts) it rebuilds the whole version.
 import type { ActiveVersion } from '../store/control/codec.ts';
+import type { ActiveVersionReader } from '../store/control/activeVersionReader.ts';
 import { readActive } from '../store/control/versions.ts';
 import { checkpointLost, ModelsLost, type LossKind } from './detectLoss.ts';
 import { rebuild, RebuildRunning } from './rebuild.ts';
@@ -15,6 +16,11 @@ export type JobContext = ProjectorDeps &
     requeue: (partition: number) => Promise<void>;
     /** Counts each time lost models were detected (projector_models_lost_total). */
     onLoss?: (kind: LossKind) => void;
+    /**
+     * The active version, cached by the worker for a second (a rebuild's flip reaches it that much
+     * later; until then it projects into the retired version, which the fence makes harmless).
+     */
+    activeVersion?: ActiveVersionReader;
   }>;
 
 export const JOB_BUDGET_MS = 10_000;
@@ -37,7 +43,7 @@ const buildModels = async (ctx: JobContext, damaged?: number): Promise<ActiveVer
 
 /** Rebuilds when nothing is active; returns the active version, or null while another process builds. */
 const ensureModels = async (ctx: JobContext): Promise<ActiveVersion | null> =>
-  (await readActive(ctx.redis, ctx.prefix)) ?? buildModels(ctx);
+  (await (ctx.activeVersion?.() ?? readActive(ctx.redis, ctx.prefix))) ?? buildModels(ctx);
 
 /** Logs and counts the loss, then rebuilds the damaged version while it keeps serving what is left. */
 const repair = async (ctx: JobContext, ref: PartitionRef, loss: ModelsLost): Promise<null> => {

@@ -10,7 +10,7 @@ import { renderedKeysRead } from '../readModels/pageOutputs.ts';
 import type { Quarantine } from '../readModels/quarantine/codec.ts';
 import { quarantinePage, quarantineRead, releasePage } from '../readModels/quarantine/storage.ts';
 import { commitWrites } from '../store/control/commitWrites.ts';
-import { listRead, readAll, runRead } from '../store/reads.ts';
+import { known, listRead, runRead, tupleRead, type Read } from '../store/reads.ts';
 import { loadRenderStates } from './loadRenderStates.ts';
 import type { WriteOp } from '../store/writeOps.ts';
 import { monitorSnapshotRead, monitorStatusRead } from '../readModels/series/monitorSnapshotRead.ts';
@@ -50,6 +50,8 @@ export const renderPages = async (
   now: number,
   urls: UrlSettings,
   options: Readonly<{
+    /** The partition's checkpoint when the caller just committed it (else it is read). */
+    checkpoint?: string;
     extra?: readonly WriteOp[];
     onQuarantine?: (notice: QuarantineNotice) => void;
     /** Told of each chunk of renders right after its commit (the edge purge). */
@@ -58,24 +60,40 @@ export const renderPages = async (
 ): Promise<boolean> => {
   const { extra = [], onQuarantine, onCommitted } = options;
   if (pages.length === 0 && extra.length === 0) return true;
-  const [checkpoint, quarantined] = await readAll(redis, [checkpointRead(tag), quarantineRead(tag)]);
-  if (checkpoint === null) return false;
+  // Read with the first chunk's documents: the checkpoint the commits are fenced by, quarantines.
+  type Control = readonly [checkpoint: string | null, quarantined: ReadonlyMap<string, Quarantine>];
+  let control: Control | null = null;
   const chunks = chunksOf(pages, RENDER_CHUNK_PAGES);
   for (const [c, chunk] of chunks.entries()) {
     const refs = chunk.map(({ slug }) => ({ tag, slug }));
+    const wanted = (scopes: readonly RenderScope[]) =>
+      scopes.map((scope, i) => ({
+        page: refs[i]!,
+        whole: scope.incidents,
+        changed: [...(scope.incidentIds ?? [])],
+      }));
+    const controlRead: Read<Control> = control
+      ? known(control)
+      : tupleRead([
+          options.checkpoint === undefined ? checkpointRead(tag) : known(options.checkpoint),
+          quarantineRead(tag),
+        ]);
+    const first = await loadRenderStates(
+      redis,
+      wanted(chunk.map((render) => render.scope)),
+      tupleRead([controlRead, listRead(refs.map((page) => maintenanceMonthsRead(page)))]),
+    );
+    const [[checkpoint, quarantined], monthsLoaded] = first.alongside;
+    control = [checkpoint, quarantined];
+    if (checkpoint === null) return false;
     // After a failed render, lists are rendered whole: the change that failed is in no mark now.
     const scopes = chunk.map(({ slug, scope }) =>
       quarantined.get(slug)?.kind === 'render' && scope.incidentIds ? { ...scope, incidents: true } : scope,
     );
-    const wanted = scopes.map((scope, i) => ({
-      page: refs[i]!,
-      whole: scope.incidents,
-      changed: [...(scope.incidentIds ?? [])],
-    }));
-    const [loaded, monthsLoaded] = await Promise.all([
-      loadRenderStates(redis, wanted),
-      runRead(redis, listRead(refs.map((page) => maintenanceMonthsRead(page)))),
-    ]);
+    const widened = scopes.some((scope, i) => scope !== chunk[i]!.scope);
+    const loaded = widened
+      ? (await loadRenderStates(redis, wanted(scopes), known(null))).states
+      : first.states;
     const writes: WriteOp[] = [];
     for (const [i, render] of chunk.entries()) {
       const page = refs[i]!;

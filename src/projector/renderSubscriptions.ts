@@ -3,7 +3,7 @@
 // maintenances and page settings, so they are rendered with those; the Statuspage documents carry
 // component statuses and so are rendered with every render of the page.
 import { renderAtom } from '../../projections/feeds/feedAtom.ts';
-import type { FeedInput } from '../../projections/feeds/feedEntries.ts';
+import { feedEntries, type FeedInput } from '../../projections/feeds/feedEntries.ts';
 import { renderRss } from '../../projections/feeds/feedRss.ts';
 import { renderStatuspage } from '../../projections/statuspage/documents.ts';
 import type { MonitorStatus, OverallStatus, PageState, UrlSettings } from '../../projections/types.ts';
@@ -56,7 +56,10 @@ export const renderSubscriptions = (input: SubscriptionInput): WriteOp[] => {
     emptyUpdatedAt: state.settings.configuredAt ?? state.updatedAt ?? 0,
     nowMs: now,
   };
-  const atom = renderAtom(feed);
-  writes.push(putFeeds(page, { atom: atom.body, rss: renderRss(feed).body, modified: atom.updated }));
+  const entries = feedEntries(feed); // both feeds show the same entries
+  const atom = renderAtom(feed, entries);
+  writes.push(
+    putFeeds(page, { atom: atom.body, rss: renderRss(feed, entries).body, modified: atom.updated }),
+  );
   return writes;
 };

@@ -6,7 +6,7 @@ import type { DatabasePool } from 'slonik';
 import type { UrlSettings } from '../../projections/types.ts';
 import { formatCheckpoint, parseCheckpoint, readAfter, type LogRow } from '../eventLog/readAfter.ts';
 import { partitionTag } from '../store/control/keys.ts';
-import { checkpointRead, tickRead } from '../store/control/reads.ts';
+import { checkpointRead, queueOfMarks, tickRead } from '../store/control/reads.ts';
 import { setTick } from '../store/control/writes.ts';
 import { commitBatch, encodeBatch } from '../store/control/commitWrites.ts';
 import { announceDomainChanges } from '../readModels/domains/storage.ts';
@@ -14,7 +14,7 @@ import { runRead } from '../store/reads.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Logger } from '../shared/logger.ts';
 import { MINUTE_MS } from '../shared/time.ts';
-import { collectRenders } from './collectRenders.ts';
+import { collectRenders, rendersOf } from './collectRenders.ts';
 import { ModelsLost } from './detectLoss.ts';
 import { poisonedPages, quarantineWrites, recordDeadLetters } from './poisonedPages.ts';
 import { planWithinCommit } from './planWithinCommit.ts';
@@ -56,6 +56,27 @@ export type RunResult = { events: number; caughtUp: boolean; fenced: boolean };
 
 const RENDER_EVERY_MS = 250;
 
+/**
+ * Per partition tag, the minute at which this process last found (or moved) both of its clocks,
+ * the render tick and the SLA tick. Clocks only move forward, so a run within that minute that
+ * marked nothing for the SLA summaries has no clock work to do and need not read them.
+ */
+const clocksAt = new Map<string, number>();
+const MAX_CLOCKS_KNOWN = 4_096; // tags: versions × partitions; forgetting one costs a read
+
+/**
+ * Per partition tag, the checkpoint this process's last batch committed: the next batch starts
+ * from it without reading it. Taken out while a batch runs, so a run that fails or is fenced
+ * leaves none; one made stale by another process is refused by the commit's fence (the models at
+ * a checkpoint are the same whoever projected them, so an equal one is no harm).
+ */
+const committed = new Map<string, string>();
+const takeCommitted = (tag: string): string | undefined => {
+  const known = committed.get(tag);
+  committed.delete(tag);
+  return known;
+};
+
 /** Logs a page the render quarantined (once: it is logged when it goes in). */
 const logQuarantine =
   (log: Logger) =>
@@ -77,16 +98,21 @@ export const runPartition = async (
   const result: RunResult = { events: 0, caughtUp: false, fenced: false };
   const fenced = () => ((result.fenced = true), result);
   let lastRender = performance.now();
+  let slaMarked = false;
 
   while (options.budgetMs === undefined || Date.now() - started < options.budgetMs) {
     const batchStarted = performance.now();
-    const current = await runRead(redis, checkpointRead(tag));
+    // A rebuild reads it: a version made again under the same tag starts over from the log's start.
+    const known = takeCommitted(tag);
+    const current =
+      (options.mode === 'continuous' ? known : undefined) ?? (await runRead(redis, checkpointRead(tag)));
     if (current === null) return fenced(); // version retired or not created
     const { rows, scannedTo } = await readAfter(db, parseCheckpoint(current), {
       limit: deps.batchSize,
       partition: { index: ref.partition, count: ref.partitions },
     });
     if (scannedTo === null) {
+      committed.set(tag, current); // nothing to project: the next run may start from it too
       result.caughtUp = true;
       break;
     }
@@ -122,7 +148,10 @@ export const runPartition = async (
       await recordDeadLetters(deps, `v${ref.version}`, effects.deadLetters, poisoned); // before the commit
     const fence = { tag, expected: current, next: formatCheckpoint(batch.to) };
     if (!(await commitBatch(redis, fence, encoded))) return fenced();
+    if (committed.size >= MAX_CLOCKS_KNOWN) committed.clear();
+    committed.set(tag, fence.next);
     result.events += batch.rows.length;
+    slaMarked ||= effects.slaMarked;
     if (options.mode === 'continuous' && effects.checked.size > 0) deps.onChecked?.(effects.checked);
     deps.onBatch?.({
       partition: ref.partition,
@@ -137,9 +166,12 @@ export const runPartition = async (
     if (options.mode === 'continuous') {
       const full = performance.now() - lastRender > RENDER_EVERY_MS;
       if (full || effects.urgent.size > 0) {
-        const dirty = await collectRenders(redis, tag, { tick: false, now });
-        const pages = full ? dirty : dirty.filter((page) => effects.urgent.has(page.slug));
+        // The urgent pages' marks are the batch's own: handed over rather than read back.
+        const pages = full
+          ? await collectRenders(redis, tag, { tick: false, now })
+          : rendersOf(queueOfMarks(effects.marks)).filter((page) => effects.urgent.has(page.slug));
         const rendered = await renderPages(redis, tag, pages, now, deps.urls, {
+          checkpoint: fence.next,
           onQuarantine: logQuarantine(deps.log),
           onCommitted: deps.onRendered,
         });
@@ -157,9 +189,15 @@ export const runPartition = async (
   }
   // A rebuild renders once, when its partition has caught up.
   if (options.mode === 'rebuild' && !result.caughtUp) return result;
+  const minute = Math.floor(clock().getTime() / MINUTE_MS) * MINUTE_MS;
+  // A run that projected nothing (the scheduler's poll) looks for what earlier renders left marked.
+  const clockWork = options.mode === 'rebuild' || result.events === 0 || slaMarked;
+  if (!clockWork && (clocksAt.get(tag) ?? -Infinity) >= minute) return result;
   if (!(await renderClock(deps, tag, options.mode === 'rebuild', result.events === 0))) return fenced();
   const sla = { redis, now: clock().getTime(), log: deps.log };
   if (!(await renderSla(sla, tag, options.mode === 'rebuild'))) return fenced();
+  if (clocksAt.size >= MAX_CLOCKS_KNOWN) clocksAt.clear();
+  clocksAt.set(tag, minute);
   return result;
 };
 

@@ -8,6 +8,7 @@ import {
   type MonitorOfPage,
 } from './codec.ts';
 import { partitionKeys } from './keys.ts';
+import type { RenderSet } from './writes.ts';
 
 export const checkpointRead = (tag: string): Read<string | null> => getString(partitionKeys(tag).checkpoint);
 
@@ -24,6 +25,19 @@ export type RenderQueue = Readonly<{
   /** Pages whose clock-dependent outputs changed by `now` (a tick only). */
   due: string[];
 }>;
+
+/** The queue that the given marks make (a batch's own, handed to the render that follows it). */
+export const queueOfMarks = (marks: readonly (readonly [RenderSet, string])[]): RenderQueue => {
+  const of = (wanted: RenderSet) => marks.flatMap(([set, member]) => (set === wanted ? [member] : []));
+  return {
+    dirty: of('dirty'),
+    incidents: of('dirtyIncidents'),
+    incidentDocs: of('dirtyIncidentDocs').map(parseItemOfPage),
+    maintenances: of('dirtyMaintenances'),
+    availability: of('dirtyAvailability').map(parseMonitorOfPage),
+    due: [],
+  };
+};
 
 export const renderQueueRead = (tag: string, options: { tick: boolean; now: number }): Read<RenderQueue> => {
   const pk = partitionKeys(tag);
