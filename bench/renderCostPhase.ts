@@ -7,7 +7,7 @@
 import type { Redis } from 'ioredis';
 import type { PageState } from '../projections/types.ts';
 import { commitWrites } from '../src/store/control/commitWrites.ts';
-import { partitionKeys, partitionTag } from '../src/store/control/keys.ts';
+import { partitionKeys, partitionTag } from '../projections/store/control/keys.ts';
 import { createVersion } from '../src/store/control/versions.ts';
 import { putPageCore } from '../src/readModels/pageState/writes.ts';
 import { runRead } from '../src/store/reads.ts';

@@ -16,7 +16,7 @@ import { createProjectorQueue } from '../src/projector/queue.ts';
 import { rebuild } from '../src/projector/rebuild.ts';
 import { readActive } from '../src/store/control/versions.ts';
 import { embedKeys } from '../src/readModels/embed/codec.ts';
-import { partitionTag } from '../src/store/control/keys.ts';
+import { partitionTag } from '../projections/store/control/keys.ts';
 import { partitionOf } from '../src/shared/pageHash.ts';
 import { chartsPhase } from './chartsPhase.ts';
 import { startServer, startWorker, stopAll } from './children.ts';

@@ -18,7 +18,7 @@ import { createSubscriber } from '../src/store/subscriber.ts';
 import { createSlaReads } from '../src/readModels/sla/reads.ts';
 import { putAccess } from '../src/readModels/access/storage.ts';
 import { commitWrites } from '../src/store/control/commitWrites.ts';
-import { partitionKeys, partitionTag } from '../src/store/control/keys.ts';
+import { partitionKeys, partitionTag } from '../projections/store/control/keys.ts';
 import { takeRebuildLock } from '../src/store/control/rebuildLock.ts';
 import { activate, createVersion } from '../src/store/control/versions.ts';
 import { putPageCore } from '../src/readModels/pageState/writes.ts';

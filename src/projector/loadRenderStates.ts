@@ -6,7 +6,7 @@
 // every incident (models written by an earlier release) are read whole.
 import { daysOfMonth, incidentDailyCounts, monthsOfIncident } from '../../projections/lists/dailyCounts.ts';
 import type { PageState } from '../../projections/types.ts';
-import type { PageRef } from '../store/page.ts';
+import type { PageRef } from '../../projections/store/page.ts';
 import { decodePage } from '../readModels/pageState/codec.ts';
 import { pageStateKeys } from '../readModels/pageState/keys.ts';
 import { pageStateRead } from '../readModels/pageState/reads.ts';

@@ -10,7 +10,7 @@ import {
   type TimedCheck,
 } from '../../projections/timeline/timeline.ts';
 import { countChecks } from '../readModels/buckets/writes.ts';
-import type { MonitorRef } from '../store/monitor.ts';
+import type { MonitorRef } from '../../projections/store/monitor.ts';
 import type { TimelineHead } from '../readModels/timeline/codec.ts';
 import {
   addFailure,

@@ -2,9 +2,9 @@
 // them out. commitWrites applies the writes atomically with the checkpoint.
 import type { ProjectedEvent } from '../events/storedEvent.ts';
 import { putPageState, putUpdatedAt } from '../readModels/pageState/writes.ts';
-import { formatMonitorOfPage } from '../store/control/codec.ts';
+import { formatMonitorOfPage } from '../../projections/store/control/codec.ts';
 import { announceChecks } from '../readModels/embed/writes.ts';
-import type { WriteOp } from '../store/writeOps.ts';
+import type { WriteOp } from '../../projections/store/writeOps.ts';
 import { evolveBatch, type EvolvedBatch, type LoadedHeads } from './evolveBatch.ts';
 import type { DeadLetter } from './parseRows.ts';
 import { planBackfill, type BackfillSpan } from './planBackfill.ts';

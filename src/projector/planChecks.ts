@@ -12,8 +12,8 @@ import {
 } from '../../projections/timeline/timeline.ts';
 import type { Interval } from '../../projections/types.ts';
 import { countChecks } from '../readModels/buckets/writes.ts';
-import type { MonitorRef } from '../store/monitor.ts';
-import type { WriteOp } from '../store/writeOps.ts';
+import type { MonitorRef } from '../../projections/store/monitor.ts';
+import type { WriteOp } from '../../projections/store/writeOps.ts';
 import type { TimelineHead } from '../readModels/timeline/codec.ts';
 import {
   addFailure,

@@ -3,7 +3,7 @@
 import { sql, type DatabasePool } from 'slonik';
 import type { LogRow } from '../eventLog/readAfter.ts';
 import { quarantinePage } from '../readModels/quarantine/storage.ts';
-import type { WriteOp } from '../store/writeOps.ts';
+import type { WriteOp } from '../../projections/store/writeOps.ts';
 import type { Logger } from '../shared/logger.ts';
 import type { DeadLetter } from './parseRows.ts';
 

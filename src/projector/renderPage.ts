@@ -21,11 +21,11 @@ import type {
 import { encodeAccess } from '../readModels/access/codec.ts';
 import { putAccess } from '../readModels/access/storage.ts';
 import { replaceAvailability } from '../readModels/availability/storage.ts';
-import { partitionKeys } from '../store/control/keys.ts';
-import { clearRenderMark } from '../store/control/writes.ts';
+import { partitionKeys } from '../../projections/store/control/keys.ts';
+import { clearRenderMark } from '../../projections/store/control/writes.ts';
 import { putEmbed, putOverall, putSnippets } from '../readModels/embed/writes.ts';
-import type { PageRef } from '../store/page.ts';
-import type { WriteOp } from '../store/writeOps.ts';
+import type { PageRef } from '../../projections/store/page.ts';
+import type { WriteOp } from '../../projections/store/writeOps.ts';
 import {
   renderChangedIncidents,
   renderIncidents,

@@ -4,7 +4,7 @@
 import type { RedisClient } from '../store/redisClient.ts';
 import type { MonitorConfig, PageState, UrlSettings } from '../../projections/types.ts';
 import { checkpointRead } from '../store/control/reads.ts';
-import { clearRenderMark, scheduleDue, type RenderSet } from '../store/control/writes.ts';
+import { clearRenderMark, scheduleDue, type RenderSet } from '../../projections/store/control/writes.ts';
 import { maintenanceMonthsRead } from '../readModels/lists/reads.ts';
 import { renderedKeysRead } from '../readModels/pageOutputs.ts';
 import type { Quarantine } from '../readModels/quarantine/codec.ts';
@@ -12,7 +12,7 @@ import { quarantinePage, quarantineRead, releasePage } from '../readModels/quara
 import { commitWrites } from '../store/control/commitWrites.ts';
 import { listRead, readAll, runRead } from '../store/reads.ts';
 import { loadRenderStates } from './loadRenderStates.ts';
-import type { WriteOp } from '../store/writeOps.ts';
+import type { WriteOp } from '../../projections/store/writeOps.ts';
 import { monitorSnapshotRead, monitorStatusRead } from '../readModels/series/monitorSnapshotRead.ts';
 import { clockParts, renderPage, type RenderScope } from './renderPage.ts';
 

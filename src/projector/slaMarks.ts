@@ -8,7 +8,7 @@ import { inProgressSpan } from '../../projections/sla/settings.ts';
 import type { PageState } from '../../projections/types.ts';
 import type { ProjectedEvent } from '../events/storedEvent.ts';
 import { markSlaDirty } from '../readModels/sla/writes.ts';
-import type { WriteOp } from '../store/writeOps.ts';
+import type { WriteOp } from '../../projections/store/writeOps.ts';
 import type { EvolvedBatch } from './evolveBatch.ts';
 
 /** Any local month that is not the current one ends before this (zones are at most 14 h ahead of UTC). */

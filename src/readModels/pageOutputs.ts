@@ -5,7 +5,7 @@ import { embedKeys } from './embed/codec.ts';
 import { feedsKey } from './feeds/storage.ts';
 import { MAINTENANCE_STATUSES } from './lists/codec.ts';
 import { incidentKeys, maintenanceKeys } from './lists/keys.ts';
-import type { PageRef } from '../store/page.ts';
+import type { PageRef } from '../../projections/store/page.ts';
 import { hashFields, mapRead, type Read } from '../store/reads.ts';
 import { statuspageKey } from './statuspage/storage.ts';
 

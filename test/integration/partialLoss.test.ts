@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { Registry } from 'prom-client';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { partitionKeys } from '../../src/store/control/keys.ts';
+import { partitionKeys } from '../../projections/store/control/keys.ts';
 import { readActive } from '../../src/store/control/versions.ts';
 import { pageStateKeys } from '../../src/readModels/pageState/keys.ts';
 import { requireNoEviction, RedisEvicts } from '../../src/store/evictionPolicy.ts';

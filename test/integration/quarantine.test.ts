@@ -6,7 +6,7 @@ import { Registry } from 'prom-client';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOperatorApp } from '../../src/operatorApp.ts';
-import { partitionKeys } from '../../src/store/control/keys.ts';
+import { partitionKeys } from '../../projections/store/control/keys.ts';
 import { pageStateKeys } from '../../src/readModels/pageState/keys.ts';
 import { createProjectorMetrics } from '../../src/projector/projectorMetrics.ts';
 import { embedKeys } from '../../src/readModels/embed/codec.ts';

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import type { PageState } from '../../../projections/types.ts';
 import { Plan } from '../../events/page.ts';
-import { CorruptReadModel, parseStoredJson } from '../../store/corruptReadModel.ts';
+import { CorruptReadModel, parseStoredJson } from '../../../projections/store/corruptReadModel.ts';
 
 const AccessDoc = z.object({
   state: z.enum(['active', 'blocked', 'deleted']),

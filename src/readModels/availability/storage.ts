@@ -1,9 +1,9 @@
 // Where the availability model lives in Redis: per monitor, period → the stored availability
 // response; typed reads, and write builders that replace a monitor's periods together.
-import type { StoredBytes } from '../../store/bytes.ts';
-import { pagePrefix, type PageRef } from '../../store/page.ts';
+import type { StoredBytes } from '../../../projections/store/bytes.ts';
+import { pagePrefix, type PageRef } from '../../../projections/store/page.ts';
 import { hashGetBuffer, keyExists, mapRead, type Read } from '../../store/reads.ts';
-import type { WriteOp } from '../../store/writeOps.ts';
+import type { WriteOp } from '../../../projections/store/writeOps.ts';
 import { decodeAvailability, encodeAvailability } from './codec.ts';
 
 export const availabilityKey = (page: PageRef, monitorId: number): string =>

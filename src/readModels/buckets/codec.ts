@@ -6,7 +6,7 @@
 // A missing field is 0. bucketKeys names both hashes.
 import type { HourBucket, MinuteBucket } from '../../../projections/types.ts';
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../shared/time.ts';
-import { monitorPrefix, type MonitorRef } from '../../store/monitor.ts';
+import { monitorPrefix, type MonitorRef } from '../../../projections/store/monitor.ts';
 
 export const bucketKeys = (monitor: MonitorRef) => {
   const m = monitorPrefix(monitor);

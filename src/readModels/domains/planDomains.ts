@@ -4,7 +4,7 @@
 import type { PageState } from '../../../projections/types.ts';
 import type { ProjectedEvent } from '../../events/storedEvent.ts';
 import { dropDomainClaim, putDomainClaim } from './storage.ts';
-import type { WriteOp } from '../../store/writeOps.ts';
+import type { WriteOp } from '../../../projections/store/writeOps.ts';
 import { normalizeHost } from '../../shared/hostName.ts';
 
 const domainOf = (state: PageState | null): string | null =>

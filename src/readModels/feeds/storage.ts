@@ -1,9 +1,9 @@
 // Where the feeds model lives in Redis: one hash with the Atom and RSS documents and their
 // Last-Modified; bodies stored with their ETag (bytes.ts), `modified` in epoch ms.
-import { fromBuffer, type StoredBytes, toBytes } from '../../store/bytes.ts';
-import { pagePrefix, type PageRef } from '../../store/page.ts';
+import { fromBuffer, type StoredBytes, toBytes } from '../../../projections/store/bytes.ts';
+import { pagePrefix, type PageRef } from '../../../projections/store/page.ts';
 import { hashGetManyBuffers, mapRead, type Read } from '../../store/reads.ts';
-import type { WriteOp } from '../../store/writeOps.ts';
+import type { WriteOp } from '../../../projections/store/writeOps.ts';
 
 export const feedsKey = (page: PageRef): string => `${pagePrefix(page)}:feeds`;
 

@@ -12,7 +12,7 @@ import { cacheControl, cacheFor, readyBody, sendBody } from '../../http/send.ts'
 import type { PageAccess } from '../access/codec.ts';
 import { emptyDailyCounts } from './emptyDailyCounts.ts';
 import type { ListKeys } from './keys.ts';
-import type { PageRef } from '../../store/page.ts';
+import type { PageRef } from '../../../projections/store/page.ts';
 import { EARLIEST_MS, LATEST_MS } from '../../events/bounds.ts';
 
 type Handler = (req: Request, res: Response) => Promise<void>;

@@ -2,8 +2,8 @@
 // access document, so a route decides 404/401/403 and answers from one round trip.
 import { decodeAccess, type PageAccess } from '../access/codec.ts';
 import { accessKey } from '../access/storage.ts';
-import { fromBuffer, type StoredBytes } from '../../store/bytes.ts';
-import type { PageRef } from '../../store/page.ts';
+import { fromBuffer, type StoredBytes } from '../../../projections/store/bytes.ts';
+import type { PageRef } from '../../../projections/store/page.ts';
 import { hashGetBuffer, mapRead, setMembers, type Read } from '../../store/reads.ts';
 import { maintenanceKeys, type ListKeys } from './keys.ts';
 

@@ -15,8 +15,8 @@ import { maintenanceJson, maintenanceStatus } from '../../../projections/lists/m
 import type { IncidentDoc, PageState } from '../../../projections/types.ts';
 import type { ListItem } from './codec.ts';
 import { putIncidents, replaceIncidents, replaceMaintenances } from './writes.ts';
-import type { PageRef } from '../../store/page.ts';
-import type { WriteOp } from '../../store/writeOps.ts';
+import type { PageRef } from '../../../projections/store/page.ts';
+import type { WriteOp } from '../../../projections/store/writeOps.ts';
 
 const json = (value: unknown) => JSON.stringify(value);
 

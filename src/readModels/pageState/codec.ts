@@ -8,7 +8,7 @@ import type { IncidentDoc, MaintenanceDoc, PageState } from '../../../projection
 import { IncidentState } from '../../events/incident.ts';
 import { Impact } from '../../events/monitor.ts';
 import { Plan } from '../../events/page.ts';
-import { parseStoredJson } from '../../store/corruptReadModel.ts';
+import { parseStoredJson } from '../../../projections/store/corruptReadModel.ts';
 
 type PageCore = Pick<PageState, 'settings' | 'deleted' | 'monitors'>;
 

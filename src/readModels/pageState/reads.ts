@@ -1,6 +1,6 @@
 // Typed reads of the page-state model.
 import type { PageState } from '../../../projections/types.ts';
-import type { PageRef } from '../../store/page.ts';
+import type { PageRef } from '../../../projections/store/page.ts';
 import {
   getString,
   hashGetAll,

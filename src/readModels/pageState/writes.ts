@@ -1,7 +1,7 @@
 // Write builders of the page-state model.
 import type { IncidentDoc, MaintenanceDoc, PageState } from '../../../projections/types.ts';
-import type { PageRef } from '../../store/page.ts';
-import { setOp, type WriteOp } from '../../store/writeOps.ts';
+import type { PageRef } from '../../../projections/store/page.ts';
+import { setOp, type WriteOp } from '../../../projections/store/writeOps.ts';
 import { encodeIncident, encodeMaintenance, encodePageCore, encodeUpdated } from './codec.ts';
 import { pageStateKeys } from './keys.ts';
 import { incidentUpdatedAt } from '../../../projections/lists/incidentUpdatedAt.ts';

@@ -2,7 +2,7 @@
 // kept out of the way so the rest of the partition goes on (docs/architecture.md, "Quarantined
 // pages"). A failed page goes in; a page that renders again comes out.
 import { hashGetAll, mapRead, type Read } from '../../store/reads.ts';
-import type { WriteOp } from '../../store/writeOps.ts';
+import type { WriteOp } from '../../../projections/store/writeOps.ts';
 import { decodeQuarantine, type Quarantine, encodeQuarantine } from './codec.ts';
 
 export const quarantineKey = (tag: string): string => `${tag}:quarantine`;

@@ -2,7 +2,7 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { z } from 'zod';
 import type { Summary } from '../../../projections/sla/summary.ts';
-import { parseStoredJson } from '../../store/corruptReadModel.ts';
+import { parseStoredJson } from '../../../projections/store/corruptReadModel.ts';
 
 export type SlaMeta = Readonly<{ time_zone: string; current: string }>;
 

@@ -8,8 +8,8 @@ import { slaSettings } from '../../../projections/sla/settings.ts';
 import type { PageState } from '../../../projections/types.ts';
 import type { PageAccess } from '../access/codec.ts';
 import { accessRead } from '../access/storage.ts';
-import { partitionKeys } from '../../store/control/keys.ts';
-import type { PageRef } from '../../store/page.ts';
+import { partitionKeys } from '../../../projections/store/control/keys.ts';
+import type { PageRef } from '../../../projections/store/page.ts';
 import { decodePage } from '../pageState/codec.ts';
 import { pageStateKeys } from '../pageState/keys.ts';
 import {

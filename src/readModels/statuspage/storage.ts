@@ -1,10 +1,10 @@
 // Where the Statuspage model lives in Redis: one hash, document name (`summary`,
 // `incidents/unresolved`, …) → bytes, every document stored with its ETag (bytes.ts).
 import type { StatuspageDocument } from '../../../projections/statuspage/documents.ts';
-import { fromBuffer, type StoredBytes, toBytes } from '../../store/bytes.ts';
-import { pagePrefix, type PageRef } from '../../store/page.ts';
+import { fromBuffer, type StoredBytes, toBytes } from '../../../projections/store/bytes.ts';
+import { pagePrefix, type PageRef } from '../../../projections/store/page.ts';
 import { hashGetBuffer, mapRead, type Read } from '../../store/reads.ts';
-import type { WriteOp } from '../../store/writeOps.ts';
+import type { WriteOp } from '../../../projections/store/writeOps.ts';
 
 export const statuspageKey = (page: PageRef): string => `${pagePrefix(page)}:sp`;
 

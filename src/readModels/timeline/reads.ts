@@ -2,7 +2,7 @@
 import type { TimedCheck } from '../../../projections/timeline/timeline.ts';
 import type { DaySummary, Interval } from '../../../projections/types.ts';
 import { DAY_MS } from '../../shared/time.ts';
-import type { MonitorRef } from '../../store/monitor.ts';
+import type { MonitorRef } from '../../../projections/store/monitor.ts';
 import {
   hashGetAll,
   listRead,

@@ -6,8 +6,8 @@ import {
   parseTick,
   type ItemOfPage,
   type MonitorOfPage,
-} from './codec.ts';
-import { partitionKeys } from './keys.ts';
+} from '../../../projections/store/control/codec.ts';
+import { partitionKeys } from '../../../projections/store/control/keys.ts';
 
 export const checkpointRead = (tag: string): Read<string | null> => getString(partitionKeys(tag).checkpoint);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CorruptReadModel } from '../../../src/store/corruptReadModel.ts';
+import { CorruptReadModel } from '../../../projections/store/corruptReadModel.ts';
 import {
   decodeDomainClaims,
   encodeDomainClaim,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PageState } from '../../../projections/types.ts';
-import { CorruptReadModel } from '../../../src/store/corruptReadModel.ts';
+import { CorruptReadModel } from '../../../projections/store/corruptReadModel.ts';
 import {
   decodePage,
   encodeIncident,

@@ -1,6 +1,7 @@
 // The one write protocol of the read models: every write a batch or a render makes is one of
-// these operations, built by a model's write builders and applied by commitWrites.lua. The union
-// is closed, so a write the script does not know cannot be built.
+// these operations, built by a model's write builders and applied by src/store/commitWrites.lua.
+// The union is closed, so a write the script does not know cannot be built. Pure data: plans of
+// writes are built on the pure side (projections/) and committed by src/store.
 export type WriteOp =
   | Readonly<{ op: 'set'; key: string; value: string | number }>
   | Readonly<{ op: 'del'; keys: readonly string[] }>

@@ -5,10 +5,10 @@ export const versionMetaKey = (prefix: string, version: number): string => `${pr
 export const versionSeqKey = (prefix: string): string => `${prefix}:version-seq`;
 /**
  * The rebuild lock's hash tag is the active pointer's whole name, so both sit in one Redis Cluster
- * slot and the flip can compare the lock's token in the same script (activate.lua).
+ * slot and the flip can compare the lock's token in the same script (src/store/activate.lua).
  */
 export const rebuildLockKey = (prefix: string): string => `{${activeKey(prefix)}}:rebuild-lock`;
-/** How far the running rebuild has got (rebuildProgress.ts). */
+/** How far the running rebuild has got (src/store/control/rebuildProgress.ts). */
 export const rebuildProgressKey = (prefix: string): string => `{${activeKey(prefix)}}:rebuild-progress`;
 
 /** The hash-tagged prefix of one partition of one version. */
