@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { appendEvents } from '../src/eventLog/appendEvents.ts';
 import { partitionTag } from '../projections/store/control/keys.ts';
 import { readActive } from '../src/store/control/versions.ts';
-import { embedKeys } from '../src/readModels/embed/codec.ts';
+import { embedKeys } from '../projections/embed/codec.ts';
 import { monitorKeyPattern } from '../projections/store/monitor.ts';
 import { pageKeyPattern } from '../projections/store/page.ts';
 import { projectionStatus } from '../src/projector/projectionStatus.ts';

@@ -9,7 +9,7 @@ import type { PageState } from '../projections/types.ts';
 import { commitWrites } from '../src/store/control/commitWrites.ts';
 import { partitionKeys, partitionTag } from '../projections/store/control/keys.ts';
 import { createVersion } from '../src/store/control/versions.ts';
-import { putPageCore } from '../src/readModels/pageState/writes.ts';
+import { putPageCore } from '../projections/pageState/writes.ts';
 import { runRead } from '../src/store/reads.ts';
 import { headRead } from '../src/readModels/timeline/reads.ts';
 import type { CheckStatus } from '../src/events/check.ts';

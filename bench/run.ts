@@ -15,7 +15,7 @@ import { loadDemo } from '../src/demo/loadDemo.ts';
 import { createProjectorQueue } from '../src/projector/queue.ts';
 import { rebuild } from '../src/projector/rebuild.ts';
 import { readActive } from '../src/store/control/versions.ts';
-import { embedKeys } from '../src/readModels/embed/codec.ts';
+import { embedKeys } from '../projections/embed/codec.ts';
 import { partitionTag } from '../projections/store/control/keys.ts';
 import { partitionOf } from '../src/shared/pageHash.ts';
 import { chartsPhase } from './chartsPhase.ts';

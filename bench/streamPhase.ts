@@ -8,7 +8,7 @@ import type { Redis } from 'ioredis';
 import { appendEvents } from '../src/eventLog/appendEvents.ts';
 import { runPartition, type ProjectorDeps } from '../src/projector/runPartition.ts';
 import { partitionTag } from '../projections/store/control/keys.ts';
-import { pageStateKeys } from '../src/readModels/pageState/keys.ts';
+import { pageStateKeys } from '../projections/pageState/keys.ts';
 import { partitionOf } from '../src/shared/pageHash.ts';
 import type { ServerChild } from './children.ts';
 import type { Figure } from './report.ts';

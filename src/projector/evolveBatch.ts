@@ -5,13 +5,13 @@ import { evolvePageState } from '../../projections/pageState/pageState.ts';
 import type { TimedCheck } from '../../projections/timeline/timeline.ts';
 import type { PageState } from '../../projections/types.ts';
 import type { ProjectedEvent } from '../events/storedEvent.ts';
-import { deleteAvailability } from '../readModels/availability/storage.ts';
-import { deleteBuckets } from '../readModels/buckets/writes.ts';
+import { deleteAvailability } from '../../projections/availability/storage.ts';
+import { deleteBuckets } from '../../projections/buckets/writes.ts';
 import { formatItemOfPage, formatMonitorOfPage } from '../../projections/store/control/codec.ts';
 import { markForRender, type RenderSet } from '../../projections/store/control/writes.ts';
 import type { WriteOp } from '../../projections/store/writeOps.ts';
-import type { TimelineHead } from '../readModels/timeline/codec.ts';
-import { deleteTimeline } from '../readModels/timeline/writes.ts';
+import type { TimelineHead } from '../../projections/timeline/codec.ts';
+import { deleteTimeline } from '../../projections/timeline/writes.ts';
 import type { DeadLetter } from './parseRows.ts';
 
 export type Check = TimedCheck & Readonly<{ responseTimeMs: number }>;

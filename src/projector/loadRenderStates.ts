@@ -7,8 +7,8 @@
 import { daysOfMonth, incidentDailyCounts, monthsOfIncident } from '../../projections/lists/dailyCounts.ts';
 import type { PageState } from '../../projections/types.ts';
 import type { PageRef } from '../../projections/store/page.ts';
-import { decodePage } from '../readModels/pageState/codec.ts';
-import { pageStateKeys } from '../readModels/pageState/keys.ts';
+import { decodePage } from '../../projections/pageState/codec.ts';
+import { pageStateKeys } from '../../projections/pageState/keys.ts';
 import { pageStateRead } from '../readModels/pageState/reads.ts';
 import type { RedisClient } from '../store/redisClient.ts';
 import {

@@ -9,15 +9,15 @@ import {
   type Anchor,
   type TimedCheck,
 } from '../../projections/timeline/timeline.ts';
-import { countChecks } from '../readModels/buckets/writes.ts';
+import { countChecks } from '../../projections/buckets/writes.ts';
 import type { MonitorRef } from '../../projections/store/monitor.ts';
-import type { TimelineHead } from '../readModels/timeline/codec.ts';
+import type { TimelineHead } from '../../projections/timeline/codec.ts';
 import {
   addFailure,
   dropFailuresBetween,
   dropFailuresFrom,
   summarizeFailures,
-} from '../readModels/timeline/writes.ts';
+} from '../../projections/timeline/writes.ts';
 import type { Check } from './evolveBatch.ts';
 import { recentAndHead, type ChecksPlan, type MonitorChecks } from './planChecks.ts';
 

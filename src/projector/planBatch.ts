@@ -1,9 +1,9 @@
 // Plans one batch (pure): its events and what was loaded for them in, the writes that project
 // them out. commitWrites applies the writes atomically with the checkpoint.
 import type { ProjectedEvent } from '../events/storedEvent.ts';
-import { putPageState, putUpdatedAt } from '../readModels/pageState/writes.ts';
+import { putPageState, putUpdatedAt } from '../../projections/pageState/writes.ts';
 import { formatMonitorOfPage } from '../../projections/store/control/codec.ts';
-import { announceChecks } from '../readModels/embed/writes.ts';
+import { announceChecks } from '../../projections/embed/writes.ts';
 import type { WriteOp } from '../../projections/store/writeOps.ts';
 import { evolveBatch, type EvolvedBatch, type LoadedHeads } from './evolveBatch.ts';
 import type { DeadLetter } from './parseRows.ts';

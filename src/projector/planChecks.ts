@@ -11,10 +11,10 @@ import {
   type TimedCheck,
 } from '../../projections/timeline/timeline.ts';
 import type { Interval } from '../../projections/types.ts';
-import { countChecks } from '../readModels/buckets/writes.ts';
+import { countChecks } from '../../projections/buckets/writes.ts';
 import type { MonitorRef } from '../../projections/store/monitor.ts';
 import type { WriteOp } from '../../projections/store/writeOps.ts';
-import type { TimelineHead } from '../readModels/timeline/codec.ts';
+import type { TimelineHead } from '../../projections/timeline/codec.ts';
 import {
   addFailure,
   addRecentCheck,
@@ -22,8 +22,8 @@ import {
   keepRecentFrom,
   putHead,
   summarizeFailures,
-} from '../readModels/timeline/writes.ts';
-import { recentCutoff } from '../readModels/timeline/retention.ts';
+} from '../../projections/timeline/writes.ts';
+import { recentCutoff } from '../../projections/timeline/retention.ts';
 import type { Check } from './evolveBatch.ts';
 
 /** How far back a late check looks for the failure it may extend. */

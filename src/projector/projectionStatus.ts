@@ -10,7 +10,7 @@ import { partitionTag } from '../../projections/store/control/keys.ts';
 import { checkpointRead } from '../store/control/reads.ts';
 import { listRead, runRead } from '../store/reads.ts';
 import { readActive } from '../store/control/versions.ts';
-import { quarantineRead } from '../readModels/quarantine/storage.ts';
+import { quarantineRead } from '../readModels/quarantine/reads.ts';
 
 type QuarantinedPage = {
   page: string;

@@ -18,12 +18,12 @@ import type {
   PageState,
   UrlSettings,
 } from '../../projections/types.ts';
-import { encodeAccess } from '../readModels/access/codec.ts';
-import { putAccess } from '../readModels/access/storage.ts';
-import { replaceAvailability } from '../readModels/availability/storage.ts';
+import { encodeAccess } from '../../projections/access/codec.ts';
+import { putAccess } from '../../projections/access/storage.ts';
+import { replaceAvailability } from '../../projections/availability/storage.ts';
 import { partitionKeys } from '../../projections/store/control/keys.ts';
 import { clearRenderMark } from '../../projections/store/control/writes.ts';
-import { putEmbed, putOverall, putSnippets } from '../readModels/embed/writes.ts';
+import { putEmbed, putOverall, putSnippets } from '../../projections/embed/writes.ts';
 import type { PageRef } from '../../projections/store/page.ts';
 import type { WriteOp } from '../../projections/store/writeOps.ts';
 import {

@@ -7,10 +7,10 @@ import type { FeedInput } from '../../projections/feeds/feedEntries.ts';
 import { renderRss } from '../../projections/feeds/feedRss.ts';
 import { renderStatuspage } from '../../projections/statuspage/documents.ts';
 import type { MonitorStatus, OverallStatus, PageState, UrlSettings } from '../../projections/types.ts';
-import { putFeeds } from '../readModels/feeds/storage.ts';
+import { putFeeds } from '../../projections/feeds/storage.ts';
 import type { PageRef } from '../../projections/store/page.ts';
 import type { WriteOp } from '../../projections/store/writeOps.ts';
-import { putStatuspage } from '../readModels/statuspage/storage.ts';
+import { putStatuspage } from '../../projections/statuspage/storage.ts';
 
 type SubscriptionInput = Readonly<{
   page: PageRef;

@@ -9,7 +9,7 @@ import { partitionTag } from '../../projections/store/control/keys.ts';
 import { checkpointRead, tickRead } from '../store/control/reads.ts';
 import { setTick } from '../../projections/store/control/writes.ts';
 import { commitBatch, encodeBatch } from '../store/control/commitWrites.ts';
-import { announceDomainChanges } from '../readModels/domains/storage.ts';
+import { announceDomainChanges } from '../../projections/domains/storage.ts';
 import { runRead } from '../store/reads.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Logger } from '../shared/logger.ts';

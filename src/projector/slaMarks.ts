@@ -7,7 +7,7 @@
 import { inProgressSpan } from '../../projections/sla/settings.ts';
 import type { PageState } from '../../projections/types.ts';
 import type { ProjectedEvent } from '../events/storedEvent.ts';
-import { markSlaDirty } from '../readModels/sla/writes.ts';
+import { markSlaDirty } from '../../projections/sla/writes.ts';
 import type { WriteOp } from '../../projections/store/writeOps.ts';
 import type { EvolvedBatch } from './evolveBatch.ts';
 

@@ -7,7 +7,7 @@ import type { ProjectedEvent } from '../../src/events/storedEvent.ts';
 import { projectedEvent } from '../support/events.ts';
 import { commitWrites } from '../../src/store/control/commitWrites.ts';
 import { CorruptReadModel } from '../../projections/store/corruptReadModel.ts';
-import { pageStateKeys } from '../../src/readModels/pageState/keys.ts';
+import { pageStateKeys } from '../../projections/pageState/keys.ts';
 import { pageStateRead } from '../../src/readModels/pageState/reads.ts';
 import { runRead } from '../../src/store/reads.ts';
 import { loadBatchInputs } from '../../src/projector/loadBatchInputs.ts';

@@ -9,7 +9,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { partitionKeys } from '../../projections/store/control/keys.ts';
 import { readActive } from '../../src/store/control/versions.ts';
-import { pageStateKeys } from '../../src/readModels/pageState/keys.ts';
+import { pageStateKeys } from '../../projections/pageState/keys.ts';
 import { requireNoEviction, RedisEvicts } from '../../src/store/evictionPolicy.ts';
 import { projectPartition, type JobContext } from '../../src/projector/projectPartition.ts';
 import { createProjectorMetrics } from '../../src/projector/projectorMetrics.ts';

@@ -3,7 +3,7 @@
 // deleted page keeps its claim (its domain answers as its /s/{slug} does).
 import type { PageState } from '../../../projections/types.ts';
 import type { ProjectedEvent } from '../../events/storedEvent.ts';
-import { dropDomainClaim, putDomainClaim } from './storage.ts';
+import { dropDomainClaim, putDomainClaim } from '../../../projections/domains/storage.ts';
 import type { WriteOp } from '../../../projections/store/writeOps.ts';
 import { normalizeHost } from '../../shared/hostName.ts';
 

@@ -13,8 +13,8 @@ import {
 import { incidentJson } from '../../../projections/lists/incidentJson.ts';
 import { maintenanceJson, maintenanceStatus } from '../../../projections/lists/maintenanceJson.ts';
 import type { IncidentDoc, PageState } from '../../../projections/types.ts';
-import type { ListItem } from './codec.ts';
-import { putIncidents, replaceIncidents, replaceMaintenances } from './writes.ts';
+import type { ListItem } from '../../../projections/lists/codec.ts';
+import { putIncidents, replaceIncidents, replaceMaintenances } from '../../../projections/lists/writes.ts';
 import type { PageRef } from '../../../projections/store/page.ts';
 import type { WriteOp } from '../../../projections/store/writeOps.ts';
 

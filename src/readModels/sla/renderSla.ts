@@ -35,8 +35,8 @@ import {
   putSlaSummaries,
   setSlaDue,
   setSlaTick,
-} from './writes.ts';
-import type { SlaMeta } from './codec.ts';
+} from '../../../projections/sla/writes.ts';
+import type { SlaMeta } from '../../../projections/sla/codec.ts';
 import type { Logger } from '../../shared/logger.ts';
 import { MINUTE_MS } from '../../shared/time.ts';
 

@@ -14,7 +14,7 @@ import { cacheFor, readyBody, sendBody } from '../../http/send.ts';
 import { escapeHtml } from '../../shared/escapeHtml.ts';
 import { MINUTE_MS } from '../../shared/time.ts';
 import { NOSNIFF } from '../../statusPage/securityHeaders.ts';
-import type { PageAccess } from '../access/codec.ts';
+import type { PageAccess } from '../../../projections/access/codec.ts';
 import type { PageRef } from '../../../projections/store/page.ts';
 import type { SlaHead, SlaReads } from './reads.ts';
 import type { Route } from '../../http/routeTable.ts';

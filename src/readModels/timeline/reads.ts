@@ -22,9 +22,9 @@ import {
   decodeRecent,
   recentHourOf,
   type TimelineHead,
-} from './codec.ts';
-import { timelineKeys } from './keys.ts';
-import { recentHours } from './retention.ts';
+} from '../../../projections/timeline/codec.ts';
+import { timelineKeys } from '../../../projections/timeline/keys.ts';
+import { recentHours } from '../../../projections/timeline/retention.ts';
 
 export const headRead = (monitor: MonitorRef): Read<TimelineHead | null> =>
   mapRead(hashGetAll(timelineKeys(monitor).head), decodeHead);

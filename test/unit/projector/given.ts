@@ -3,7 +3,7 @@
 import type { PageState } from '../../../projections/types.ts';
 import type { ProjectedEvent } from '../../../src/events/storedEvent.ts';
 import { projectedEvent } from '../../support/events.ts';
-import type { TimelineHead } from '../../../src/readModels/timeline/codec.ts';
+import type { TimelineHead } from '../../../projections/timeline/codec.ts';
 import type { WriteOp } from '../../../projections/store/writeOps.ts';
 import { planBatch, type BatchInputs } from '../../../src/projector/planBatch.ts';
 import type { LateSpan } from '../../../src/projector/planChecks.ts';

@@ -6,7 +6,7 @@ import {
   encodeIncident,
   encodeMaintenance,
   encodePageCore,
-} from '../../../src/readModels/pageState/codec.ts';
+} from '../../../projections/pageState/codec.ts';
 
 const state: PageState = {
   settings: {

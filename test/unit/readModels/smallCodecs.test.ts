@@ -6,8 +6,8 @@ import {
   parseActive,
   parseMonitorOfPage,
 } from '../../../projections/store/control/codec.ts';
-import { decodeEmbed, encodeEmbed } from '../../../src/readModels/embed/codec.ts';
-import { listScore } from '../../../src/readModels/lists/codec.ts';
+import { decodeEmbed, encodeEmbed } from '../../../projections/embed/codec.ts';
+import { listScore } from '../../../projections/lists/codec.ts';
 
 describe('small codecs', () => {
   it('round-trips the active pointer', () => {

@@ -2,7 +2,7 @@
 // travel as text). A year of daily breakdown repeats itself, so a quiet monitor's five periods
 // shrink from about 40 KB to a few hundred bytes; the API inflates a body when it first reads it.
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { etagOf, fromBuffer, type StoredBytes } from '../../../projections/store/bytes.ts';
+import { etagOf, fromBuffer, type StoredBytes } from '../store/bytes.ts';
 
 const PLAIN_JSON = 0x7b; // '{': a body stored before bodies were deflated
 

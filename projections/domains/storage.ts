@@ -1,18 +1,14 @@
 // Where the custom-domain model lives in Redis: per partition, the domain each of its pages
-// claims, and the channel the projector announces a change of any of them on; typed read and
-// write builders (with the announcement of a change).
-import type { PageRef } from '../../../projections/store/page.ts';
-import { hashGetAll, mapRead, type Read } from '../../store/reads.ts';
-import type { WriteOp } from '../../../projections/store/writeOps.ts';
-import { decodeDomainClaims, type DomainClaim, encodeDomainClaim } from './codec.ts';
+// claims, and the channel the projector announces a change of any of them on; write builders
+// (with the announcement of a change). The typed read: src/readModels/domains/reads.ts.
+import type { PageRef } from '../store/page.ts';
+import type { WriteOp } from '../store/writeOps.ts';
+import { type DomainClaim, encodeDomainClaim } from './codec.ts';
 
 export const domainClaimsKey = (tag: string): string => `${tag}:domains`;
 
 /** Pub/sub channel: the partition tag whose domain claims changed. */
 export const domainChangesChannel = (prefix: string): string => `${prefix}:domains:changed`;
-
-export const domainClaimsRead = (tag: string): Read<Map<string, DomainClaim>> =>
-  mapRead(hashGetAll(domainClaimsKey(tag)), decodeDomainClaims);
 
 export const putDomainClaim = ({ tag, slug }: PageRef, claim: DomainClaim): WriteOp => ({
   op: 'hset',

@@ -1,7 +1,7 @@
 // Keys of the SLA model (docs/read-models.md, "SLA reports"): per page a small meta document and
 // one hash per local year of complete months' summaries; per partition the pages whose summaries
 // must be computed again, when each page's current month completes, and the clock's instant.
-import { pagePrefix, type PageRef } from '../../../projections/store/page.ts';
+import { pagePrefix, type PageRef } from '../store/page.ts';
 
 /** `{"time_zone", "current"}`: the zone of the stored summaries and the month they stop before. */
 export const slaMetaKey = (page: PageRef): string => `${pagePrefix(page)}:sla`;

@@ -1,7 +1,7 @@
 // Keys of the list models (incidents and maintenances of a page): the whole list, per month and
 // (maintenances) per status, the documents by id, and the daily counts per month.
-import type { MaintenanceStatus } from '../../../projections/types.ts';
-import { pagePrefix, type PageRef } from '../../../projections/store/page.ts';
+import type { MaintenanceStatus } from '../types.ts';
+import { pagePrefix, type PageRef } from '../store/page.ts';
 
 export type ListKeys = Readonly<{
   list: string;

@@ -1,10 +1,10 @@
 // Write builders of the timeline model.
-import type { TimedCheck } from '../../../projections/timeline/timeline.ts';
-import type { Interval } from '../../../projections/types.ts';
-import type { MonitorRef } from '../../../projections/store/monitor.ts';
-import type { WriteOp } from '../../../projections/store/writeOps.ts';
+import type { TimedCheck } from './timeline.ts';
+import type { Interval } from '../types.ts';
+import type { MonitorRef } from '../store/monitor.ts';
+import type { WriteOp } from '../store/writeOps.ts';
 import { encodeHead, encodeInterval, encodeRecent, recentHourOf, type TimelineHead } from './codec.ts';
-import { DAY_MS } from '../../shared/time.ts';
+import { DAY_MS } from '../../src/shared/time.ts';
 import { timelineKeys } from './keys.ts';
 import { recentCutoff, recentHours } from './retention.ts';
 

@@ -2,7 +2,7 @@
 // monitors), its incident and maintenance documents (one hash field each, so a batch reads and
 // writes only those it touches), and the time of the page's latest event, kept apart so a batch
 // of checks does not rewrite the core.
-import { pagePrefix, type PageRef } from '../../../projections/store/page.ts';
+import { pagePrefix, type PageRef } from '../store/page.ts';
 
 export const pageStateKeys = (page: PageRef) => {
   const p = pagePrefix(page);

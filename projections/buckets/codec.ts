@@ -4,9 +4,9 @@
 // as a compact listpack (hash-max-listpack-entries is 128 by default) whatever the statuses.
 // Hour buckets live in one hash per UTC day (`day` = epoch ms ÷ 86,400,000) with `<hour>:n`, `:rt`.
 // A missing field is 0. bucketKeys names both hashes.
-import type { HourBucket, MinuteBucket } from '../../../projections/types.ts';
-import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../shared/time.ts';
-import { monitorPrefix, type MonitorRef } from '../../../projections/store/monitor.ts';
+import type { HourBucket, MinuteBucket } from '../types.ts';
+import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../src/shared/time.ts';
+import { monitorPrefix, type MonitorRef } from '../store/monitor.ts';
 
 export const bucketKeys = (monitor: MonitorRef) => {
   const m = monitorPrefix(monitor);

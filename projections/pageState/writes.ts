@@ -1,10 +1,10 @@
 // Write builders of the page-state model.
-import type { IncidentDoc, MaintenanceDoc, PageState } from '../../../projections/types.ts';
-import type { PageRef } from '../../../projections/store/page.ts';
-import { setOp, type WriteOp } from '../../../projections/store/writeOps.ts';
+import type { IncidentDoc, MaintenanceDoc, PageState } from '../types.ts';
+import type { PageRef } from '../store/page.ts';
+import { setOp, type WriteOp } from '../store/writeOps.ts';
 import { encodeIncident, encodeMaintenance, encodePageCore, encodeUpdated } from './codec.ts';
 import { pageStateKeys } from './keys.ts';
-import { incidentUpdatedAt } from '../../../projections/lists/incidentUpdatedAt.ts';
+import { incidentUpdatedAt } from '../lists/incidentUpdatedAt.ts';
 
 export const putPageCore = (page: PageRef, state: PageState): WriteOp =>
   setOp(pageStateKeys(page).state, encodePageCore(state));

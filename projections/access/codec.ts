@@ -1,9 +1,9 @@
 // The `pg:<slug>:access` document: {"state":"active"|"blocked","plan":…,"token_hash":…,"title":…},
 // or {"state":"deleted","plan":null,"token_hash":null} for a deleted (or never configured) page.
 import { z } from 'zod';
-import type { PageState } from '../../../projections/types.ts';
-import { Plan } from '../../events/page.ts';
-import { CorruptReadModel, parseStoredJson } from '../../../projections/store/corruptReadModel.ts';
+import type { PageState } from '../types.ts';
+import { Plan } from '../../src/events/page.ts';
+import { CorruptReadModel, parseStoredJson } from '../store/corruptReadModel.ts';
 
 const AccessDoc = z.object({
   state: z.enum(['active', 'blocked', 'deleted']),

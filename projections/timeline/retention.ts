@@ -1,7 +1,7 @@
 // How long recent checks are kept, and so which hour sets can hold them. Trimming is relative to
 // the monitor's latest check, not to the clock: a monitor that stops reporting keeps its last
 // day of checks (and the anchor) for a late check that may still come.
-import { HOUR_MS } from '../../shared/time.ts';
+import { HOUR_MS } from '../../src/shared/time.ts';
 import { recentHourOf, type TimelineHead } from './codec.ts';
 
 /** How far back checks are kept for late arrivals: the 24 h of decisions.md plus a margin. */

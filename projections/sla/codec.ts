@@ -1,8 +1,8 @@
 // Values of the SLA model: the meta document and the month summaries (exact ms, per monitor).
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { z } from 'zod';
-import type { Summary } from '../../../projections/sla/summary.ts';
-import { parseStoredJson } from '../../../projections/store/corruptReadModel.ts';
+import type { Summary } from './summary.ts';
+import { parseStoredJson } from '../store/corruptReadModel.ts';
 
 export type SlaMeta = Readonly<{ time_zone: string; current: string }>;
 

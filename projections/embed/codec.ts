@@ -1,7 +1,7 @@
 // Keys of the embed model (the widget's parts, the snippets response and the badge's status) and
 // the embed hash (docs/read-models.md): JSON fragments the API joins per request.
-import type { EmbedParts } from '../../../projections/embed/embed.ts';
-import { pagePrefix, type PageRef } from '../../../projections/store/page.ts';
+import type { EmbedParts } from './embed.ts';
+import { pagePrefix, type PageRef } from '../store/page.ts';
 
 export const embedKeys = (page: PageRef) => {
   const p = pagePrefix(page);

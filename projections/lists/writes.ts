@@ -1,9 +1,9 @@
 // Write builders of the list models. Lists are replaced whole whenever one item changes (or the
 // clock moves a maintenance's status): their status and month lists all follow from the docs.
-import type { MaintenanceStatus } from '../../../projections/types.ts';
-import { toBytes } from '../../../projections/store/bytes.ts';
-import type { PageRef } from '../../../projections/store/page.ts';
-import type { WriteOp } from '../../../projections/store/writeOps.ts';
+import type { MaintenanceStatus } from '../types.ts';
+import { toBytes } from '../store/bytes.ts';
+import type { PageRef } from '../store/page.ts';
+import type { WriteOp } from '../store/writeOps.ts';
 import { listScore, MAINTENANCE_STATUSES, type ListItem } from './codec.ts';
 import { incidentKeys, maintenanceKeys, type ListKeys } from './keys.ts';
 

@@ -1,11 +1,11 @@
 // Write builders of the embed model.
-import type { OverallStatus } from '../../shared/overallStatus.ts';
-import { toBytes } from '../../../projections/store/bytes.ts';
-import type { PageRef } from '../../../projections/store/page.ts';
-import { setOp, type WriteOp } from '../../../projections/store/writeOps.ts';
-import { embedChangedMessage, renderedMessage } from '../../../projections/store/changes.ts';
+import type { OverallStatus } from '../../src/shared/overallStatus.ts';
+import { toBytes } from '../store/bytes.ts';
+import type { PageRef } from '../store/page.ts';
+import { setOp, type WriteOp } from '../store/writeOps.ts';
+import { embedChangedMessage, renderedMessage } from '../store/changes.ts';
 import { embedKeys, encodeEmbed, type EmbedParts } from './codec.ts';
-import { partitionKeys } from '../../../projections/store/control/keys.ts';
+import { partitionKeys } from '../store/control/keys.ts';
 
 /**
  * The parts, versioned: only changed fields are written, each stamped with a new revision, and the

@@ -2,10 +2,10 @@
 // members "<position>:<u|d|g>" of one sorted set per hour scored by their epoch ms, closed
 // failures as "<start ms>:<end ms>", and per UTC day of failures
 // "<day>:<down ms>:<failures starting>:<earliest start>" (commitWrites.lua writes those).
-import type { TimedCheck } from '../../../projections/timeline/timeline.ts';
-import type { DaySummary, Interval } from '../../../projections/types.ts';
-import { DAY_MS, HOUR_MS } from '../../shared/time.ts';
-import type { CheckStatus } from '../../events/check.ts';
+import type { TimedCheck } from './timeline.ts';
+import type { DaySummary, Interval } from '../types.ts';
+import { DAY_MS, HOUR_MS } from '../../src/shared/time.ts';
+import type { CheckStatus } from '../../src/events/check.ts';
 
 export type TimelineHead = Readonly<{
   first: number;

@@ -2,9 +2,9 @@
 // hash is kept only while an output can read it: minute buckets for the last MINUTE_WINDOW
 // minutes (charts' last hour, minute data and the embed's response times), hour buckets for
 // today and yesterday.
-import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../shared/time.ts';
-import type { MonitorRef } from '../../../projections/store/monitor.ts';
-import type { WriteOp } from '../../../projections/store/writeOps.ts';
+import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../src/shared/time.ts';
+import type { MonitorRef } from '../store/monitor.ts';
+import type { WriteOp } from '../store/writeOps.ts';
 import {
   bucketKeys,
   dayOf,

@@ -3,7 +3,7 @@
 // page's latest settings event. A deleted page keeps its claim, so its domain answers as its
 // /s/{slug} does, until another page claims the domain with a later position.
 import { z } from 'zod';
-import { parseStoredJson } from '../../../projections/store/corruptReadModel.ts';
+import { parseStoredJson } from '../store/corruptReadModel.ts';
 
 export const DomainClaim = z.object({ domain: z.string().min(1), since: z.string().regex(/^\d+$/) });
 export type DomainClaim = z.infer<typeof DomainClaim>;

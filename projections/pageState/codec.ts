@@ -4,11 +4,11 @@
 // `pg:<slug>:updated` (epoch ms as a decimal string) so it is stored once.
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
-import type { IncidentDoc, MaintenanceDoc, PageState } from '../../../projections/types.ts';
-import { IncidentState } from '../../events/incident.ts';
-import { Impact } from '../../events/monitor.ts';
-import { Plan } from '../../events/page.ts';
-import { parseStoredJson } from '../../../projections/store/corruptReadModel.ts';
+import type { IncidentDoc, MaintenanceDoc, PageState } from '../types.ts';
+import { IncidentState } from '../../src/events/incident.ts';
+import { Impact } from '../../src/events/monitor.ts';
+import { Plan } from '../../src/events/page.ts';
+import { parseStoredJson } from '../store/corruptReadModel.ts';
 
 type PageCore = Pick<PageState, 'settings' | 'deleted' | 'monitors'>;
 

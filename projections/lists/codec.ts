@@ -1,6 +1,6 @@
 // List encodings: lists are sorted sets scored by the negated start time (ms), so ZRANGE gives
 // newest first with ties by id ascending; documents are spec-shaped JSON stored as rendered.
-import type { MaintenanceStatus } from '../../../projections/types.ts';
+import type { MaintenanceStatus } from '../types.ts';
 
 export const listScore = (startMs: number): number => -startMs;
 

@@ -1,7 +1,7 @@
 // Write builders of the SLA model.
-import { partitionKeys } from '../../../projections/store/control/keys.ts';
-import type { PageRef } from '../../../projections/store/page.ts';
-import type { WriteOp } from '../../../projections/store/writeOps.ts';
+import { partitionKeys } from '../store/control/keys.ts';
+import type { PageRef } from '../store/page.ts';
+import type { WriteOp } from '../store/writeOps.ts';
 import { encodeMeta, encodeSummaries, type MonthSummaries, type SlaMeta } from './codec.ts';
 import { slaMetaKey, slaPartitionKeys, slaYearKey, summaryField } from './keys.ts';
 
