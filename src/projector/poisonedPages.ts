@@ -5,7 +5,7 @@ import type { LogRow } from '../eventLog/readAfter.ts';
 import { quarantinePage } from '../../projections/quarantine/storage.ts';
 import type { WriteOp } from '../../projections/store/writeOps.ts';
 import type { Logger } from '../shared/logger.ts';
-import type { DeadLetter } from './parseRows.ts';
+import type { DeadLetter } from '../../projections/types.ts';
 
 type PoisonedPage = Readonly<{ page: string; position: string; error: string }>;
 

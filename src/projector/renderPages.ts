@@ -15,7 +15,7 @@ import { listRead, readAll, runRead } from '../store/reads.ts';
 import { loadRenderStates } from './loadRenderStates.ts';
 import type { WriteOp } from '../../projections/store/writeOps.ts';
 import { monitorSnapshotRead, monitorStatusRead } from '../readModels/series/monitorSnapshotRead.ts';
-import { clockParts, renderPage, type RenderScope } from './renderPage.ts';
+import { clockParts, renderPage, type RenderScope } from '../../projections/pageRender/renderPage.ts';
 
 export type PageRender = Readonly<{
   slug: string;

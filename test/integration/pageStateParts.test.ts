@@ -11,7 +11,7 @@ import { pageStateKeys } from '../../projections/pageState/keys.ts';
 import { pageStateRead } from '../../src/readModels/pageState/reads.ts';
 import { runRead } from '../../src/store/reads.ts';
 import { loadBatchInputs } from '../../src/projector/loadBatchInputs.ts';
-import { planBatch } from '../../src/projector/planBatch.ts';
+import { planBatch } from '../../projections/batch/planBatch.ts';
 import { dropRedisPrefix, freshRedisPrefix, testRedis } from '../support/testEnv.ts';
 
 const now = Date.parse('2026-11-22T12:00:00Z');

@@ -16,8 +16,7 @@ import { activeKey, partitionKeys, partitionTag } from '../../projections/store/
 import { putPageCore } from '../../projections/pageState/writes.ts';
 import { timelineKeys } from '../../projections/timeline/keys.ts';
 import type { WriteOp } from '../../projections/store/writeOps.ts';
-import type { Check } from '../../src/projector/evolveBatch.ts';
-import { planChecks } from '../../src/projector/planChecks.ts';
+import { planChecks, type Check } from '../../projections/timeline/planChecks.ts';
 import { pageKeys } from './pageKeys.ts';
 import { hashToken } from '../../src/shared/hashToken.ts';
 import { partitionOf } from '../../src/shared/pageHash.ts';

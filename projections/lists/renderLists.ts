@@ -9,14 +9,14 @@ import {
   maintenanceDailyCounts,
   monthsOfIncident,
   monthsOfMaintenance,
-} from '../../../projections/lists/dailyCounts.ts';
-import { incidentJson } from '../../../projections/lists/incidentJson.ts';
-import { maintenanceJson, maintenanceStatus } from '../../../projections/lists/maintenanceJson.ts';
-import type { IncidentDoc, PageState } from '../../../projections/types.ts';
-import type { ListItem } from '../../../projections/lists/codec.ts';
-import { putIncidents, replaceIncidents, replaceMaintenances } from '../../../projections/lists/writes.ts';
-import type { PageRef } from '../../../projections/store/page.ts';
-import type { WriteOp } from '../../../projections/store/writeOps.ts';
+} from './dailyCounts.ts';
+import { incidentJson } from './incidentJson.ts';
+import { maintenanceJson, maintenanceStatus } from './maintenanceJson.ts';
+import type { IncidentDoc, PageState } from '../types.ts';
+import type { ListItem } from './codec.ts';
+import { putIncidents, replaceIncidents, replaceMaintenances } from './writes.ts';
+import type { PageRef } from '../store/page.ts';
+import type { WriteOp } from '../store/writeOps.ts';
 
 const json = (value: unknown) => JSON.stringify(value);
 

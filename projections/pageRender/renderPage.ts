@@ -5,32 +5,22 @@ import {
   nextAvailabilityChange,
   periods as availabilityPeriods,
   renderAvailability,
-} from '../../projections/availability/availability.ts';
-import { renderEmbedParts } from '../../projections/embed/embed.ts';
-import { pageUrl } from '../../projections/render/pageUrl.ts';
-import { renderSnippets } from '../../projections/render/snippets.ts';
-import { overallStatus } from '../../projections/figures/overallStatus.ts';
-import { maintenanceStatus, nextMaintenanceChange } from '../../projections/lists/maintenanceJson.ts';
-import type {
-  MonitorSnapshot,
-  MonitorStatus,
-  OverallStatus,
-  PageState,
-  UrlSettings,
-} from '../../projections/types.ts';
-import { encodeAccess } from '../../projections/access/codec.ts';
-import { putAccess } from '../../projections/access/storage.ts';
-import { replaceAvailability } from '../../projections/availability/storage.ts';
-import { partitionKeys } from '../../projections/store/control/keys.ts';
-import { clearRenderMark } from '../../projections/store/control/writes.ts';
-import { putEmbed, putOverall, putSnippets } from '../../projections/embed/writes.ts';
-import type { PageRef } from '../../projections/store/page.ts';
-import type { WriteOp } from '../../projections/store/writeOps.ts';
-import {
-  renderChangedIncidents,
-  renderIncidents,
-  renderMaintenances,
-} from '../readModels/lists/renderLists.ts';
+} from '../availability/availability.ts';
+import { renderEmbedParts } from '../embed/embed.ts';
+import { pageUrl } from '../render/pageUrl.ts';
+import { renderSnippets } from '../render/snippets.ts';
+import { overallStatus } from '../figures/overallStatus.ts';
+import { maintenanceStatus, nextMaintenanceChange } from '../lists/maintenanceJson.ts';
+import type { MonitorSnapshot, MonitorStatus, OverallStatus, PageState, UrlSettings } from '../types.ts';
+import { encodeAccess } from '../access/codec.ts';
+import { putAccess } from '../access/storage.ts';
+import { replaceAvailability } from '../availability/storage.ts';
+import { partitionKeys } from '../store/control/keys.ts';
+import { clearRenderMark } from '../store/control/writes.ts';
+import { putEmbed, putOverall, putSnippets } from '../embed/writes.ts';
+import type { PageRef } from '../store/page.ts';
+import type { WriteOp } from '../store/writeOps.ts';
+import { renderChangedIncidents, renderIncidents, renderMaintenances } from '../lists/renderLists.ts';
 import { renderSubscriptions } from './renderSubscriptions.ts';
 
 export type RenderScope = Readonly<{

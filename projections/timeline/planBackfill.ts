@@ -3,23 +3,12 @@
 // start of its failure when down), and every projected check from there to the first check
 // after the latest backfilled one that is not down. That check ends any failure the backfill can
 // touch, so only the failures in between are replayed; everything after it stays as it was.
-import {
-  compareChecks,
-  replayTimeline,
-  type Anchor,
-  type TimedCheck,
-} from '../../projections/timeline/timeline.ts';
-import { countChecks } from '../../projections/buckets/writes.ts';
-import type { MonitorRef } from '../../projections/store/monitor.ts';
-import type { TimelineHead } from '../../projections/timeline/codec.ts';
-import {
-  addFailure,
-  dropFailuresBetween,
-  dropFailuresFrom,
-  summarizeFailures,
-} from '../../projections/timeline/writes.ts';
-import type { Check } from './evolveBatch.ts';
-import { recentAndHead, type ChecksPlan, type MonitorChecks } from './planChecks.ts';
+import { compareChecks, replayTimeline, type Anchor, type TimedCheck } from './timeline.ts';
+import { countChecks } from '../buckets/writes.ts';
+import type { MonitorRef } from '../store/monitor.ts';
+import type { TimelineHead } from './codec.ts';
+import { addFailure, dropFailuresBetween, dropFailuresFrom, summarizeFailures } from './writes.ts';
+import { recentAndHead, type Check, type ChecksPlan, type MonitorChecks } from './planChecks.ts';
 
 /** The log around a backfill (see above); `resync` null when every check after it is down. */
 export type BackfillSpan = Readonly<{

@@ -1,20 +1,17 @@
 // The first half of planning a batch (pure): page documents evolve in memory, checks are grouped
 // per monitor (dropping those of monitors that are gone), removed monitors' models are deleted,
 // and what must be rendered again is marked.
-import { evolvePageState } from '../../projections/pageState/pageState.ts';
-import type { TimedCheck } from '../../projections/timeline/timeline.ts';
-import type { PageState } from '../../projections/types.ts';
-import type { ProjectedEvent } from '../events/storedEvent.ts';
-import { deleteAvailability } from '../../projections/availability/storage.ts';
-import { deleteBuckets } from '../../projections/buckets/writes.ts';
-import { formatItemOfPage, formatMonitorOfPage } from '../../projections/store/control/codec.ts';
-import { markForRender, type RenderSet } from '../../projections/store/control/writes.ts';
-import type { WriteOp } from '../../projections/store/writeOps.ts';
-import type { TimelineHead } from '../../projections/timeline/codec.ts';
-import { deleteTimeline } from '../../projections/timeline/writes.ts';
-import type { DeadLetter } from './parseRows.ts';
-
-export type Check = TimedCheck & Readonly<{ responseTimeMs: number }>;
+import { evolvePageState } from '../pageState/pageState.ts';
+import type { Check } from '../timeline/planChecks.ts';
+import type { DeadLetter, PageState } from '../types.ts';
+import type { ProjectedEvent } from '../../src/events/storedEvent.ts';
+import { deleteAvailability } from '../availability/storage.ts';
+import { deleteBuckets } from '../buckets/writes.ts';
+import { formatItemOfPage, formatMonitorOfPage } from '../store/control/codec.ts';
+import { markForRender, type RenderSet } from '../store/control/writes.ts';
+import type { WriteOp } from '../store/writeOps.ts';
+import type { TimelineHead } from '../timeline/codec.ts';
+import { deleteTimeline } from '../timeline/writes.ts';
 
 /** What the batch's events found in Redis before it: page documents and timeline heads. */
 export type LoadedHeads = Readonly<{

@@ -1,11 +1,11 @@
 // The custom-domain claims a batch changes (pure): for each page whose settings an event of the
 // batch touched, its claim as the batch leaves it. A page without a domain has no claim; a
 // deleted page keeps its claim (its domain answers as its /s/{slug} does).
-import type { PageState } from '../../../projections/types.ts';
-import type { ProjectedEvent } from '../../events/storedEvent.ts';
-import { dropDomainClaim, putDomainClaim } from '../../../projections/domains/storage.ts';
-import type { WriteOp } from '../../../projections/store/writeOps.ts';
-import { normalizeHost } from '../../shared/hostName.ts';
+import type { PageState } from '../types.ts';
+import type { ProjectedEvent } from '../../src/events/storedEvent.ts';
+import { dropDomainClaim, putDomainClaim } from './storage.ts';
+import type { WriteOp } from '../store/writeOps.ts';
+import { normalizeHost } from '../../src/shared/hostName.ts';
 
 const domainOf = (state: PageState | null): string | null =>
   state?.settings.customDomain == null ? null : normalizeHost(state.settings.customDomain);

@@ -4,11 +4,13 @@
 // check, but a check in order in the current month changes no stored summary (the API assembles
 // that month from its failures at read time): it marks the page only when a failure started or
 // ended, so the render announces the page and the API's cached reports of it go stale.
-import { inProgressSpan } from '../../projections/sla/settings.ts';
-import type { PageState } from '../../projections/types.ts';
-import type { ProjectedEvent } from '../events/storedEvent.ts';
-import { markSlaDirty } from '../../projections/sla/writes.ts';
-import type { WriteOp } from '../../projections/store/writeOps.ts';
+// The SLA model's plan, kept beside the evolved batch it reads: projections/sla/ is below the
+// batch folder (planBatch imports it), so it cannot import evolveBatch back.
+import { inProgressSpan } from '../sla/settings.ts';
+import type { PageState } from '../types.ts';
+import type { ProjectedEvent } from '../../src/events/storedEvent.ts';
+import { markSlaDirty } from '../sla/writes.ts';
+import type { WriteOp } from '../store/writeOps.ts';
 import type { EvolvedBatch } from './evolveBatch.ts';
 
 /** Any local month that is not the current one ends before this (zones are at most 14 h ahead of UTC). */

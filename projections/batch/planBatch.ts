@@ -1,15 +1,16 @@
 // Plans one batch (pure): its events and what was loaded for them in, the writes that project
-// them out. commitWrites applies the writes atomically with the checkpoint.
-import type { ProjectedEvent } from '../events/storedEvent.ts';
-import { putPageState, putUpdatedAt } from '../../projections/pageState/writes.ts';
-import { formatMonitorOfPage } from '../../projections/store/control/codec.ts';
-import { announceChecks } from '../../projections/embed/writes.ts';
-import type { WriteOp } from '../../projections/store/writeOps.ts';
+// them out. The projector (src/projector) loads the inputs, and commitWrites applies the writes
+// atomically with the checkpoint.
+import type { ProjectedEvent } from '../../src/events/storedEvent.ts';
+import { putPageState, putUpdatedAt } from '../pageState/writes.ts';
+import { formatMonitorOfPage } from '../store/control/codec.ts';
+import { announceChecks } from '../embed/writes.ts';
+import type { WriteOp } from '../store/writeOps.ts';
 import { evolveBatch, type EvolvedBatch, type LoadedHeads } from './evolveBatch.ts';
-import type { DeadLetter } from './parseRows.ts';
-import { planBackfill, type BackfillSpan } from './planBackfill.ts';
-import { planDomains } from '../readModels/domains/planDomains.ts';
-import { isLate, planChecks, type LateSpan, type MonitorChecks } from './planChecks.ts';
+import type { DeadLetter } from '../types.ts';
+import { planBackfill, type BackfillSpan } from '../timeline/planBackfill.ts';
+import { planDomains } from '../domains/planDomains.ts';
+import { isLate, planChecks, type LateSpan, type MonitorChecks } from '../timeline/planChecks.ts';
 import { slaMarks } from './slaMarks.ts';
 
 export type BatchInputs = LoadedHeads &

@@ -2,15 +2,15 @@
 // documents, stored as ready bytes like every other output. The feeds only change with incidents,
 // maintenances and page settings, so they are rendered with those; the Statuspage documents carry
 // component statuses and so are rendered with every render of the page.
-import { renderAtom } from '../../projections/feeds/feedAtom.ts';
-import type { FeedInput } from '../../projections/feeds/feedEntries.ts';
-import { renderRss } from '../../projections/feeds/feedRss.ts';
-import { renderStatuspage } from '../../projections/statuspage/documents.ts';
-import type { MonitorStatus, OverallStatus, PageState, UrlSettings } from '../../projections/types.ts';
-import { putFeeds } from '../../projections/feeds/storage.ts';
-import type { PageRef } from '../../projections/store/page.ts';
-import type { WriteOp } from '../../projections/store/writeOps.ts';
-import { putStatuspage } from '../../projections/statuspage/storage.ts';
+import { renderAtom } from '../feeds/feedAtom.ts';
+import type { FeedInput } from '../feeds/feedEntries.ts';
+import { renderRss } from '../feeds/feedRss.ts';
+import { renderStatuspage } from '../statuspage/documents.ts';
+import type { MonitorStatus, OverallStatus, PageState, UrlSettings } from '../types.ts';
+import { putFeeds } from '../feeds/storage.ts';
+import type { PageRef } from '../store/page.ts';
+import type { WriteOp } from '../store/writeOps.ts';
+import { putStatuspage } from '../statuspage/storage.ts';
 
 type SubscriptionInput = Readonly<{
   page: PageRef;

@@ -1,20 +1,15 @@
 // Plans one monitor's checks of a batch (pure): order-independent buckets (counts and
 // response-time sums per minute and hour) and the order-dependent timeline. In-order checks
 // replay from the latest check with no extra reads; a late check (up to 24 h, see RECENT_MS in
-// models/timeline/retention.ts) comes with the recent checks around it, and the span after it
-// is replayed exactly as if it had come in order.
-import { DAY_MS } from '../shared/time.ts';
-import {
-  compareChecks,
-  replayTimeline,
-  type Anchor,
-  type TimedCheck,
-} from '../../projections/timeline/timeline.ts';
-import type { Interval } from '../../projections/types.ts';
-import { countChecks } from '../../projections/buckets/writes.ts';
-import type { MonitorRef } from '../../projections/store/monitor.ts';
-import type { WriteOp } from '../../projections/store/writeOps.ts';
-import type { TimelineHead } from '../../projections/timeline/codec.ts';
+// retention.ts) comes with the recent checks around it, and the span after it is replayed
+// exactly as if it had come in order.
+import { DAY_MS } from '../../src/shared/time.ts';
+import { compareChecks, replayTimeline, type Anchor, type TimedCheck } from './timeline.ts';
+import type { Interval } from '../types.ts';
+import { countChecks } from '../buckets/writes.ts';
+import type { MonitorRef } from '../store/monitor.ts';
+import type { WriteOp } from '../store/writeOps.ts';
+import type { TimelineHead } from './codec.ts';
 import {
   addFailure,
   addRecentCheck,
@@ -22,12 +17,14 @@ import {
   keepRecentFrom,
   putHead,
   summarizeFailures,
-} from '../../projections/timeline/writes.ts';
-import { recentCutoff } from '../../projections/timeline/retention.ts';
-import type { Check } from './evolveBatch.ts';
+} from './writes.ts';
+import { recentCutoff } from './retention.ts';
 
 /** How far back a late check looks for the failure it may extend. */
 export const FAILURE_LOOKBACK_MS = 400 * DAY_MS;
+
+/** A check of a batch: what the timeline replays, with its response time for the buckets. */
+export type Check = TimedCheck & Readonly<{ responseTimeMs: number }>;
 
 export type MonitorChecks = Readonly<{ monitorId: number; head: TimelineHead | null; checks: Check[] }>;
 
