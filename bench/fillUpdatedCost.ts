@@ -6,7 +6,7 @@
 // document's size, its slots and the median µs of one fill.
 import { renderStatuspage, statuspageDocuments } from '../projections/statuspage/documents.ts';
 import type { IncidentDoc, MonitorSnapshot } from '../projections/types.ts';
-import { etagOf, fromBuffer, toBytes } from '../src/store/bytes.ts';
+import { etagOf, fromBuffer, toBytes } from '../projections/store/bytes.ts';
 import { fillStored, updatedIso } from '../src/readModels/fillUpdated.ts';
 import { UPDATED_SLOT_JSON } from '../projections/render/updatedSlot.ts';
 

@@ -6,11 +6,11 @@
 import { readFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { appendEvents } from '../src/eventLog/appendEvents.ts';
-import { partitionTag } from '../src/store/control/keys.ts';
+import { partitionTag } from '../projections/store/control/keys.ts';
 import { readActive } from '../src/store/control/versions.ts';
-import { embedKeys } from '../src/readModels/embed/codec.ts';
-import { monitorKeyPattern } from '../src/store/monitor.ts';
-import { pageKeyPattern } from '../src/store/page.ts';
+import { embedKeys } from '../projections/embed/codec.ts';
+import { monitorKeyPattern } from '../projections/store/monitor.ts';
+import { pageKeyPattern } from '../projections/store/page.ts';
 import { projectionStatus } from '../src/projector/projectionStatus.ts';
 import { createProjectorQueue } from '../src/projector/queue.ts';
 import { rebuild } from '../src/projector/rebuild.ts';

@@ -10,9 +10,9 @@ import { sql, type DatabasePool } from 'slonik';
 import { z } from 'zod';
 import { rebuild } from '../src/projector/rebuild.ts';
 import type { ProjectorDeps } from '../src/projector/runPartition.ts';
-import { partitionTag } from '../src/store/control/keys.ts';
-import { monitorKeyPattern } from '../src/store/monitor.ts';
-import { pageKeyPattern } from '../src/store/page.ts';
+import { partitionTag } from '../projections/store/control/keys.ts';
+import { monitorKeyPattern } from '../projections/store/monitor.ts';
+import { pageKeyPattern } from '../projections/store/page.ts';
 import { partitionOf } from '../src/shared/pageHash.ts';
 import type { Figure } from './report.ts';
 

@@ -7,13 +7,13 @@
 import type { Redis } from 'ioredis';
 import type { PageState } from '../projections/types.ts';
 import { commitWrites } from '../src/store/control/commitWrites.ts';
-import { partitionKeys, partitionTag } from '../src/store/control/keys.ts';
+import { partitionKeys, partitionTag } from '../projections/store/control/keys.ts';
 import { createVersion } from '../src/store/control/versions.ts';
-import { putPageCore } from '../src/readModels/pageState/writes.ts';
+import { putPageCore } from '../projections/pageState/writes.ts';
 import { runRead } from '../src/store/reads.ts';
 import { headRead } from '../src/readModels/timeline/reads.ts';
 import type { CheckStatus } from '../src/events/check.ts';
-import { planChecks } from '../src/projector/planChecks.ts';
+import { planChecks } from '../projections/timeline/planChecks.ts';
 import { renderPages } from '../src/projector/renderPages.ts';
 import { DAY_MS, MINUTE_MS } from '../src/shared/time.ts';
 import { dropRedisPrefix } from './benchEnv.ts';

@@ -117,3 +117,6 @@ export type Period = '24h' | '7d' | '30d' | '90d' | '1y';
 
 /** Where URLs in rendered outputs point. */
 export type UrlSettings = Readonly<{ baseUrl: string; pageUrlTemplate: string }>;
+
+/** An event that could not be applied: skipped, and recorded in `dead_letters` with its error. */
+export type DeadLetter = Readonly<{ position: string; error: string }>;

@@ -4,7 +4,7 @@ import { Worker } from 'bullmq';
 import type { RedisClient } from '../src/store/redisClient.ts';
 import { projectPartition, type JobContext } from '../src/projector/projectPartition.ts';
 import type { ProjectorJob } from '../src/projector/queue.ts';
-import { PROJECTOR_QUEUE, queuePrefix } from '../src/store/control/keys.ts';
+import { PROJECTOR_QUEUE, queuePrefix } from '../projections/store/control/keys.ts';
 
 export const startProjectorWorker = (
   ctx: JobContext,

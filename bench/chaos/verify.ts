@@ -5,7 +5,7 @@ import type { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { sql, type DatabasePool } from 'slonik';
 import { z } from 'zod';
-import { allVersionsPattern, versionOfKey } from '../../src/store/control/keys.ts';
+import { allVersionsPattern, versionOfKey } from '../../projections/store/control/keys.ts';
 import { readActive } from '../../src/store/control/versions.ts';
 import { scanKeys } from '../../src/store/scanKeys.ts';
 import { projectionStatus } from '../../src/projector/projectionStatus.ts';

@@ -3,7 +3,7 @@
 // and ETag while the data stays the same (conditional requests get 304), and the clock still
 // shows within the 60 s decisions.md allows.
 import { LRUCache } from 'lru-cache';
-import type { PageRef } from '../store/page.ts';
+import type { PageRef } from '../../projections/store/page.ts';
 import type { Clock } from '../shared/clock.ts';
 import { MINUTE_MS, floorTo } from '../shared/time.ts';
 

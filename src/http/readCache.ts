@@ -2,7 +2,7 @@
 // list page, an embed variant): the access document with the ready body, its ETag and headers,
 // so most requests never leave the process. Freshness:
 // - every render of a page announces itself on its partition's `changes` channel inside the fenced
-//   commit (src/store/changes.ts); the message marks every entry of the page stale at once;
+//   commit (projections/store/changes.ts); the message marks every entry of the page stale at once;
 // - a read that was in flight when its page's message came is not kept (it may predate the commit);
 // - a stale entry is not dropped: the next read of one is
 //   answered with it while one Redis read refreshes it, so a thundering herd on a page being
@@ -15,9 +15,9 @@
 //   connection hangs without closing (an SLA report keyed by its minute lives up to a minute).
 // Concurrent misses of one entry share one Redis read. Size is bounded by bytes (LRU).
 import { LRUCache } from 'lru-cache';
-import { changesPattern } from '../store/control/keys.ts';
-import { parsePageChange } from '../store/changes.ts';
-import type { PageRef } from '../store/page.ts';
+import { changesPattern } from '../../projections/store/control/keys.ts';
+import { parsePageChange } from '../../projections/store/changes.ts';
+import type { PageRef } from '../../projections/store/page.ts';
 import type { Subscriber } from '../store/subscriber.ts';
 
 type ReadCacheOptions = Readonly<{ ttlMs: number; maxBytes: number }>;

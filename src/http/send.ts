@@ -2,7 +2,7 @@
 // from Redis go out exactly as stored: never parsed and re-serialised on the request path.
 import type { Request, Response } from 'express';
 import { edgeHeaders, type EdgeAnswer } from '../edge/edgeHeaders.ts';
-import { etagOf } from '../store/bytes.ts';
+import { etagOf } from '../../projections/store/bytes.ts';
 import { etagMatches } from './etagMatches.ts';
 import { rememberAnswer } from './responseMemo.ts';
 

@@ -2,9 +2,9 @@
 // tick the pages whose maintenances or availability the clock moved (the `due` set), fully.
 // Nothing else a page stores moves with the clock: what does is assembled when read.
 import type { RedisClient } from '../store/redisClient.ts';
-import { formatItemOfPage, formatMonitorOfPage } from '../store/control/codec.ts';
+import { formatItemOfPage, formatMonitorOfPage } from '../../projections/store/control/codec.ts';
 import { renderQueueRead, type RenderQueue } from '../store/control/reads.ts';
-import type { RenderSet } from '../store/control/writes.ts';
+import type { RenderSet } from '../../projections/store/control/writes.ts';
 import { runRead } from '../store/reads.ts';
 import type { PageRender } from './renderPages.ts';
 

@@ -8,9 +8,9 @@ import type { RedisClient } from '../store/redisClient.ts';
 import type { PageState } from '../../projections/types.ts';
 import type { ProjectedEvent } from '../events/storedEvent.ts';
 import { checkpointRead } from '../store/control/reads.ts';
-import { partitionTag } from '../store/control/keys.ts';
+import { partitionTag } from '../../projections/store/control/keys.ts';
 import { readActive } from '../store/control/versions.ts';
-import { quarantineRead } from '../readModels/quarantine/storage.ts';
+import { quarantineRead } from '../readModels/quarantine/reads.ts';
 import { runRead } from '../store/reads.ts';
 
 export type LossKind = 'checkpoint' | 'page_state';

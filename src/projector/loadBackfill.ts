@@ -5,8 +5,8 @@ import type { CommonQueryMethods } from 'slonik';
 import { compareChecks } from '../../projections/timeline/timeline.ts';
 import { monitorHistory } from '../eventLog/monitorHistory.ts';
 import type { Checkpoint } from '../eventLog/readAfter.ts';
-import type { BackfillSpan } from './planBackfill.ts';
-import { earliestCheck, type MonitorChecks } from './planChecks.ts';
+import type { BackfillSpan } from '../../projections/timeline/planBackfill.ts';
+import { earliestCheck, type MonitorChecks } from '../../projections/timeline/planChecks.ts';
 
 /** The log and how far it is projected: the checkpoint the batch started from. */
 export type ProjectedLog = Readonly<{ db: CommonQueryMethods; projectedTo: Checkpoint }>;

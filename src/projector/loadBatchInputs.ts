@@ -5,21 +5,21 @@ import type { PageState } from '../../projections/types.ts';
 import type { ProjectedEvent } from '../events/storedEvent.ts';
 import { pageForBatchRead, type TouchedDocs } from '../readModels/pageState/reads.ts';
 import { listRead, mapRead, readAll, runRead, tupleRead } from '../store/reads.ts';
-import type { TimelineHead } from '../readModels/timeline/codec.ts';
+import type { TimelineHead } from '../../projections/timeline/codec.ts';
 import { failuresRead, headRead, recentAroundRead } from '../readModels/timeline/reads.ts';
-import { recentCutoff } from '../readModels/timeline/retention.ts';
+import { recentCutoff } from '../../projections/timeline/retention.ts';
 import type { RedisClient } from '../store/redisClient.ts';
-import { evolveBatch, type EvolvedBatch } from './evolveBatch.ts';
-import { monitorChecks, type BatchInputs } from './planBatch.ts';
+import { evolveBatch, type EvolvedBatch } from '../../projections/batch/evolveBatch.ts';
+import { monitorChecks, type BatchInputs } from '../../projections/batch/planBatch.ts';
 import { loadBackfill, type ProjectedLog } from './loadBackfill.ts';
-import type { BackfillSpan } from './planBackfill.ts';
+import type { BackfillSpan } from '../../projections/timeline/planBackfill.ts';
 import {
   earliestCheck,
   FAILURE_LOOKBACK_MS,
   isLate,
   type LateSpan,
   type MonitorChecks,
-} from './planChecks.ts';
+} from '../../projections/timeline/planChecks.ts';
 
 /** Per page of the batch, the incidents and maintenances its events touch. */
 const touchedDocs = (events: readonly ProjectedEvent[]): Map<string, TouchedDocs> => {

@@ -6,9 +6,9 @@
 // every incident (models written by an earlier release) are read whole.
 import { daysOfMonth, incidentDailyCounts, monthsOfIncident } from '../../projections/lists/dailyCounts.ts';
 import type { PageState } from '../../projections/types.ts';
-import type { PageRef } from '../store/page.ts';
-import { decodePage } from '../readModels/pageState/codec.ts';
-import { pageStateKeys } from '../readModels/pageState/keys.ts';
+import type { PageRef } from '../../projections/store/page.ts';
+import { decodePage } from '../../projections/pageState/codec.ts';
+import { pageStateKeys } from '../../projections/pageState/keys.ts';
 import { pageStateRead } from '../readModels/pageState/reads.ts';
 import type { RedisClient } from '../store/redisClient.ts';
 import {

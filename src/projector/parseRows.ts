@@ -3,8 +3,7 @@
 import type { z } from 'zod';
 import { StoredEvent, type ProjectedEvent } from '../events/storedEvent.ts';
 import type { LogRow } from '../eventLog/readAfter.ts';
-
-export type DeadLetter = Readonly<{ position: string; error: string }>;
+import type { DeadLetter } from '../../projections/types.ts';
 
 /**
  * Each type's data schema, taken from the StoredEvent union itself. Only `data` needs checking:

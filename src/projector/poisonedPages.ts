@@ -2,10 +2,10 @@
 // showed before that event, the rest of the partition goes on, and a rebuild still completes.
 import { sql, type DatabasePool } from 'slonik';
 import type { LogRow } from '../eventLog/readAfter.ts';
-import { quarantinePage } from '../readModels/quarantine/storage.ts';
-import type { WriteOp } from '../store/writeOps.ts';
+import { quarantinePage } from '../../projections/quarantine/storage.ts';
+import type { WriteOp } from '../../projections/store/writeOps.ts';
 import type { Logger } from '../shared/logger.ts';
-import type { DeadLetter } from './parseRows.ts';
+import type { DeadLetter } from '../../projections/types.ts';
 
 type PoisonedPage = Readonly<{ page: string; position: string; error: string }>;
 

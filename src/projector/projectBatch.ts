@@ -6,7 +6,7 @@ import { lostPages, ModelsLost } from './detectLoss.ts';
 import { loadBatchInputs } from './loadBatchInputs.ts';
 import type { ProjectedLog } from './loadBackfill.ts';
 import { parseRows } from './parseRows.ts';
-import { planEvolvedBatch, type BatchPlan } from './planBatch.ts';
+import { planEvolvedBatch, type BatchPlan } from '../../projections/batch/planBatch.ts';
 
 export const projectBatch = async (
   redis: RedisClient,

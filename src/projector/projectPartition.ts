@@ -1,7 +1,7 @@
 // What one projector job does: catch its partition up on the active version. When the models
 // are missing altogether (fresh or wiped Redis) it rebuilds them first, one process at a time;
 // when part of the active version was lost (detectLoss.ts) it rebuilds the whole version.
-import type { ActiveVersion } from '../store/control/codec.ts';
+import type { ActiveVersion } from '../../projections/store/control/codec.ts';
 import type { ActiveVersionReader } from '../store/control/activeVersionReader.ts';
 import { readActive } from '../store/control/versions.ts';
 import { checkpointLost, ModelsLost, type LossKind } from './detectLoss.ts';

@@ -6,11 +6,11 @@ import type { RedisClient } from '../store/redisClient.ts';
 import { sql, type DatabasePool } from 'slonik';
 import { z } from 'zod';
 import { parseCheckpoint, START, type Checkpoint } from '../eventLog/readAfter.ts';
-import { partitionTag } from '../store/control/keys.ts';
+import { partitionTag } from '../../projections/store/control/keys.ts';
 import { checkpointRead } from '../store/control/reads.ts';
 import { listRead, runRead } from '../store/reads.ts';
 import { readActive } from '../store/control/versions.ts';
-import { quarantineRead } from '../readModels/quarantine/storage.ts';
+import { quarantineRead } from '../readModels/quarantine/reads.ts';
 
 type QuarantinedPage = {
   page: string;

@@ -4,7 +4,7 @@
 import { Queue } from 'bullmq';
 import type { RedisClient } from '../store/redisClient.ts';
 import type { ActiveVersionReader } from '../store/control/activeVersionReader.ts';
-import { PROJECTOR_QUEUE, queuePrefix } from '../store/control/keys.ts';
+import { PROJECTOR_QUEUE, queuePrefix } from '../../projections/store/control/keys.ts';
 import { partitionOf } from '../shared/pageHash.ts';
 
 export type ProjectorJob = Readonly<{ partition: number }>;

@@ -3,7 +3,7 @@
 // version. One rebuild at a time (a fenced Redis lock); safe beside running workers. Versions a
 // killed rebuild left behind are collected first.
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ActiveVersion } from '../store/control/codec.ts';
+import type { ActiveVersion } from '../../projections/store/control/codec.ts';
 import { ensurePartitionIndex } from '../eventLog/partitionIndex.ts';
 import { lockHolderPurpose, takeRebuildLock, type RebuildLock } from '../store/control/rebuildLock.ts';
 import { collectStaleVersions, type Collected } from '../store/control/staleVersions.ts';

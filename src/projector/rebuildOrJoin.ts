@@ -2,7 +2,7 @@
 // by themselves after Redis lost its data, or another operator did): it then waits for that one
 // and, when it activated a version built like ours, joins its outcome instead of failing.
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ActiveVersion } from '../store/control/codec.ts';
+import type { ActiveVersion } from '../../projections/store/control/codec.ts';
 import { lockHolderPurpose } from '../store/control/rebuildLock.ts';
 import { readActive } from '../store/control/versions.ts';
 import { rebuild, RebuildRunning, type RebuildOptions } from './rebuild.ts';

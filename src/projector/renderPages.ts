@@ -4,17 +4,18 @@
 import type { RedisClient } from '../store/redisClient.ts';
 import type { MonitorConfig, PageState, UrlSettings } from '../../projections/types.ts';
 import { checkpointRead } from '../store/control/reads.ts';
-import { clearRenderMark, scheduleDue, type RenderSet } from '../store/control/writes.ts';
+import { clearRenderMark, scheduleDue, type RenderSet } from '../../projections/store/control/writes.ts';
 import { maintenanceMonthsRead } from '../readModels/lists/reads.ts';
 import { renderedKeysRead } from '../readModels/pageOutputs.ts';
-import type { Quarantine } from '../readModels/quarantine/codec.ts';
-import { quarantinePage, quarantineRead, releasePage } from '../readModels/quarantine/storage.ts';
+import type { Quarantine } from '../../projections/quarantine/codec.ts';
+import { quarantinePage, releasePage } from '../../projections/quarantine/storage.ts';
+import { quarantineRead } from '../readModels/quarantine/reads.ts';
 import { commitWrites } from '../store/control/commitWrites.ts';
 import { known, listRead, runRead, tupleRead, type Read } from '../store/reads.ts';
 import { loadRenderStates } from './loadRenderStates.ts';
-import type { WriteOp } from '../store/writeOps.ts';
+import type { WriteOp } from '../../projections/store/writeOps.ts';
 import { monitorSnapshotRead, monitorStatusRead } from '../readModels/series/monitorSnapshotRead.ts';
-import { clockParts, renderPage, type RenderScope } from './renderPage.ts';
+import { clockParts, renderPage, type RenderScope } from '../../projections/pageRender/renderPage.ts';
 
 export type PageRender = Readonly<{
   slug: string;

@@ -5,7 +5,7 @@
 // projection reads per partition instead, because each partition is its own job there.
 import type { RedisClient } from '../store/redisClient.ts';
 import { formatCheckpoint, readAfter, START, type LogRow, type ReadResult } from '../eventLog/readAfter.ts';
-import { partitionTag } from '../store/control/keys.ts';
+import { partitionTag } from '../../projections/store/control/keys.ts';
 import { commitBatch, encodeBatch, type EncodedBatch } from '../store/control/commitWrites.ts';
 import { pageHash } from '../shared/pageHash.ts';
 import { checkpointAfter, planWithinCommit } from './planWithinCommit.ts';

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { UPDATED_SLOT_JSON } from '../../projections/render/updatedSlot.ts';
 import { formatTimestamp } from '../shared/time.ts';
-import type { StoredBytes } from '../store/bytes.ts';
+import type { StoredBytes } from '../../projections/store/bytes.ts';
 
 const SLOT = Buffer.from(UPDATED_SLOT_JSON, 'latin1');
 // Searched from its backslash, which JSON has only in escapes: a search from the opening quote

@@ -1,13 +1,13 @@
 // Every key a page's renders write, listed from the models' own key builders and from what the
 // page's last render recorded (the months of its lists), so deleting a page needs no SCAN of the
 // keyspace: a SCAN walks every key of the server (of every master on a cluster) to find a few.
-import { embedKeys } from './embed/codec.ts';
-import { feedsKey } from './feeds/storage.ts';
-import { MAINTENANCE_STATUSES } from './lists/codec.ts';
-import { incidentKeys, maintenanceKeys } from './lists/keys.ts';
-import type { PageRef } from '../store/page.ts';
+import { embedKeys } from '../../projections/embed/codec.ts';
+import { feedsKey } from '../../projections/feeds/storage.ts';
+import { MAINTENANCE_STATUSES } from '../../projections/lists/codec.ts';
+import { incidentKeys, maintenanceKeys } from '../../projections/lists/keys.ts';
+import type { PageRef } from '../../projections/store/page.ts';
 import { hashFields, mapRead, type Read } from '../store/reads.ts';
-import { statuspageKey } from './statuspage/storage.ts';
+import { statuspageKey } from '../../projections/statuspage/storage.ts';
 
 /**
  * The rendered outputs of a page: `maintenanceMonths` are the months its last render recorded

@@ -1,15 +1,15 @@
 // The API's reads of one page (docs/read-models.md). Each is ONE round trip that also fetches the
 // page's access document, so a route decides 404/401/403 and answers together.
 import type { RedisClient } from '../store/redisClient.ts';
-import { accessRead } from './access/storage.ts';
-import type { PageAccess } from './access/codec.ts';
-import { availabilityExistsRead, availabilityRead } from './availability/storage.ts';
-import type { StoredBytes } from '../store/bytes.ts';
-import type { EmbedParts } from './embed/codec.ts';
+import { accessRead } from './access/reads.ts';
+import type { PageAccess } from '../../projections/access/codec.ts';
+import { availabilityExistsRead, availabilityRead } from './availability/reads.ts';
+import type { StoredBytes } from '../../projections/store/bytes.ts';
+import type { EmbedParts } from '../../projections/embed/codec.ts';
 import { embedRead, overallRead, snippetsRead } from './embed/reads.ts';
-import type { ListKeys } from './lists/keys.ts';
+import type { ListKeys } from '../../projections/lists/keys.ts';
 import { dailyCountsRead, listPageRead, type ListPage, type ListSlice } from './lists/reads.ts';
-import type { PageRef } from '../store/page.ts';
+import type { PageRef } from '../../projections/store/page.ts';
 import { known, readAll, runRead } from '../store/reads.ts';
 import type { MonitorSnapshot } from '../../projections/types.ts';
 import { monitorConfigsRead, readMonitorSeries, seriesIfAsked } from './series/pageSeriesRead.ts';

@@ -3,19 +3,19 @@
 // access document (and, for the Statuspage documents, the page's latest event time).
 import type { RedisClient } from '../store/redisClient.ts';
 import type { StatuspageDocument } from '../../projections/statuspage/documents.ts';
-import { accessRead } from './access/storage.ts';
-import type { PageAccess } from './access/codec.ts';
-import type { StoredBytes } from '../store/bytes.ts';
+import { accessRead } from './access/reads.ts';
+import type { PageAccess } from '../../projections/access/codec.ts';
+import type { StoredBytes } from '../../projections/store/bytes.ts';
 import { fillStored, updatedIso } from './fillUpdated.ts';
 import { embedStreamRead, type EmbedRevisions } from './embed/reads.ts';
-import type { EmbedParts } from './embed/codec.ts';
-import { feedRead, type FeedFormat, type StoredFeed } from './feeds/storage.ts';
-import type { PageRef } from '../store/page.ts';
+import type { EmbedParts } from '../../projections/embed/codec.ts';
+import { feedRead, type FeedFormat, type StoredFeed } from './feeds/reads.ts';
+import type { PageRef } from '../../projections/store/page.ts';
 import { known, readAll } from '../store/reads.ts';
 import type { MonitorSnapshot } from '../../projections/types.ts';
 import { updatedRead } from './pageState/reads.ts';
 import { monitorConfigsRead, seriesIfAsked } from './series/pageSeriesRead.ts';
-import { statuspageRead } from './statuspage/storage.ts';
+import { statuspageRead } from './statuspage/reads.ts';
 
 export type EmbedStreamRead = Readonly<{
   access: PageAccess | null;

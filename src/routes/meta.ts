@@ -1,7 +1,7 @@
 // GET /healthz (liveness, also on the public port: operations.md) and GET /openapi.json.
 import { STATIC_KEY } from '../edge/surrogateKeys.ts';
 import { cacheControl, sendBody } from '../http/send.ts';
-import { etagOf } from '../store/bytes.ts';
+import { etagOf } from '../../projections/store/bytes.ts';
 import type { Route } from '../http/routeTable.ts';
 
 const HEALTH = '{"status":"ok"}';

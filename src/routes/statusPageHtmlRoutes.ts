@@ -8,7 +8,7 @@ import { isStoreOutage } from '../http/storeOutage.ts';
 import type { RouteDeps } from '../readModels/access/pageGate.ts';
 import { Slug } from '../http/schemas.ts';
 import { cacheFor, sendBody, STALE_IF_ERROR } from '../http/send.ts';
-import { etagOf } from '../store/bytes.ts';
+import { etagOf } from '../../projections/store/bytes.ts';
 import { pageAssets, type Asset } from '../statusPage/assets.ts';
 import { errorDocument, type ErrorStatus } from '../statusPage/errorDocument.ts';
 import type { Route } from '../http/routeTable.ts';

@@ -3,7 +3,7 @@
 // The writes travel as one JSON string: decoding one string in C is far cheaper than shipping
 // tens of thousands of arguments. One script call blocks Redis (and every API read) while it runs,
 // so a list of writes is cut into calls of at most MAX_CALL_KEYS keys and MAX_CALL_BYTES bytes.
-import type { WriteOp } from './writeOps.ts';
+import type { WriteOp } from '../../projections/store/writeOps.ts';
 
 export type EncodedWrites = Readonly<{ keys: string[]; writes: string }>;
 

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RedisClient } from '../../src/store/redisClient.ts';
 import { createActiveVersionReader } from '../../src/store/control/activeVersionReader.ts';
-import { activeKey } from '../../src/store/control/keys.ts';
+import { activeKey } from '../../projections/store/control/keys.ts';
 import { dropRedisPrefix, freshRedisPrefix, testRedis } from '../support/testEnv.ts';
 
 let redis: RedisClient;

@@ -11,7 +11,7 @@ import {
   TOKEN,
   type ApiTestApp,
 } from '../support/apiFixture.ts';
-import { etagOf } from '../../src/store/bytes.ts';
+import { etagOf } from '../../projections/store/bytes.ts';
 
 let t: ApiTestApp;
 beforeAll(async () => {

@@ -3,7 +3,7 @@ import { Window } from 'happy-dom';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { widgetScriptBytes, widgetScriptEtag } from '../../src/embed/widgetScript.ts';
-import { etagOf } from '../../src/store/bytes.ts';
+import { etagOf } from '../../projections/store/bytes.ts';
 import {
   BASE_URL,
   embedIncident,

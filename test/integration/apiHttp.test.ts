@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createHttpMetrics } from '../../src/http/httpMetrics.ts';
-import { activeKey } from '../../src/store/control/keys.ts';
+import { activeKey } from '../../projections/store/control/keys.ts';
 import { startApiTestApp, TOKEN, type ApiTestApp } from '../support/apiFixture.ts';
 import { SEED_PARTITIONS, SEED_VERSION } from '../support/seedReadModels.ts';
 import { elevenApiPaths } from '../support/apiPaths.ts';

@@ -4,7 +4,7 @@
 import { subscriberOf, type RedisClient } from '../../src/store/redisClient.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commitWrites } from '../../src/store/control/commitWrites.ts';
-import type { WriteOp } from '../../src/store/writeOps.ts';
+import type { WriteOp } from '../../projections/store/writeOps.ts';
 import { dropRedisPrefix, freshRedisPrefix, testRedis } from '../support/testEnv.ts';
 
 describe('commitWrites: hsetVersioned and publish', () => {

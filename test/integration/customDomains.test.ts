@@ -15,7 +15,7 @@ import { loadConfig } from '../../src/config.ts';
 import { createActiveVersionReader } from '../../src/store/control/activeVersionReader.ts';
 import { readActive } from '../../src/store/control/versions.ts';
 import { createDomainDirectory, type DomainDirectory } from '../../src/readModels/domains/domainDirectory.ts';
-import { domainClaimsRead } from '../../src/readModels/domains/storage.ts';
+import { domainClaimsRead } from '../../src/readModels/domains/reads.ts';
 import { runRead } from '../../src/store/reads.ts';
 import { runPartition } from '../../src/projector/runPartition.ts';
 import { partitionOf } from '../../src/shared/pageHash.ts';

@@ -4,7 +4,7 @@ import pg from 'pg';
 import { sql } from 'slonik';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { partitionKeys } from '../../src/store/control/keys.ts';
+import { partitionKeys } from '../../projections/store/control/keys.ts';
 import { runPartition } from '../../src/projector/runPartition.ts';
 import { pageHash } from '../../src/shared/pageHash.ts';
 import { monitorConfigured, pageConfigured } from '../support/events.ts';

@@ -1,7 +1,7 @@
 // A deleted page's outputs are deleted by one render, then the page leaves every set that drives
 // rendering (the page set, the dirty sets, the due set): no clock tick renders it again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { partitionKeys } from '../../src/store/control/keys.ts';
+import { partitionKeys } from '../../projections/store/control/keys.ts';
 import { collectRenders } from '../../src/projector/collectRenders.ts';
 import { partitionOf } from '../../src/shared/pageHash.ts';
 import { check, monitorConfigured, pageConfigured } from '../support/events.ts';

@@ -6,7 +6,7 @@ import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rebuildProgressKey } from '../../src/store/control/keys.ts';
+import { rebuildProgressKey } from '../../projections/store/control/keys.ts';
 import { recordRebuildProgress } from '../../src/store/control/rebuildProgress.ts';
 import { takeRebuildLock } from '../../src/store/control/rebuildLock.ts';
 import { buildOperatorApp } from '../../src/operatorApp.ts';

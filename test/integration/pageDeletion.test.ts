@@ -2,7 +2,7 @@
 // key builders and the months its last render recorded. The test itself scans (SCAN is fine in
 // a test) to prove the list complete: nothing of the page is left but its document and access.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pageKeyPattern } from '../../src/store/page.ts';
+import { pageKeyPattern } from '../../projections/store/page.ts';
 import { scanKeys } from '../../src/store/scanKeys.ts';
 import { partitionOf } from '../../src/shared/pageHash.ts';
 import { check, monitorConfigured, pageConfigured } from '../support/events.ts';

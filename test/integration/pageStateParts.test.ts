@@ -6,12 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProjectedEvent } from '../../src/events/storedEvent.ts';
 import { projectedEvent } from '../support/events.ts';
 import { commitWrites } from '../../src/store/control/commitWrites.ts';
-import { CorruptReadModel } from '../../src/store/corruptReadModel.ts';
-import { pageStateKeys } from '../../src/readModels/pageState/keys.ts';
+import { CorruptReadModel } from '../../projections/store/corruptReadModel.ts';
+import { pageStateKeys } from '../../projections/pageState/keys.ts';
 import { pageStateRead } from '../../src/readModels/pageState/reads.ts';
 import { runRead } from '../../src/store/reads.ts';
 import { loadBatchInputs } from '../../src/projector/loadBatchInputs.ts';
-import { planBatch } from '../../src/projector/planBatch.ts';
+import { planBatch } from '../../projections/batch/planBatch.ts';
 import { dropRedisPrefix, freshRedisPrefix, testRedis } from '../support/testEnv.ts';
 
 const now = Date.parse('2026-11-22T12:00:00Z');

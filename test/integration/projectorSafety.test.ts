@@ -5,7 +5,7 @@ import { parseCheckpoint, readAfter } from '../../src/eventLog/readAfter.ts';
 import { rebuild } from '../../src/projector/rebuild.ts';
 import { runPartition } from '../../src/projector/runPartition.ts';
 import { projectBatch } from '../../src/projector/projectBatch.ts';
-import { partitionKeys } from '../../src/store/control/keys.ts';
+import { partitionKeys } from '../../projections/store/control/keys.ts';
 import { readActive } from '../../src/store/control/versions.ts';
 import { commitWrites } from '../../src/store/control/commitWrites.ts';
 import { check, monitorConfigured, pageConfigured } from '../support/events.ts';

@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { partitionTag } from '../../src/store/control/keys.ts';
+import { partitionTag } from '../../projections/store/control/keys.ts';
 import { readActive } from '../../src/store/control/versions.ts';
-import { quarantineKey } from '../../src/readModels/quarantine/storage.ts';
+import { quarantineKey } from '../../projections/quarantine/storage.ts';
 import { buildDist, startDist, type Build, type DistProcess } from '../support/distProcess.ts';
 import { check, monitorConfigured, pageConfigured } from '../support/events.ts';
 import {

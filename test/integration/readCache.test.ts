@@ -12,7 +12,7 @@ import { buildPublicHandler } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createReadCache, type ReadCache } from '../../src/http/readCache.ts';
 import { createResponseMemo } from '../../src/http/responseMemo.ts';
-import { etagOf } from '../../src/store/bytes.ts';
+import { etagOf } from '../../projections/store/bytes.ts';
 import { createSubscriber, type Subscriber } from '../../src/store/subscriber.ts';
 import { check, monitorConfigured, pageConfigured } from '../support/events.ts';
 import { projectAll } from '../support/projectAll.ts';

@@ -3,7 +3,7 @@
 // serves are collected by the next rebuild or worker start.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rebuildLockKey } from '../../src/store/control/keys.ts';
+import { rebuildLockKey } from '../../projections/store/control/keys.ts';
 import { takeRebuildLock } from '../../src/store/control/rebuildLock.ts';
 import { activate, createVersion, readActive, RebuildLockLost } from '../../src/store/control/versions.ts';
 import { replayLog } from '../../src/projector/replayLog.ts';

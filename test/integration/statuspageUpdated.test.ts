@@ -8,7 +8,7 @@ import { UPDATED_SLOT_JSON } from '../../projections/render/updatedSlot.ts';
 import { statuspageDocuments } from '../../projections/statuspage/documents.ts';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
-import { statuspageKey } from '../../src/readModels/statuspage/storage.ts';
+import { statuspageKey } from '../../projections/statuspage/storage.ts';
 import { partitionOf } from '../../src/shared/pageHash.ts';
 import { check, monitorConfigured, pageConfigured } from '../support/events.ts';
 import { projectAll } from '../support/projectAll.ts';

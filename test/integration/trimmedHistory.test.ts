@@ -7,8 +7,8 @@
 // three days of a check every minute alternating down and up.
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { timelineKeys } from '../../src/readModels/timeline/keys.ts';
-import { FAILURE_HISTORY_MS } from '../../src/readModels/timeline/writes.ts';
+import { timelineKeys } from '../../projections/timeline/keys.ts';
+import { FAILURE_HISTORY_MS } from '../../projections/timeline/writes.ts';
 import { partitionOf } from '../../src/shared/pageHash.ts';
 import * as oracle from '../support/figuresOracle.ts';
 import { check, monitorConfigured, pageConfigured } from '../support/events.ts';

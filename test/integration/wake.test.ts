@@ -8,8 +8,8 @@ import {
   wakeAllPartitions,
 } from '../../src/projector/queue.ts';
 import { createActiveVersionReader } from '../../src/store/control/activeVersionReader.ts';
-import { formatActive } from '../../src/store/control/codec.ts';
-import { activeKey } from '../../src/store/control/keys.ts';
+import { formatActive } from '../../projections/store/control/codec.ts';
+import { activeKey } from '../../projections/store/control/keys.ts';
 import { partitionOf } from '../../src/shared/pageHash.ts';
 import { dropRedisPrefix, freshRedisPrefix, testRedis } from '../support/testEnv.ts';
 

@@ -1,10 +1,10 @@
 // Every key of one page, by the names tests use, built from the models' own key builders.
 import type { MaintenanceStatus } from '../../projections/types.ts';
-import { accessKey } from '../../src/readModels/access/storage.ts';
-import { availabilityKey } from '../../src/readModels/availability/storage.ts';
-import { embedKeys } from '../../src/readModels/embed/codec.ts';
-import { incidentKeys, maintenanceKeys } from '../../src/readModels/lists/keys.ts';
-import { pageStateKeys } from '../../src/readModels/pageState/keys.ts';
+import { accessKey } from '../../projections/access/storage.ts';
+import { availabilityKey } from '../../projections/availability/storage.ts';
+import { embedKeys } from '../../projections/embed/codec.ts';
+import { incidentKeys, maintenanceKeys } from '../../projections/lists/keys.ts';
+import { pageStateKeys } from '../../projections/pageState/keys.ts';
 
 export const pageKeys = (tag: string, slug: string) => {
   const page = { tag, slug };

@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { RedisClient } from '../../src/store/redisClient.ts';
 import { pino } from 'pino';
 import { appendEvents, type AppendResult } from '../../src/eventLog/appendEvents.ts';
-import { partitionTag } from '../../src/store/control/keys.ts';
+import { partitionTag } from '../../projections/store/control/keys.ts';
 import { projectionStatus } from '../../src/projector/projectionStatus.ts';
 import { runPartition, type ProjectorDeps } from '../../src/projector/runPartition.ts';
 import { takeRebuildLock } from '../../src/store/control/rebuildLock.ts';

@@ -1,7 +1,7 @@
 // Reading rendered outputs and dumping whole versions, for assertions.
 import type { RedisClient } from '../../src/store/redisClient.ts';
 import { scanKeys } from '../../src/store/scanKeys.ts';
-import { decodeAvailability } from '../../src/readModels/availability/codec.ts';
+import { decodeAvailability } from '../../projections/availability/codec.ts';
 import { pageKeys } from './pageKeys.ts';
 import { partitionOf } from '../../src/shared/pageHash.ts';
 import type { ProjectorEnv } from './projectorEnv.ts';

@@ -13,7 +13,7 @@ import { excludedSpans, monitorTarget, slaSettings } from '../../projections/sla
 import { monthsToStore } from '../../projections/sla/storedMonths.ts';
 import { summarize } from '../../projections/sla/summary.ts';
 import type { MaintenanceDoc, PageState } from '../../projections/types.ts';
-import { decodeSummaries, encodeSummaries } from '../../src/readModels/sla/codec.ts';
+import { decodeSummaries, encodeSummaries } from '../../projections/sla/codec.ts';
 import { startOfLocalDate } from '../support/slaOracle.ts';
 
 const ZONES = ['Europe/Berlin', 'America/St_Johns', 'Asia/Kathmandu', 'Australia/Lord_Howe', 'UTC'];

@@ -4,10 +4,10 @@
 import type { Request } from 'express';
 import type { Config } from '../../config.ts';
 import type { Plan } from '../../events/page.ts';
-import type { PageAccess } from './codec.ts';
+import type { PageAccess } from '../../../projections/access/codec.ts';
 import type { ActiveVersionReader } from '../../store/control/activeVersionReader.ts';
-import { partitionTag } from '../../store/control/keys.ts';
-import type { PageRef } from '../../store/page.ts';
+import { partitionTag } from '../../../projections/store/control/keys.ts';
+import type { PageRef } from '../../../projections/store/page.ts';
 import type { PageReads } from '../pageReads.ts';
 import type { Clock } from '../../shared/clock.ts';
 import { tokenMatches } from '../../shared/hashToken.ts';

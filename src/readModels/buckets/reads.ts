@@ -1,9 +1,9 @@
 // Typed reads of the buckets model: the hour buckets of a day and the minute buckets of a window.
 import type { HourBucket, MinuteBucket } from '../../../projections/types.ts';
 import { MINUTE_MS } from '../../shared/time.ts';
-import type { MonitorRef } from '../../store/monitor.ts';
+import type { MonitorRef } from '../../../projections/store/monitor.ts';
 import { hashGetAll, listRead, mapRead, type Read } from '../../store/reads.ts';
-import { bucketKeys, decodeHours, decodeSlot, slotOf } from './codec.ts';
+import { bucketKeys, decodeHours, decodeSlot, slotOf } from '../../../projections/buckets/codec.ts';
 
 export const hourBucketsRead = (monitor: MonitorRef, day: number): Read<[number, HourBucket][]> =>
   mapRead(hashGetAll(bucketKeys(monitor).hours(day)), (hash) => decodeHours(hash, day));

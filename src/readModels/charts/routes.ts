@@ -9,7 +9,7 @@ import { createAssemblyClock } from '../../http/assemblyClock.ts';
 import { ApiError } from '../../http/errors.ts';
 import { admit, chartRules, parseSlug, type RouteDeps } from '../access/pageGate.ts';
 import { cacheControl, cacheFor, sendBody } from '../../http/send.ts';
-import { etagOf } from '../../store/bytes.ts';
+import { etagOf } from '../../../projections/store/bytes.ts';
 import { storedSize, type SeriesRead, type StoredRead } from '../pageReads.ts';
 import { isOverall } from '../../shared/overallStatus.ts';
 import { MINUTE_MS } from '../../shared/time.ts';

@@ -6,11 +6,12 @@
 import type { RedisClient } from '../../store/redisClient.ts';
 import type { Logger } from '../../shared/logger.ts';
 import type { ActiveVersionReader } from '../../store/control/activeVersionReader.ts';
-import { partitionTag } from '../../store/control/keys.ts';
+import { partitionTag } from '../../../projections/store/control/keys.ts';
 import { listRead, runRead } from '../../store/reads.ts';
 import { createSubscriber, type Subscriber } from '../../store/subscriber.ts';
-import { resolveDomains } from './codec.ts';
-import { domainChangesChannel, domainClaimsRead } from './storage.ts';
+import { resolveDomains } from '../../../projections/domains/codec.ts';
+import { domainChangesChannel } from '../../../projections/domains/storage.ts';
+import { domainClaimsRead } from './reads.ts';
 
 const DOMAIN_REFRESH_MS = 30_000;
 

@@ -7,7 +7,7 @@ import { pageKeys } from '../../edge/surrogateKeys.ts';
 import { ApiError, apiErrorTable, errorCodeOf, RETRY_AFTER_SECONDS } from '../../http/errors.ts';
 import { admit, pageRules, parseSlug, type RouteDeps } from '../access/pageGate.ts';
 import { cacheControl, cacheFor, sendBody } from '../../http/send.ts';
-import { etagOf } from '../../store/bytes.ts';
+import { etagOf } from '../../../projections/store/bytes.ts';
 import type { Route } from '../../http/routeTable.ts';
 
 const SVG_TYPE = 'image/svg+xml; charset=utf-8';

@@ -6,7 +6,7 @@ import { rtmMinutes, rtmWindow, updDays } from '../../../projections/embed/embed
 import type { MonitorSnapshot } from '../../../projections/types.ts';
 import { formatTimestamp } from '../../shared/time.ts';
 import { ApiError } from '../../http/errors.ts';
-import type { EmbedParts } from './codec.ts';
+import type { EmbedParts } from '../../../projections/embed/codec.ts';
 import type { EmbedStatusQuery as Query } from '../../http/schemas.ts';
 
 /**

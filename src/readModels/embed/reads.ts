@@ -1,8 +1,14 @@
 // Typed reads of the embed model.
-import { fromBuffer, type StoredBytes } from '../../store/bytes.ts';
-import type { PageRef } from '../../store/page.ts';
+import { fromBuffer, type StoredBytes } from '../../../projections/store/bytes.ts';
+import type { PageRef } from '../../../projections/store/page.ts';
 import { getBuffer, getString, hashGetAll, mapRead, type Read } from '../../store/reads.ts';
-import { decodeEmbed, decodeRevisions, embedKeys, type EmbedParts, type EmbedRevisions } from './codec.ts';
+import {
+  decodeEmbed,
+  decodeRevisions,
+  embedKeys,
+  type EmbedParts,
+  type EmbedRevisions,
+} from '../../../projections/embed/codec.ts';
 
 export type { EmbedRevisions };
 

@@ -10,7 +10,7 @@ import { admit, pageRules, parseSlug, type RouteDeps } from '../access/pageGate.
 import { embedBody, needsSeries } from './embedBody.ts';
 import { EmbedStatusQuery } from '../../http/schemas.ts';
 import { cacheControl, cacheFor, readyBody, sendBody } from '../../http/send.ts';
-import type { PageAccess } from '../access/codec.ts';
+import type { PageAccess } from '../../../projections/access/codec.ts';
 import { MINUTE_MS } from '../../shared/time.ts';
 import { storedSize } from '../pageReads.ts';
 import type { Route } from '../../http/routeTable.ts';

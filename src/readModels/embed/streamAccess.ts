@@ -2,7 +2,7 @@
 // again on every change (a page blocked, deleted, made private or moved to a smaller plan ends it).
 import { ApiError, type ApiErrorCode } from '../../http/errors.ts';
 import { admit, pageRules } from '../access/pageGate.ts';
-import type { PageAccess } from '../access/codec.ts';
+import type { PageAccess } from '../../../projections/access/codec.ts';
 import type { StreamClient } from './streamClient.ts';
 
 export const streamRefusal = (

@@ -3,7 +3,7 @@
 import type { ServerResponse } from 'node:http';
 import { needsSeries } from './embedBody.ts';
 import type { EmbedStatusQuery } from '../../http/schemas.ts';
-import type { EmbedRevisions } from './codec.ts';
+import type { EmbedRevisions } from '../../../projections/embed/codec.ts';
 
 export type StreamClient = {
   readonly slug: string;

@@ -6,7 +6,7 @@ import { pageKeys } from '../../edge/surrogateKeys.ts';
 import { ApiError } from '../../http/errors.ts';
 import { admit, parseSlug, type AccessRules, type RouteDeps } from '../access/pageGate.ts';
 import { cacheFor, sendBody, setEdgeHeaders, STALE_IF_ERROR } from '../../http/send.ts';
-import type { FeedFormat } from './storage.ts';
+import type { FeedFormat } from './reads.ts';
 import type { SubscriptionReads } from '../subscriptionReads.ts';
 import type { Route } from '../../http/routeTable.ts';
 

@@ -1,7 +1,7 @@
 // GET /api/status-pages/{slug}/incidents[/filter|/daily-counts] (read-api.md §Incidents).
 import type { RouteDeps } from '../access/pageGate.ts';
 import { IncidentListQuery } from '../../http/schemas.ts';
-import { incidentKeys } from './keys.ts';
+import { incidentKeys } from '../../../projections/lists/keys.ts';
 import { pageListHandlers } from './listRoutes.ts';
 import type { Route } from '../../http/routeTable.ts';
 

@@ -9,10 +9,10 @@ import { ApiError } from '../../http/errors.ts';
 import { admit, pageRules, parseSlug, type RouteDeps } from '../access/pageGate.ts';
 import { MonthQuery } from '../../http/schemas.ts';
 import { cacheControl, cacheFor, readyBody, sendBody } from '../../http/send.ts';
-import type { PageAccess } from '../access/codec.ts';
+import type { PageAccess } from '../../../projections/access/codec.ts';
 import { emptyDailyCounts } from './emptyDailyCounts.ts';
-import type { ListKeys } from './keys.ts';
-import type { PageRef } from '../../store/page.ts';
+import type { ListKeys } from '../../../projections/lists/keys.ts';
+import type { PageRef } from '../../../projections/store/page.ts';
 import { EARLIEST_MS, LATEST_MS } from '../../events/bounds.ts';
 
 type Handler = (req: Request, res: Response) => Promise<void>;

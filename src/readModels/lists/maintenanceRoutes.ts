@@ -2,7 +2,7 @@
 // `status=all` (the default) is the whole list, cancelled included; any other status has its own list.
 import type { RouteDeps } from '../access/pageGate.ts';
 import { MaintenanceListQuery } from '../../http/schemas.ts';
-import { maintenanceKeys } from './keys.ts';
+import { maintenanceKeys } from '../../../projections/lists/keys.ts';
 import { pageListHandlers } from './listRoutes.ts';
 import type { Route } from '../../http/routeTable.ts';
 

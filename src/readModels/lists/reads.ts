@@ -1,11 +1,11 @@
 // Typed reads of the list models. A list page is one script call that also reads the page's
 // access document, so a route decides 404/401/403 and answers from one round trip.
-import { decodeAccess, type PageAccess } from '../access/codec.ts';
-import { accessKey } from '../access/storage.ts';
-import { fromBuffer, type StoredBytes } from '../../store/bytes.ts';
-import type { PageRef } from '../../store/page.ts';
+import { decodeAccess, type PageAccess } from '../../../projections/access/codec.ts';
+import { accessKey } from '../../../projections/access/storage.ts';
+import { fromBuffer, type StoredBytes } from '../../../projections/store/bytes.ts';
+import type { PageRef } from '../../../projections/store/page.ts';
 import { hashGetBuffer, mapRead, setMembers, type Read } from '../../store/reads.ts';
-import { maintenanceKeys, type ListKeys } from './keys.ts';
+import { maintenanceKeys, type ListKeys } from '../../../projections/lists/keys.ts';
 
 /** A slice of a sorted list, as ZRANGE indices (stop −1: to the end). */
 export type ListSlice = Readonly<{ zset: string; start: number; stop: number }>;

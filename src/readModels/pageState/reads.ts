@@ -1,6 +1,6 @@
 // Typed reads of the page-state model.
 import type { PageState } from '../../../projections/types.ts';
-import type { PageRef } from '../../store/page.ts';
+import type { PageRef } from '../../../projections/store/page.ts';
 import {
   getString,
   hashGetAll,
@@ -10,8 +10,8 @@ import {
   tupleRead,
   type Read,
 } from '../../store/reads.ts';
-import { decodePage, decodeUpdated, type DecodedPage } from './codec.ts';
-import { pageStateKeys } from './keys.ts';
+import { decodePage, decodeUpdated, type DecodedPage } from '../../../projections/pageState/codec.ts';
+import { pageStateKeys } from '../../../projections/pageState/keys.ts';
 
 /** The whole page document with its `updatedAt` (a render needs it all); null for a page never configured. */
 export const pageStateRead = (page: PageRef): Read<PageState | null> => {

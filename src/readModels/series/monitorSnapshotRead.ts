@@ -6,8 +6,8 @@
 import { periodMs } from '../../../projections/availability/availability.ts';
 import type { Interval, MonitorConfig, MonitorSnapshot, MonitorStatus } from '../../../projections/types.ts';
 import { hourBucketsRead, minuteBucketsRead } from '../buckets/reads.ts';
-import { MINUTE_WINDOW } from '../buckets/writes.ts';
-import { dayOf } from '../buckets/codec.ts';
+import { MINUTE_WINDOW } from '../../../projections/buckets/writes.ts';
+import { dayOf } from '../../../projections/buckets/codec.ts';
 import { listRead, mapRead, tupleRead, type Read } from '../../store/reads.ts';
 import { downDaysRead, failuresOverlappingRead, headRead } from '../timeline/reads.ts';
 import { DAY_MS, floorTo } from '../../shared/time.ts';

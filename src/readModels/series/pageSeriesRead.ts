@@ -3,9 +3,9 @@
 // monitor's series in one round trip. Bounded like a render's read: the last 240 minutes, two
 // days of hours, a year of day summaries (monitorSnapshotRead.ts).
 import type { MonitorConfig, MonitorSnapshot } from '../../../projections/types.ts';
-import type { PageRef } from '../../store/page.ts';
-import { decodePage } from '../pageState/codec.ts';
-import { pageStateKeys } from '../pageState/keys.ts';
+import type { PageRef } from '../../../projections/store/page.ts';
+import { decodePage } from '../../../projections/pageState/codec.ts';
+import { pageStateKeys } from '../../../projections/pageState/keys.ts';
 import { getString, listRead, mapRead, runRead, type Read } from '../../store/reads.ts';
 import type { RedisClient } from '../../store/redisClient.ts';
 import { monitorSnapshotRead } from './monitorSnapshotRead.ts';

@@ -6,12 +6,12 @@ import { periodBounds, type Period } from '../../../projections/sla/periods.ts';
 import type { RenderedReport } from '../../../projections/sla/renderReports.ts';
 import { slaSettings } from '../../../projections/sla/settings.ts';
 import type { PageState } from '../../../projections/types.ts';
-import type { PageAccess } from '../access/codec.ts';
-import { accessRead } from '../access/storage.ts';
-import { partitionKeys } from '../../store/control/keys.ts';
-import type { PageRef } from '../../store/page.ts';
-import { decodePage } from '../pageState/codec.ts';
-import { pageStateKeys } from '../pageState/keys.ts';
+import type { PageAccess } from '../../../projections/access/codec.ts';
+import { accessRead } from '../access/reads.ts';
+import { partitionKeys } from '../../../projections/store/control/keys.ts';
+import type { PageRef } from '../../../projections/store/page.ts';
+import { decodePage } from '../../../projections/pageState/codec.ts';
+import { pageStateKeys } from '../../../projections/pageState/keys.ts';
 import {
   getString,
   hashGetAll,
@@ -29,8 +29,13 @@ import {
 } from '../../store/reads.ts';
 import type { RedisClient } from '../../store/redisClient.ts';
 import { failuresOverlappingRead, headRead } from '../timeline/reads.ts';
-import { decodeMeta, decodeSummaries, type MonthSummaries, type SlaMeta } from './codec.ts';
-import { slaMetaKey, slaPartitionKeys, slaYearKey, summaryField } from './keys.ts';
+import {
+  decodeMeta,
+  decodeSummaries,
+  type MonthSummaries,
+  type SlaMeta,
+} from '../../../projections/sla/codec.ts';
+import { slaMetaKey, slaPartitionKeys, slaYearKey, summaryField } from '../../../projections/sla/keys.ts';
 
 export const slaMetaRead = (page: PageRef): Read<SlaMeta | null> =>
   mapRead(getString(slaMetaKey(page)), decodeMeta);

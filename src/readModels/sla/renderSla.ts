@@ -12,10 +12,10 @@ import { monthDueAt, monthsToStore } from '../../../projections/sla/storedMonths
 import type { PageState } from '../../../projections/types.ts';
 import { commitWrites } from '../../store/control/commitWrites.ts';
 import { checkpointRead } from '../../store/control/reads.ts';
-import type { PageRef } from '../../store/page.ts';
+import type { PageRef } from '../../../projections/store/page.ts';
 import { listRead, readAll, runRead, tupleRead } from '../../store/reads.ts';
 import type { RedisClient } from '../../store/redisClient.ts';
-import type { WriteOp } from '../../store/writeOps.ts';
+import type { WriteOp } from '../../../projections/store/writeOps.ts';
 import {
   partitionPagesRead,
   slaDirtyRead,
@@ -35,8 +35,8 @@ import {
   putSlaSummaries,
   setSlaDue,
   setSlaTick,
-} from './writes.ts';
-import type { SlaMeta } from './codec.ts';
+} from '../../../projections/sla/writes.ts';
+import type { SlaMeta } from '../../../projections/sla/codec.ts';
 import type { Logger } from '../../shared/logger.ts';
 import { MINUTE_MS } from '../../shared/time.ts';
 

@@ -2,7 +2,7 @@
 import type { TimedCheck } from '../../../projections/timeline/timeline.ts';
 import type { DaySummary, Interval } from '../../../projections/types.ts';
 import { DAY_MS } from '../../shared/time.ts';
-import type { MonitorRef } from '../../store/monitor.ts';
+import type { MonitorRef } from '../../../projections/store/monitor.ts';
 import {
   hashGetAll,
   listRead,
@@ -22,9 +22,9 @@ import {
   decodeRecent,
   recentHourOf,
   type TimelineHead,
-} from './codec.ts';
-import { timelineKeys } from './keys.ts';
-import { recentHours } from './retention.ts';
+} from '../../../projections/timeline/codec.ts';
+import { timelineKeys } from '../../../projections/timeline/keys.ts';
+import { recentHours } from '../../../projections/timeline/retention.ts';
 
 export const headRead = (monitor: MonitorRef): Read<TimelineHead | null> =>
   mapRead(hashGetAll(timelineKeys(monitor).head), decodeHead);

@@ -1,8 +1,8 @@
 // The `{P}:active` pointer names the model version the API serves. It changes only on a rebuild
 // flip, so each process reads it at most once per ttlMs; concurrent requests share one read.
 import type { RedisClient } from '../redisClient.ts';
-import { parseActive, type ActiveVersion } from './codec.ts';
-import { activeKey } from './keys.ts';
+import { parseActive, type ActiveVersion } from '../../../projections/store/control/codec.ts';
+import { activeKey } from '../../../projections/store/control/keys.ts';
 
 export type ActiveVersionReader = () => Promise<ActiveVersion | null>;
 

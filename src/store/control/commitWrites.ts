@@ -11,8 +11,8 @@
 import type { RedisClient } from '../redisClient.ts';
 import { encodeCalls, MAX_CALL_BYTES, MAX_CALL_KEYS, type EncodedWrites } from '../encodeWrites.ts';
 import { withScripts } from '../scripts.ts';
-import type { WriteOp } from '../writeOps.ts';
-import { partitionKeys } from './keys.ts';
+import type { WriteOp } from '../../../projections/store/writeOps.ts';
+import { partitionKeys } from '../../../projections/store/control/keys.ts';
 
 type Fence = Readonly<{
   /** The partition's hash-tagged key prefix; every written key must start with it. */

@@ -6,9 +6,9 @@ import {
   parseTick,
   type ItemOfPage,
   type MonitorOfPage,
-} from './codec.ts';
-import { partitionKeys } from './keys.ts';
-import type { RenderSet } from './writes.ts';
+} from '../../../projections/store/control/codec.ts';
+import { partitionKeys } from '../../../projections/store/control/keys.ts';
+import type { RenderSet } from '../../../projections/store/control/writes.ts';
 
 export const checkpointRead = (tag: string): Read<string | null> => getString(partitionKeys(tag).checkpoint);
 

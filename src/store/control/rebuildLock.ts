@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RedisClient } from '../redisClient.ts';
 import { withScripts } from '../scripts.ts';
-import { rebuildLockKey } from './keys.ts';
+import { rebuildLockKey } from '../../../projections/store/control/keys.ts';
 
 export const LOCK_TTL_MS = 30_000;
 

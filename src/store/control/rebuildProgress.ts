@@ -3,7 +3,7 @@
 // ends. Whether a rebuild runs at all is the lock's business (a killed rebuild's hash stays
 // behind, but its lock expires), so a reader trusts the hash only while a rebuild holds the lock.
 import type { RedisClient } from '../redisClient.ts';
-import { rebuildProgressKey } from './keys.ts';
+import { rebuildProgressKey } from '../../../projections/store/control/keys.ts';
 import { lockHolderPurpose } from './rebuildLock.ts';
 
 const WRITE_EVERY_MS = 1_000;

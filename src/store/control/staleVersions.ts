@@ -4,7 +4,11 @@
 import type { RedisClient } from '../redisClient.ts';
 import { scanKeys } from '../scanKeys.ts';
 import { unlinkInChunks, unlinkMatching } from '../unlinkKeys.ts';
-import { allVersionsPattern, versionMetaPattern, versionOfKey } from './keys.ts';
+import {
+  allVersionsPattern,
+  versionMetaPattern,
+  versionOfKey,
+} from '../../../projections/store/control/keys.ts';
 import type { RebuildLock } from './rebuildLock.ts';
 import { readActive } from './versions.ts';
 

@@ -4,7 +4,7 @@
 // These writes are not part of any partition's commit: they create, flip and drop partitions.
 import type { RedisClient } from '../redisClient.ts';
 import { START, formatCheckpoint } from '../../eventLog/readAfter.ts';
-import { formatActive, parseActive, type ActiveVersion } from './codec.ts';
+import { formatActive, parseActive, type ActiveVersion } from '../../../projections/store/control/codec.ts';
 import { withScripts } from '../scripts.ts';
 import { unlinkInChunks, unlinkMatching } from '../unlinkKeys.ts';
 import {
@@ -14,7 +14,7 @@ import {
   versionMetaKey,
   versionPattern,
   versionSeqKey,
-} from './keys.ts';
+} from '../../../projections/store/control/keys.ts';
 import type { RebuildLock } from './rebuildLock.ts';
 
 export const readActive = async (redis: RedisClient, prefix: string): Promise<ActiveVersion | null> =>

@@ -3,10 +3,10 @@
 import type { PageState } from '../../../projections/types.ts';
 import type { ProjectedEvent } from '../../../src/events/storedEvent.ts';
 import { projectedEvent } from '../../support/events.ts';
-import type { TimelineHead } from '../../../src/readModels/timeline/codec.ts';
-import type { WriteOp } from '../../../src/store/writeOps.ts';
-import { planBatch, type BatchInputs } from '../../../src/projector/planBatch.ts';
-import type { LateSpan } from '../../../src/projector/planChecks.ts';
+import type { TimelineHead } from '../../../projections/timeline/codec.ts';
+import type { WriteOp } from '../../../projections/store/writeOps.ts';
+import { planBatch, type BatchInputs } from '../../../projections/batch/planBatch.ts';
+import type { LateSpan } from '../../../projections/timeline/planChecks.ts';
 
 export const TAG = 'sp:{v1.p0}';
 export const ms = (iso: string): number => Date.parse(iso);

@@ -1,8 +1,8 @@
 // Planning checks: the timeline replays in order from the latest check, or, for a late check,
 // from the check just before it; buckets count every check.
 import { describe, expect, it } from 'vitest';
-import { FAILURE_HISTORY_MS } from '../../../src/readModels/timeline/writes.ts';
-import { SpanNotLoaded } from '../../../src/projector/planBatch.ts';
+import { FAILURE_HISTORY_MS } from '../../../projections/timeline/writes.ts';
+import { SpanNotLoaded } from '../../../projections/batch/planBatch.ts';
 import { aCheck, aHead, aPage, marked, ms, TAG, when, writesTo } from './given.ts';
 
 const mon = `${TAG}:mon:1`;

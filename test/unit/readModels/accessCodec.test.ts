@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PageState } from '../../../projections/types.ts';
-import { decodeAccess, encodeAccess } from '../../../src/readModels/access/codec.ts';
-import { CorruptReadModel } from '../../../src/store/corruptReadModel.ts';
+import { decodeAccess, encodeAccess } from '../../../projections/access/codec.ts';
+import { CorruptReadModel } from '../../../projections/store/corruptReadModel.ts';
 
 const page = (settings: Partial<PageState['settings']>, deleted = false): PageState => ({
   settings: {

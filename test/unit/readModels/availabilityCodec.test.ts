@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { toBytes } from '../../../src/store/bytes.ts';
-import { decodeAvailability, encodeAvailability } from '../../../src/readModels/availability/codec.ts';
+import { toBytes } from '../../../projections/store/bytes.ts';
+import { decodeAvailability, encodeAvailability } from '../../../projections/availability/codec.ts';
 
 // A year of quiet days, as the 1y period renders them.
 const body = JSON.stringify({

@@ -6,8 +6,8 @@ import {
   hourIncrements,
   minuteIncrements,
   slotOf,
-} from '../../../src/readModels/buckets/codec.ts';
-import { countChecks } from '../../../src/readModels/buckets/writes.ts';
+} from '../../../projections/buckets/codec.ts';
+import { countChecks } from '../../../projections/buckets/writes.ts';
 
 const at = Date.parse('2026-11-22T10:37:30Z');
 const day = Math.floor(at / 86_400_000);

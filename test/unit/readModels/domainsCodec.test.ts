@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CorruptReadModel } from '../../../src/store/corruptReadModel.ts';
-import {
-  decodeDomainClaims,
-  encodeDomainClaim,
-  resolveDomains,
-} from '../../../src/readModels/domains/codec.ts';
+import { CorruptReadModel } from '../../../projections/store/corruptReadModel.ts';
+import { decodeDomainClaims, encodeDomainClaim, resolveDomains } from '../../../projections/domains/codec.ts';
 
 const partition = (claims: Record<string, [domain: string, since: string]>) =>
   decodeDomainClaims(

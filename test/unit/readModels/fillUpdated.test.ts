@@ -2,7 +2,7 @@
 // time.
 import { describe, expect, it } from 'vitest';
 import { UPDATED_SLOT } from '../../../projections/render/updatedSlot.ts';
-import { etagOf, type StoredBytes } from '../../../src/store/bytes.ts';
+import { etagOf, type StoredBytes } from '../../../projections/store/bytes.ts';
 import { fillStored, fillUpdated, filledEtag, updatedIso } from '../../../src/readModels/fillUpdated.ts';
 
 const T1 = '2026-11-22T11:59:00Z';

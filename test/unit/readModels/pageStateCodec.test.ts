@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { PageState } from '../../../projections/types.ts';
-import { CorruptReadModel } from '../../../src/store/corruptReadModel.ts';
+import { CorruptReadModel } from '../../../projections/store/corruptReadModel.ts';
 import {
   decodePage,
   encodeIncident,
   encodeMaintenance,
   encodePageCore,
-} from '../../../src/readModels/pageState/codec.ts';
+} from '../../../projections/pageState/codec.ts';
 
 const state: PageState = {
   settings: {

@@ -2,12 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { slaReport, slaReportJson } from '../../../projections/sla/report.ts';
 import { combine, summarize } from '../../../projections/sla/summary.ts';
-import {
-  decodeMeta,
-  decodeSummaries,
-  encodeMeta,
-  encodeSummaries,
-} from '../../../src/readModels/sla/codec.ts';
+import { decodeMeta, decodeSummaries, encodeMeta, encodeSummaries } from '../../../projections/sla/codec.ts';
 
 const DAY = 86_400_000;
 const from = Date.parse('2026-10-01T00:00:00Z');

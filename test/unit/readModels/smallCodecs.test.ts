@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { fromBytes, toBytes } from '../../../src/store/bytes.ts';
+import { fromBytes, toBytes } from '../../../projections/store/bytes.ts';
 import {
   formatActive,
   formatMonitorOfPage,
   parseActive,
   parseMonitorOfPage,
-} from '../../../src/store/control/codec.ts';
-import { decodeEmbed, encodeEmbed } from '../../../src/readModels/embed/codec.ts';
-import { listScore } from '../../../src/readModels/lists/codec.ts';
+} from '../../../projections/store/control/codec.ts';
+import { decodeEmbed, encodeEmbed } from '../../../projections/embed/codec.ts';
+import { listScore } from '../../../projections/lists/codec.ts';
 
 describe('small codecs', () => {
   it('round-trips the active pointer', () => {

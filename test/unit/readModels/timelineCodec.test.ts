@@ -8,7 +8,7 @@ import {
   encodeRecent,
   recentHourOf,
   type TimelineHead,
-} from '../../../src/readModels/timeline/codec.ts';
+} from '../../../projections/timeline/codec.ts';
 
 describe('timeline codec', () => {
   it('round-trips recent checks as "<position>:<status code>" scored by their epoch ms', () => {

@@ -6,7 +6,7 @@ import {
   MAX_CALL_KEYS,
   type EncodedWrites,
 } from '../../../src/store/encodeWrites.ts';
-import type { WriteOp } from '../../../src/store/writeOps.ts';
+import type { WriteOp } from '../../../projections/store/writeOps.ts';
 
 /** The commands of calls with their keys named, not indexed: what Redis ends up running. */
 const resolved = (calls: readonly EncodedWrites[]) =>

@@ -1,0 +1,66 @@
+// Which pages' SLA reports a batch changes, and from when (docs/read-models.md, "SLA reports"):
+// a page's or a monitor's settings change every report; a maintenance changes them from the
+// earlier start of its in-progress interval before and after; checks change them from the earliest
+// check, but a check in order in the current month changes no stored summary (the API assembles
+// that month from its failures at read time): it marks the page only when a failure started or
+// ended, so the render announces the page and the API's cached reports of it go stale.
+// The SLA model's plan, kept beside the evolved batch it reads: projections/sla/ is below the
+// batch folder (planBatch imports it), so it cannot import evolveBatch back.
+import { inProgressSpan } from '../sla/settings.ts';
+import type { PageState } from '../types.ts';
+import type { ProjectedEvent } from '../../src/events/storedEvent.ts';
+import { markSlaDirty } from '../sla/writes.ts';
+import type { WriteOp } from '../store/writeOps.ts';
+import type { EvolvedBatch } from './evolveBatch.ts';
+
+/** Any local month that is not the current one ends before this (zones are at most 14 h ahead of UTC). */
+const currentMonthFloor = (now: number): number => {
+  const date = new Date(now);
+  return Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1) - 14 * 3_600_000;
+};
+
+export const slaMarks = (
+  tag: string,
+  events: readonly ProjectedEvent[],
+  batch: EvolvedBatch,
+  before: ReadonlyMap<string, PageState | null>,
+  changedTimelines: ReadonlySet<number>,
+  now: number,
+): WriteOp[] => {
+  const from = new Map<string, number>();
+  const mark = (slug: string, at: number) => from.set(slug, Math.min(from.get(slug) ?? at, at));
+  for (const event of events) {
+    switch (event.type) {
+      case 'page.configured':
+      case 'page.deleted':
+      case 'monitor.configured':
+      case 'monitor.removed':
+        mark(event.page, 0);
+        break;
+      case 'maintenance.scheduled':
+      case 'maintenance.updated':
+      case 'maintenance.started':
+      case 'maintenance.completed':
+      case 'maintenance.cancelled': {
+        const id = event.data.maintenance_id;
+        const docs = [
+          before.get(event.page)?.maintenances[id],
+          batch.states.get(event.page)?.maintenances[id],
+        ];
+        for (const doc of docs) if (doc) mark(event.page, inProgressSpan(doc).start);
+        break;
+      }
+      case 'check.recorded': // below, per monitor
+      case 'incident.opened': // incidents are not in the reports
+      case 'incident.updated':
+        break;
+    }
+  }
+  const floor = currentMonthFloor(now);
+  for (const [monitorId, checks] of batch.checks) {
+    const slug = batch.pageOf.get(monitorId);
+    const earliest = Math.min(...checks.map((c) => c.at));
+    if (slug !== undefined && (changedTimelines.has(monitorId) || earliest < floor)) mark(slug, earliest);
+  }
+  return [...from].map(([slug, at]) => markSlaDirty(tag, slug, at));
+};
