@@ -136,15 +136,35 @@ const shownIds = (want: StateWanted, probe: Probe, extra: Extra): string[] => [
   ]),
 ];
 
+/** The ids `want` can show that the probe alone names (ties at the last place come with the extra read). */
+const probedIds = (want: StateWanted, probe: Probe): string[] => [
+  ...new Set([
+    ...probe.open,
+    ...probe.byStart.map(([id]) => id),
+    ...probe.byUpdate.map(([id]) => id),
+    ...want.changed,
+  ]),
+];
+
+const docsRead = (want: StateWanted, ids: readonly string[]): Read<(string | null)[]> =>
+  ids.length === 0 ? known([]) : hashGetMany(pageStateKeys(want.page).stateIncidents, ids);
+
+/** The document without its incidents: enough for what a page's monitors need read. */
+const coreOf = (probe: Probe): PageState | null =>
+  decodePage({ core: probe.core, updated: probe.updated, incidents: {}, maintenances: probe.maintenances })
+    ?.state ?? null;
+
 /**
- * The render states of `wanted`, in order, in at most three round trips for them all; `alongside`
- * is read in the first of them (what the caller needs too, without a round trip of its own).
+ * The render states of `wanted`, in order, in two round trips for them all (a third only for ties
+ * at the last shown place, or a page written by an earlier release); `alongside` is read in the
+ * first, `perPage` (what a page's document names: its monitors) in the second.
  */
-export const loadRenderStates = async <A>(
+export const loadRenderStates = async <A, P>(
   redis: RedisClient,
   wanted: readonly StateWanted[],
   alongside: Read<A>,
-): Promise<{ states: RenderState[]; alongside: A }> => {
+  perPage: (state: PageState | null, index: number) => Read<P>,
+): Promise<{ states: RenderState[]; alongside: A; perPage: P[] }> => {
   const results: RenderState[] = [];
   const probed = wanted.flatMap((want, i) => (want.whole ? [] : [i]));
   const [wholes, probes, along] = await runRead(
@@ -161,28 +181,36 @@ export const loadRenderStates = async <A>(
     probes[k]!.stored === probes[k]!.indexed ? [[i, probes[k]!] as const] : [],
   );
   const unindexed = probed.filter((_, k) => probes[k]!.stored !== probes[k]!.indexed);
-  const [fallbacks, extras] = await runRead(
+  const early = new Map<number, PageState | null>([
+    ...wholes.flatMap((whole, i) => (whole ? [[i, whole.state] as const] : [])),
+    ...indexed.map(([i, probe]) => [i, coreOf(probe)] as const),
+  ]);
+  const firstIds = indexed.map(([i, probe]) => probedIds(wanted[i]!, probe));
+  const [fallbacks, extras, firstDocs, earlyReads] = await runRead(
     redis,
     tupleRead([
       listRead(unindexed.map((i) => wholeRead(wanted[i]!))),
       listRead(indexed.map(([i, probe]) => extraRead(wanted[i]!, probe))),
+      listRead(indexed.map(([i], k) => docsRead(wanted[i]!, firstIds[k]!))),
+      listRead([...early].map(([i, state]) => perPage(state, i))),
     ]),
   );
   for (const [k, i] of unindexed.entries()) results[i] = fallbacks[k]!;
   const ids = indexed.map(([i, probe], k) => shownIds(wanted[i]!, probe, extras[k]!));
-  const docs = await runRead(
+  const tieIds = ids.map((all, k) => all.filter((id) => !firstIds[k]!.includes(id)));
+  const [tieDocs, lateReads] = await runRead(
     redis,
-    listRead(
-      indexed.map(([i], k) =>
-        ids[k]!.length === 0
-          ? known([])
-          : hashGetMany(pageStateKeys(wanted[i]!.page).stateIncidents, ids[k]!),
-      ),
-    ),
+    tupleRead([
+      listRead(indexed.map(([i], k) => docsRead(wanted[i]!, tieIds[k]!))),
+      listRead(unindexed.map((i) => perPage(results[i]!.state, i))),
+    ]),
   );
   for (const [k, [i, probe]] of indexed.entries()) {
     const extra = extras[k]!;
-    const incidents = Object.fromEntries(ids[k]!.map((id, n) => [id, docs[k]![n] ?? null]));
+    const texts = [...firstDocs[k]!, ...tieDocs[k]!];
+    const incidents = Object.fromEntries(
+      [...firstIds[k]!, ...tieIds[k]!].map((id, n) => [id, texts[n] ?? null]),
+    );
     const decoded = decodePage({
       core: probe.core,
       updated: probe.updated,
@@ -194,5 +222,8 @@ export const loadRenderStates = async <A>(
       incidentMonths: new Map(extra.months.map((month, n) => [month, extra.starts[n] ?? []] as const)),
     };
   }
-  return { states: results, alongside: along };
+  const pages: P[] = [];
+  [...early.keys()].forEach((i, n) => (pages[i] = earlyReads[n]!));
+  unindexed.forEach((i, n) => (pages[i] = lateReads[n]!));
+  return { states: results, alongside: along, perPage: pages };
 };

@@ -2,7 +2,13 @@
 // and commit the outputs under the checkpoint the render read them at: if the partition moved on
 // meanwhile, the newer runner renders instead.
 import type { RedisClient } from '../store/redisClient.ts';
-import type { MonitorConfig, PageState, UrlSettings } from '../../projections/types.ts';
+import type {
+  MonitorConfig,
+  MonitorSnapshot,
+  MonitorStatus,
+  PageState,
+  UrlSettings,
+} from '../../projections/types.ts';
 import { checkpointRead } from '../store/control/reads.ts';
 import { clearRenderMark, scheduleDue, type RenderSet } from '../../projections/store/control/writes.ts';
 import { maintenanceMonthsRead } from '../readModels/lists/reads.ts';
@@ -11,7 +17,7 @@ import type { Quarantine } from '../../projections/quarantine/codec.ts';
 import { quarantinePage, releasePage } from '../../projections/quarantine/storage.ts';
 import { quarantineRead } from '../readModels/quarantine/reads.ts';
 import { commitWrites } from '../store/control/commitWrites.ts';
-import { known, listRead, runRead, tupleRead, type Read } from '../store/reads.ts';
+import { known, listRead, mapRead, runRead, tupleRead, type Read } from '../store/reads.ts';
 import { loadRenderStates } from './loadRenderStates.ts';
 import type { WriteOp } from '../../projections/store/writeOps.ts';
 import { monitorSnapshotRead, monitorStatusRead } from '../readModels/series/monitorSnapshotRead.ts';
@@ -27,6 +33,8 @@ export type PageRender = Readonly<{
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 const byId = (a: MonitorConfig, b: MonitorConfig) => a.id - b.id;
 const isGone = (state: PageState | null) => state === null || state.deleted;
+
+type Monitors = Readonly<{ series: MonitorSnapshot[] | null; monitors: readonly MonitorStatus[] }>;
 
 /** A page the render moved into quarantine (it was not there before). */
 export type QuarantineNotice = Readonly<{ tag: string; slug: string } & Quarantine>;
@@ -79,10 +87,24 @@ export const renderPages = async (
           options.checkpoint === undefined ? checkpointRead(tag) : known(options.checkpoint),
           quarantineRead(tag),
         ]);
+    // Only availability and the next clock change need the monitors' series; status needs heads.
+    const monitorsOf = (state: PageState | null, i: number): Read<Monitors> => {
+      const configs = state && !state.deleted ? Object.values(state.monitors).sort(byId) : [];
+      return clockParts(chunk[i]!.scope)
+        ? mapRead(listRead(configs.map((m) => monitorSnapshotRead(tag, m, now))), (series) => ({
+            series,
+            monitors: series,
+          }))
+        : mapRead(listRead(configs.map((m) => monitorStatusRead(tag, m))), (monitors) => ({
+            series: null,
+            monitors,
+          }));
+    };
     const first = await loadRenderStates(
       redis,
       wanted(chunk.map((render) => render.scope)),
       tupleRead([controlRead, listRead(refs.map((page) => maintenanceMonthsRead(page)))]),
+      monitorsOf,
     );
     const [[checkpoint, quarantined], monthsLoaded] = first.alongside;
     control = [checkpoint, quarantined];
@@ -92,21 +114,13 @@ export const renderPages = async (
       quarantined.get(slug)?.kind === 'render' && scope.incidentIds ? { ...scope, incidents: true } : scope,
     );
     const widened = scopes.some((scope, i) => scope !== chunk[i]!.scope);
-    const loaded = widened
-      ? (await loadRenderStates(redis, wanted(scopes), known(null))).states
-      : first.states;
+    const loaded = widened ? await loadRenderStates(redis, wanted(scopes), known(null), monitorsOf) : first;
     const writes: WriteOp[] = [];
     for (const [i, render] of chunk.entries()) {
       const page = refs[i]!;
-      const { state, incidentMonths } = loaded[i]!;
+      const { state, incidentMonths } = loaded.states[i]!;
+      const { series, monitors } = loaded.perPage[i]!;
       const maintenanceMonths = monthsLoaded[i]!;
-      const configs = state && !state.deleted ? Object.values(state.monitors).sort(byId) : [];
-      // Only availability and the next clock change need the monitors' series; status needs heads.
-      const series = clockParts(scopes[i]!)
-        ? await runRead(redis, listRead(configs.map((m) => monitorSnapshotRead(tag, m, now))))
-        : null;
-      const monitors =
-        series ?? (await runRead(redis, listRead(configs.map((m) => monitorStatusRead(tag, m)))));
       const deleted = isGone(state);
       // A deleted page loses its outputs but its document and access (which says it is deleted).
       const stale = deleted ? await runRead(redis, renderedKeysRead(page, maintenanceMonths)) : [];

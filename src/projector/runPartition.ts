@@ -190,11 +190,16 @@ export const runPartition = async (
   // A rebuild renders once, when its partition has caught up.
   if (options.mode === 'rebuild' && !result.caughtUp) return result;
   const minute = Math.floor(clock().getTime() / MINUTE_MS) * MINUTE_MS;
-  // A run that projected nothing (the scheduler's poll) looks for what earlier renders left marked.
-  const clockWork = options.mode === 'rebuild' || result.events === 0 || slaMarked;
-  if (!clockWork && (clocksAt.get(tag) ?? -Infinity) >= minute) return result;
-  if (!(await renderClock(deps, tag, options.mode === 'rebuild', result.events === 0))) return fenced();
   const sla = { redis, now: clock().getTime(), log: deps.log };
+  if (options.mode === 'continuous' && (clocksAt.get(tag) ?? -Infinity) >= minute) {
+    // Both clocks stand at this minute: only what the run itself asks for. A run that projected
+    // nothing (the scheduler's poll, a retry) renders what earlier renders left marked.
+    const poll = result.events === 0;
+    if (poll && !(await renderLeftovers(deps, tag))) return fenced();
+    if ((poll || slaMarked) && !(await renderSla(sla, tag, false))) return fenced();
+    return result;
+  }
+  if (!(await renderClock(deps, tag, options.mode === 'rebuild', result.events === 0))) return fenced();
   if (!(await renderSla(sla, tag, options.mode === 'rebuild'))) return fenced();
   if (clocksAt.size >= MAX_CLOCKS_KNOWN) clocksAt.clear();
   clocksAt.set(tag, minute);
@@ -204,6 +209,20 @@ export const runPartition = async (
 const counted = (deps: ProjectorDeps, pages: number, rendered: boolean): boolean => {
   if (rendered) deps.onRender?.(pages);
   return rendered;
+};
+
+/** Renders what earlier renders left marked (a fenced or failed one). */
+const renderLeftovers = async (deps: ProjectorDeps, tag: string): Promise<boolean> => {
+  const now = deps.clock().getTime();
+  const pages = await collectRenders(deps.redis, tag, { tick: false, now });
+  return counted(
+    deps,
+    pages.length,
+    await renderPages(deps.redis, tag, pages, now, deps.urls, {
+      onQuarantine: logQuarantine(deps.log),
+      onCommitted: deps.onRendered,
+    }),
+  );
 };
 
 /**
@@ -222,16 +241,7 @@ const renderClock = async (
   if (!force && last >= minute) {
     // Every mark a batch sets comes with a page the batch rendered at once (planBatch's urgent);
     // what a fenced or failed render left is picked up by the next minute's tick.
-    if (!leftovers) return true;
-    const pages = await collectRenders(deps.redis, tag, { tick: false, now });
-    return counted(
-      deps,
-      pages.length,
-      await renderPages(deps.redis, tag, pages, now, deps.urls, {
-        onQuarantine: logQuarantine(deps.log),
-        onCommitted: deps.onRendered,
-      }),
-    );
+    return leftovers ? renderLeftovers(deps, tag) : true;
   }
   const pages = await collectRenders(deps.redis, tag, { tick: true, now });
   return counted(

@@ -4,7 +4,8 @@
 -- version cannot be written into again.
 -- KEYS[1] the checkpoint, KEYS[2..] every key the writes touch.
 -- ARGV[1] expected checkpoint, ARGV[2] new checkpoint ('' keeps it), ARGV[3] the writes as a JSON
--- array of [verb, key index, args...] ([verb, key index...] for DEL), encoded by encodeWrites.ts.
+-- array of [verb, key index, args...] ([verb, key index...] for DEL), encoded by encodeWrites.ts;
+-- ARGV[4..] long values, which a SET, HSET or HSETVERSIONED value names by its number n (ARGV[3 + n]).
 local current = redis.call('GET', KEYS[1])
 if current ~= ARGV[1] then return 0 end
 local writes = cjson.decode(ARGV[3])
@@ -13,6 +14,7 @@ local plain = { SET = true, HSET = true, HDEL = true, HINCRBY = true, EXPIRE = t
   ZREM = true, ZREMRANGEBYSCORE = true, ZKEEPFROM = true, SADD = true, SREM = true, DEL = true,
   HSETVERSIONED = true, PUBLISH = true, SUMMARIZEDOWN = true }
 local dayMs = 86400000
+local value = function(v) if type(v) == 'number' then return ARGV[3 + v] end return v end
 local int = function(n) return string.format('%d', n) end
 -- Check everything before the first write: a malformed write must not leave half a commit.
 for i = 1, #writes do
@@ -31,6 +33,9 @@ end
 for i = 1, #writes do
   local w = writes[i]
   local verb = w[1]
+  if verb == 'SET' then w[3] = value(w[3])
+  elseif verb == 'HSET' then for j = 4, #w, 2 do w[j] = value(w[j]) end
+  elseif verb == 'HSETVERSIONED' then for j = 8, #w, 2 do w[j] = value(w[j]) end end
   if verb == 'DEL' then
     local keys = {}
     for j = 2, #w do keys[#keys + 1] = KEYS[w[j]] end

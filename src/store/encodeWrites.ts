@@ -5,7 +5,18 @@
 // so a list of writes is cut into calls of at most MAX_CALL_KEYS keys and MAX_CALL_BYTES bytes.
 import type { WriteOp } from '../../projections/store/writeOps.ts';
 
-export type EncodedWrites = Readonly<{ keys: string[]; writes: string }>;
+/** `args`: the long values, sent as script arguments of their own (a write names one by its number). */
+export type EncodedWrites = Readonly<{ keys: string[]; writes: string; args: string[] }>;
+
+/**
+ * Values longer than this (rendered documents) travel as arguments of their own: escaped into
+ * the writes' JSON they would cost an escape here and a decode in the script, per byte.
+ */
+const OWN_ARG_CHARS = 512;
+
+/** What a call sends: the writes' JSON, the keys and the long values. */
+export const callBytes = (call: EncodedWrites): number =>
+  call.writes.length + call.keys.reduce((n, key) => n + key.length, 0) + call.args.reduce((n, a) => n + a.length, 0);
 
 type Encoded = (string | number)[];
 
@@ -33,14 +44,14 @@ const bounded = (w: WriteOp): WriteOp[] => {
   return [w];
 };
 
-const encodeOp = (w: WriteOp, k: (key: string) => number): Encoded => {
+const encodeOp = (w: WriteOp, k: (key: string) => number, v: (value: string) => string | number): Encoded => {
   switch (w.op) {
     case 'set':
-      return ['SET', k(w.key), String(w.value)];
+      return ['SET', k(w.key), v(String(w.value))];
     case 'del':
       return ['DEL', ...w.keys.map(k)];
     case 'hset':
-      return ['HSET', k(w.key), ...w.fields.flatMap(([field, value]) => [field, String(value)])];
+      return ['HSET', k(w.key), ...w.fields.flatMap(([field, value]) => [field, v(String(value))])];
     case 'hdel':
       return ['HDEL', k(w.key), w.field];
     case 'hincrby':
@@ -73,7 +84,7 @@ const encodeOp = (w: WriteOp, k: (key: string) => number): Encoded => {
         w.message,
         w.unchangedMessage ?? '',
         String(w.atLeast),
-        ...w.fields.flatMap(([field, value]) => [field, value]),
+        ...w.fields.flatMap(([field, value]) => [field, v(value)]),
       ];
     case 'publish':
       return ['PUBLISH', w.channel, w.message]; // a channel is not a key
@@ -95,14 +106,21 @@ export const encodeCalls = (
   let keys: string[] = [];
   let index = new Map<string, number>();
   let encoded: string[] = [];
+  let args: string[] = [];
   let bytes = 0;
   const open = () => {
     keys = [...firstKeys];
     index = new Map(keys.map((key, i) => [key, i + 1]));
     encoded = [];
+    args = [];
     bytes = fixedBytes + 2;
   };
-  const close = () => calls.push({ keys, writes: `[${encoded.join(',')}]` });
+  const close = () => calls.push({ keys, writes: `[${encoded.join(',')}]`, args });
+  const v = (value: string): string | number => {
+    if (value.length <= OWN_ARG_CHARS) return value;
+    bytes += value.length;
+    return args.push(value);
+  };
   const k = (key: string): number => {
     let i = index.get(key);
     if (i === undefined) {
@@ -115,12 +133,14 @@ export const encodeCalls = (
   open();
   for (const w of ops.flatMap(bounded)) {
     const declared = keys.length;
-    let text = JSON.stringify(encodeOp(w, k));
+    const passed = args.length;
+    let text = JSON.stringify(encodeOp(w, k, v));
     if ((keys.length > caps.keys || bytes + text.length + 1 > caps.bytes) && encoded.length > 0) {
       for (const key of keys.splice(declared)) index.delete(key); // they go with the next call
+      args.splice(passed);
       close();
       open();
-      text = JSON.stringify(encodeOp(w, k));
+      text = JSON.stringify(encodeOp(w, k, v));
     }
     encoded.push(text);
     bytes += text.length + 1;

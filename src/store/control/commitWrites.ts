@@ -9,7 +9,7 @@
 // ahead in calls of their own; the rest must fit one call, and the projector cuts a batch whose
 // writes do not (encodeBatch).
 import type { RedisClient } from '../redisClient.ts';
-import { encodeCalls, MAX_CALL_BYTES, MAX_CALL_KEYS, type EncodedWrites } from '../encodeWrites.ts';
+import { callBytes, encodeCalls, MAX_CALL_BYTES, MAX_CALL_KEYS, type EncodedWrites } from '../encodeWrites.ts';
 import { withScripts } from '../scripts.ts';
 import type { WriteOp } from '../../../projections/store/writeOps.ts';
 import { partitionKeys } from '../../../projections/store/control/keys.ts';
@@ -57,7 +57,7 @@ export const encodeBatch = (tag: string, writes: readonly WriteOp[]): EncodedBat
     { keys: Infinity, bytes: Infinity },
   );
   if (rest === undefined) throw new Error('encodeCalls returned no call'); // it always returns one
-  const bytes = rest.writes.length + rest.keys.reduce((n, key) => n + key.length, 0);
+  const bytes = callBytes(rest);
   const load = Math.max(rest.keys.length / MAX_CALL_KEYS, bytes / MAX_CALL_BYTES);
   if (deletions.length === 0) return { load, calls: [rest], writes: writes.length };
   // Kept in their order in one call when they fit: a batch may write a key and then delete it.
@@ -81,6 +81,7 @@ const call = async (
     fence.expected,
     next,
     encoded.writes,
+    ...encoded.args,
   );
   return applied === 1;
 };

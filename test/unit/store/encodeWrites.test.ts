@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  callBytes,
   encodeCalls,
   encodeWrites,
   MAX_CALL_BYTES,
@@ -15,7 +16,9 @@ const resolved = (calls: readonly EncodedWrites[]) =>
       const [verb, ...rest] = command;
       const keyCount =
         verb === 'DEL' ? rest.length : verb === 'PUBLISH' ? 0 : verb === 'SUMMARIZEDOWN' ? 2 : 1;
-      return [verb, ...rest.map((x, i) => (i < keyCount ? call.keys[(x as number) - 1] : x))];
+      const named = (x: string | number, i: number) =>
+        i < keyCount ? call.keys[(x as number) - 1] : typeof x === 'number' ? call.args[x - 1] : x;
+      return [verb, ...rest.map(named)];
     }),
   );
 
@@ -89,8 +92,7 @@ describe('encodeWrites', () => {
     const calls = encodeCalls(['t:ckpt'], ops);
     for (const call of calls) {
       expect(call.keys.length).toBeLessThanOrEqual(MAX_CALL_KEYS);
-      const bytes = call.writes.length + call.keys.reduce((n, key) => n + key.length, 0);
-      expect(bytes).toBeLessThanOrEqual(MAX_CALL_BYTES);
+      expect(callBytes(call)).toBeLessThanOrEqual(MAX_CALL_BYTES);
       expect(call.keys[0]).toBe('t:ckpt');
     }
     expect(calls.length).toBeGreaterThanOrEqual(Math.ceil((1_500 * 30_000) / MAX_CALL_BYTES));
@@ -108,6 +110,26 @@ describe('encodeWrites', () => {
       ['t:ckpt', 't:big'],
       ['t:ckpt', 't:b'],
     ]);
-    expect(encodeCalls(['t:ckpt'], [])).toEqual([{ keys: ['t:ckpt'], writes: '[]' }]);
+    expect(encodeCalls(['t:ckpt'], [])).toEqual([{ keys: ['t:ckpt'], writes: '[]', args: [] }]);
+  });
+
+  it('sends values longer than 512 characters as arguments of their own, named by their number', () => {
+    const doc = `{"a":"${'q'.repeat(600)}"}`;
+    const call = encodeWrites(
+      ['t:ckpt'],
+      [
+        { op: 'set', key: 't:short', value: 'x'.repeat(512) },
+        { op: 'hset', key: 't:h', fields: [['f', doc], ['g', 'small']] },
+        { op: 'set', key: 't:long', value: doc + doc },
+      ],
+    );
+    expect(call.args).toEqual([doc, doc + doc]);
+    expect(JSON.parse(call.writes)).toEqual([
+      ['SET', 2, 'x'.repeat(512)],
+      ['HSET', 3, 'f', 1, 'g', 'small'],
+      ['SET', 4, 2],
+    ]);
+    const keys = ['t:ckpt', 't:short', 't:h', 't:long'].join('').length;
+    expect(callBytes(call)).toBe(call.writes.length + keys + doc.length * 3);
   });
 });
