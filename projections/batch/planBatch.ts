@@ -109,11 +109,13 @@ export const planEvolvedBatch = (
     const how = { wiped: deleted.has(slug), legacy: inputs.legacyPages?.has(slug) ?? false };
     writes.push(...putPageState({ tag, slug }, inputs.states.get(slug) ?? null, state, how));
   }
+  // Checks only reach pages already in the page set (a page joins it with its other events).
+  const configured = new Set(events.flatMap((e) => (e.type === 'check.recorded' ? [] : [e.page])));
   for (const slug of new Set(events.map((e) => e.page))) {
     // A deleted page leaves the page set when its last render deletes its outputs: the clock
     // never renders it again.
     const state = batch.states.get(slug);
-    if (state && !state.deleted) batch.mark('pages', slug);
+    if (state && !state.deleted && configured.has(slug)) batch.mark('pages', slug);
     const at = batch.updated.get(slug);
     if (at) writes.push(putUpdatedAt({ tag, slug }, at));
   }

@@ -27,11 +27,17 @@ const HOUR_TTL_S = 4 * 86_400;
 const slotTtlSeconds = (slot: number, now: number): number =>
   Math.ceil(((slot + 1) * SLOT_MS + SLOT_KEEP_MS - now) / 1000);
 
-/** One HINCRBY per field the checks touch (summed), then the expiry of each hash touched. */
+/**
+ * One HINCRBY per field the checks touch (summed), then the expiry of each hash touched that the
+ * monitor's latest counted check (`latest`, from its timeline head) did not already create: a
+ * hash gets its expiry with its first check (a minute slot's ends with the slot, an hour hash's
+ * lies days past its day), so the checks after it need not set it again.
+ */
 export const countChecks = (
   monitor: MonitorRef,
   checks: readonly CheckForBuckets[],
   now: number,
+  latest: number | null,
 ): WriteOp[] => {
   const keys = bucketKeys(monitor);
   const deltas = new Map<string, { fields: Map<string, number>; seconds: number }>();
@@ -47,10 +53,12 @@ export const countChecks = (
     if (check.at >= now - HOUR_HORIZON_MS)
       add(keys.hours(dayOf(check.at)), HOUR_TTL_S, hourIncrements(check));
   }
+  const existing =
+    latest === null ? new Set<string>() : new Set([keys.minutes(slotOf(latest)), keys.hours(dayOf(latest))]);
   const writes: WriteOp[] = [];
   for (const [key, { fields, seconds }] of deltas) {
     for (const [field, by] of fields) writes.push({ op: 'hincrby', key, field, by });
-    writes.push({ op: 'expire', key, seconds });
+    if (!existing.has(key)) writes.push({ op: 'expire', key, seconds });
   }
   return writes;
 };

@@ -98,7 +98,7 @@ export const planChecks = (
   now: number,
 ): ChecksPlan => {
   const monitor: MonitorRef = { tag, monitorId: m.monitorId };
-  const writes = countChecks(monitor, m.checks, now);
+  const writes = countChecks(monitor, m.checks, now, m.head?.last.at ?? null);
   const sorted = [...m.checks].sort(compareChecks);
   const head = m.head;
   const replay = replayOf(head, sorted, span);

@@ -44,7 +44,7 @@ describe('buckets codec', () => {
 
   it('decodes what it encodes: minutes from the slot hash, hours from the day hash', () => {
     const check = { at, status: 'degraded', responseTimeMs: 40 };
-    const { hashes } = apply(countChecks(monitor, [check, check], at));
+    const { hashes } = apply(countChecks(monitor, [check, check], at, null));
     const minutes = hashes.get(bucketKeys(monitor).minutes(slotOf(at)))!;
     const minuteStart = Math.floor(at / 60_000) * 60_000;
     expect(decodeSlot(minutes, slotOf(at))).toEqual([[minuteStart, { n: 2, rt: 80, d: 0, g: 2 }]]);
@@ -59,19 +59,31 @@ describe('buckets codec', () => {
       status: i % 2 === 0 ? 'down' : 'degraded',
       responseTimeMs: i,
     }));
-    const { hashes } = apply(countChecks(monitor, checks, slotStart + 1_800_000));
+    const { hashes } = apply(countChecks(monitor, checks, slotStart + 1_800_000, null));
     expect(Object.keys(hashes.get(bucketKeys(monitor).minutes(slotOf(at)))!)).toHaveLength(120);
   });
 
   it('keeps a slot as long as the 240-minute window can read it, and skips slots no render reads', () => {
     const check = { at, status: 'up', responseTimeMs: 1 };
     const slotEnd = (slotOf(at) + 1) * 1_800_000;
-    const { ttls } = apply(countChecks(monitor, [check], at));
+    const { ttls } = apply(countChecks(monitor, [check], at, null));
     // The window (240 minutes) plus an hour's margin after the slot's end.
     expect(ttls.get(bucketKeys(monitor).minutes(slotOf(at)))).toBe((slotEnd + 5 * 3_600_000 - at) / 1000);
-    const late = apply(countChecks(monitor, [check], slotEnd + 5 * 3_600_000));
+    const late = apply(countChecks(monitor, [check], slotEnd + 5 * 3_600_000, null));
     expect(late.hashes.has(bucketKeys(monitor).minutes(slotOf(at)))).toBe(false);
     expect(late.hashes.has(bucketKeys(monitor).hours(day))).toBe(true);
+  });
+
+  it("sets a hash's expiry with its first check only: the latest counted check made the hashes it shares", () => {
+    const check = { at, status: 'up', responseTimeMs: 1 };
+    const expiries = (latest: number | null) =>
+      countChecks(monitor, [check], at, latest).flatMap((w) => (w.op === 'expire' ? [w.key] : []));
+    const minutes = bucketKeys(monitor).minutes(slotOf(at));
+    const hours = bucketKeys(monitor).hours(day);
+    expect(expiries(null)).toEqual([minutes, hours]);
+    expect(expiries(at - 60_000)).toEqual([]); // same slot, same day
+    expect(expiries((slotOf(at) - 1) * 1_800_000)).toEqual([minutes]); // the slot before, same day
+    expect(expiries(day * 86_400_000 - 60_000)).toEqual([minutes, hours]); // the day before
   });
 
   it('reads a minute without checks as no bucket', () => {
