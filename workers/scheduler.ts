@@ -6,8 +6,10 @@ import cron from 'node-cron';
 import type { Logger } from '../src/shared/logger.ts';
 import { wakeAllPartitions, type ProjectorQueue } from '../src/projector/queue.ts';
 import type { ActiveVersionReader } from '../src/store/control/activeVersionReader.ts';
+import type { RecentRuns } from './recentRuns.ts';
 
 export const POLL_CRON = '*/5 * * * * *';
+export const POLL_PERIOD_MS = 5_000;
 /** Upkeep that must happen ahead of need (check partitions of the coming month). */
 export const UPKEEP_CRON = '0 */6 * * *';
 
@@ -16,6 +18,8 @@ export const startScheduler = (deps: {
   active: ActiveVersionReader;
   log: Logger;
   upkeep: () => Promise<void>;
+  /** Partitions this process's worker caught up within the poll period are not woken again. */
+  recent?: RecentRuns;
 }) => {
   const guarded = (name: string, run: () => Promise<void>) => async () => {
     try {
@@ -26,7 +30,7 @@ export const startScheduler = (deps: {
   };
   const poll = cron.schedule(
     POLL_CRON,
-    guarded('tick', () => wakeAllPartitions(deps.queue, deps.active)),
+    guarded('tick', () => wakeAllPartitions(deps.queue, deps.active, deps.recent?.quiet)),
   );
   const upkeep = cron.schedule(UPKEEP_CRON, guarded('upkeep', deps.upkeep));
   void guarded('upkeep', deps.upkeep)();

@@ -18,7 +18,8 @@ import { systemClock } from '../src/shared/clock.ts';
 import type { Clients } from '../src/runtime/clients.ts';
 import { listen } from '../src/runtime/listen.ts';
 import { startProjectorWorker } from './projectorWorker.ts';
-import { startScheduler } from './scheduler.ts';
+import { createRecentRuns } from './recentRuns.ts';
+import { POLL_PERIOD_MS, startScheduler } from './scheduler.ts';
 
 export const work = async (
   config: Config,
@@ -44,6 +45,7 @@ export const work = async (
       ? null
       : createEdgePurger(purgeTargets(config.edge), { registry, log });
   const activeVersion = createActiveVersionReader(redis, config.redisPrefix);
+  const recent = createRecentRuns(POLL_PERIOD_MS);
   const worker = startProjectorWorker(
     {
       db,
@@ -67,12 +69,13 @@ export const work = async (
       requeue: (partition) => queue.wakePartitions([partition]),
     },
     queueRedis,
-    config.concurrency,
+    { concurrency: config.concurrency, recent },
   );
   metrics.watchWorker(worker);
   const scheduler = startScheduler({
     queue,
     active: activeVersion,
+    recent,
     log,
     // Appends then never create a partition for the live months inside their transaction.
     upkeep: () => createCheckPartitions(db, currentAndNextMonth(systemClock())),

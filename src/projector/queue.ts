@@ -60,13 +60,17 @@ export const createWake =
     else await queue.wakePartitions([0]);
   };
 
-/** The scheduler's poll: every partition of the active version, or partition 0 as above. */
+/**
+ * The scheduler's poll: every partition of the active version (those `select` keeps), or
+ * partition 0 as above.
+ */
 export const wakeAllPartitions = async (
   queue: ProjectorQueue,
   active: ActiveVersionReader,
+  select: (partitions: number[]) => number[] = (all) => all,
 ): Promise<void> => {
   const version = await active();
-  await queue.wakePartitions(version ? Array.from({ length: version.partitions }, (_, p) => p) : [0]);
+  await queue.wakePartitions(version ? select(Array.from({ length: version.partitions }, (_, p) => p)) : [0]);
 };
 
 /**

@@ -16,7 +16,9 @@ const OWN_ARG_CHARS = 512;
 
 /** What a call sends: the writes' JSON, the keys and the long values. */
 export const callBytes = (call: EncodedWrites): number =>
-  call.writes.length + call.keys.reduce((n, key) => n + key.length, 0) + call.args.reduce((n, a) => n + a.length, 0);
+  call.writes.length +
+  call.keys.reduce((n, key) => n + key.length, 0) +
+  call.args.reduce((n, a) => n + a.length, 0);
 
 type Encoded = (string | number)[];
 

@@ -11,6 +11,7 @@ import { createActiveVersionReader } from '../../src/store/control/activeVersion
 import { formatActive } from '../../projections/store/control/codec.ts';
 import { activeKey } from '../../projections/store/control/keys.ts';
 import { partitionOf } from '../../src/shared/pageHash.ts';
+import { createRecentRuns } from '../../workers/recentRuns.ts';
 import { dropRedisPrefix, freshRedisPrefix, testRedis } from '../support/testEnv.ts';
 
 describe('waking the projectors', () => {
@@ -58,6 +59,19 @@ describe('waking the projectors', () => {
     expect(await wokenPartitions()).toEqual([0]);
     await redis.set(activeKey(prefix), formatActive({ version: 3, partitions: 3 }));
     await wakeAllPartitions(queue, active);
+    expect(await wokenPartitions()).toEqual([0, 1, 2]);
+  });
+
+  it('polls only the partitions no job of this process caught up within the poll period', async () => {
+    await redis.set(activeKey(prefix), formatActive({ version: 3, partitions: 3 }));
+    let now = 1_000_000;
+    const recent = createRecentRuns(5_000, () => now);
+    recent.caughtUp(1);
+    now += 4_999;
+    await wakeAllPartitions(queue, active, recent.quiet);
+    expect(await wokenPartitions()).toEqual([0, 2]);
+    now += 1;
+    await wakeAllPartitions(queue, active, recent.quiet);
     expect(await wokenPartitions()).toEqual([0, 1, 2]);
   });
 

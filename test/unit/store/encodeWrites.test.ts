@@ -119,7 +119,14 @@ describe('encodeWrites', () => {
       ['t:ckpt'],
       [
         { op: 'set', key: 't:short', value: 'x'.repeat(512) },
-        { op: 'hset', key: 't:h', fields: [['f', doc], ['g', 'small']] },
+        {
+          op: 'hset',
+          key: 't:h',
+          fields: [
+            ['f', doc],
+            ['g', 'small'],
+          ],
+        },
         { op: 'set', key: 't:long', value: doc + doc },
       ],
     );
