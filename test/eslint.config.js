@@ -34,7 +34,7 @@ export default tseslint.config(
         'error',
         { ignoreArrowShorthand: true, ignoreVoidOperator: true },
       ],
-      'max-params': ['error', 6],
+      'max-params': ['error', 4],
     },
   },
   {

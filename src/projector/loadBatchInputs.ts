@@ -36,15 +36,20 @@ const touchedDocs = (events: readonly ProjectedEvent[]): Map<string, TouchedDocs
   );
 };
 
+/** A partition's batch of events at `now`; `log` (the log as projected before it) for backfills. */
+type BatchToLoad = Readonly<{
+  tag: string;
+  events: readonly ProjectedEvent[];
+  now: number;
+  log?: ProjectedLog | undefined;
+}>;
+
 /** The inputs, and the batch evolved from them (planEvolvedBatch goes on from it). */
 type LoadedBatch = Readonly<{ inputs: BatchInputs; evolved: EvolvedBatch }>;
 
 export const loadBatchInputs = async (
   redis: RedisClient,
-  tag: string,
-  events: readonly ProjectedEvent[],
-  now: number,
-  log?: ProjectedLog,
+  { tag, events, now, log }: BatchToLoad,
 ): Promise<LoadedBatch> => {
   const touched = touchedDocs(events);
   const pages = [...touched.keys()];

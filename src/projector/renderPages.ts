@@ -66,6 +66,7 @@ export const renderPages = async (
     /** Told of each chunk of renders right after its commit (the edge purge). */
     onCommitted?: ((renders: readonly PageRender[]) => void) | undefined;
   }> = {},
+  // eslint-disable-next-line max-params -- to group with its caller, runPartition.ts, under rework
 ): Promise<boolean> => {
   const { extra = [], onQuarantine, onCommitted } = options;
   if (pages.length === 0 && extra.length === 0) return true;

@@ -6,7 +6,7 @@
 import type { RedisClient } from '../store/redisClient.ts';
 import { formatCheckpoint, readAfter, START, type LogRow, type ReadResult } from '../eventLog/readAfter.ts';
 import { partitionTag } from '../../projections/store/control/keys.ts';
-import { commitBatch, encodeBatch, type EncodedBatch } from '../store/control/commitWrites.ts';
+import { commitBatch, encodeBatch, type EncodedBatch, type Fence } from '../store/control/commitWrites.ts';
 import { pageHash } from '../shared/pageHash.ts';
 import { checkpointAfter, planWithinCommit } from './planWithinCommit.ts';
 import { projectBatch } from './projectBatch.ts';
@@ -15,16 +15,9 @@ import type { ProjectorDeps } from './runPartition.ts';
 
 type ReplayTarget = Readonly<{ prefix: string; version: number; partitions: number }>;
 
-const commitPartition = async (
-  redis: RedisClient,
-  tag: string,
-  from: string,
-  to: string,
-  encoded: EncodedBatch,
-) => {
-  const fence = { tag, expected: from, next: to };
+const commitPartition = async (redis: RedisClient, fence: Fence, encoded: EncodedBatch) => {
   if (!(await commitBatch(redis, fence, encoded)))
-    throw new Error(`replay of ${tag} was fenced: another process wrote the version being built`);
+    throw new Error(`replay of ${fence.tag} was fenced: another process wrote the version being built`);
 };
 
 /** Projects the whole log (as of now) into a fresh version; returns the number of events read. */
@@ -79,13 +72,8 @@ export const replayLog = async (
         const { effects, poisoned, encoded, next } = plan;
         if (effects.deadLetters.length > 0)
           await recordDeadLetters(deps, `v${target.version}`, effects.deadLetters, poisoned); // before the commit
-        await commitPartition(
-          deps.redis,
-          tag,
-          formatCheckpoint(checkpoints[p]!),
-          formatCheckpoint(next),
-          encoded,
-        );
+        const fence = { tag, expected: formatCheckpoint(checkpoints[p]!), next: formatCheckpoint(next) };
+        await commitPartition(deps.redis, fence, encoded);
         checkpoints[p] = next;
       }),
     );
