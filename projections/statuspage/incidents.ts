@@ -54,10 +54,10 @@ export const itemUrl = (pageUrl: string, kind: 'incident' | 'maintenance', id: s
 
 const named = (ctx: ItemContext, names: readonly string[]) => {
   const wanted = new Set(names);
-  const indices = ctx.monitors.flatMap((m, i) => (wanted.has(m.name) ? [i] : []));
+  const kept = ctx.monitors.map((m) => wanted.has(m.name));
   return {
-    monitors: indices.map((i) => ctx.monitors[i]!),
-    components: indices.map((i) => ctx.components[i]!),
+    monitors: ctx.monitors.filter((_, i) => kept[i]),
+    components: ctx.components.filter((_, i) => kept[i]),
   };
 };
 

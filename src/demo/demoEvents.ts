@@ -189,6 +189,13 @@ export function* demoEvents(nowMs: number): Generator<object> {
   for (const e of setupEvents(end)) yield envelope(e);
   const others = otherEvents(end);
   let next = 0;
+  /** The other events up to `at` not yielded yet, in order. */
+  function* othersUntil(at: number) {
+    for (let event = others[next]; event !== undefined && event.at <= at; event = others[next]) {
+      next += 1;
+      yield envelope(event);
+    }
+  }
   const fineFrom = end - FINE_DAYS * DAY_MS;
   for (
     let slot = end - DEMO_DAYS * DAY_MS;
@@ -198,7 +205,7 @@ export function* demoEvents(nowMs: number): Generator<object> {
     for (const monitor of DEMO_MONITORS) {
       const at = slot + monitor.offsetMs;
       if (at > nowMs) continue;
-      while (next < others.length && others[next]!.at <= at) yield envelope(others[next++]!);
+      yield* othersUntil(at);
       yield {
         id: `${checkPrefix}${monitor.id}.${(at / 1000).toString(36)}`,
         type: 'check.recorded',
@@ -208,7 +215,7 @@ export function* demoEvents(nowMs: number): Generator<object> {
       };
     }
   }
-  while (next < others.length) yield envelope(others[next++]!);
+  yield* othersUntil(Infinity);
 }
 
 /** How many events demoEvents(nowMs) yields (for progress), without building them. */
