@@ -68,7 +68,7 @@ export const slaPhase = async (
   const prefix = `${options.prefix}:sla`;
   const version = await createVersion(redis, prefix, 1, new Date());
   const lock = (await takeRebuildLock(redis, prefix))!;
-  await activate(redis, prefix, { version, partitions: 1 }, new Date(), lock);
+  await activate(redis, prefix, { next: { version, partitions: 1 }, now: new Date(), lock });
   await lock.release();
   const tag = partitionTag(prefix, version, 0);
   const now = Date.now();

@@ -78,7 +78,7 @@ const main = async () => {
   try {
     const version = await createVersion(redis, prefix, 1, new Date());
     const lock = (await takeRebuildLock(redis, prefix))!;
-    await activate(redis, prefix, { version, partitions: 1 }, new Date(), lock);
+    await activate(redis, prefix, { next: { version, partitions: 1 }, now: new Date(), lock });
     await lock.release();
     const tag = partitionTag(prefix, version, 0);
     const now = Math.floor(Date.now() / MINUTE_MS) * MINUTE_MS + 5_000;
@@ -147,23 +147,19 @@ const main = async () => {
       cpuFirst.push((used.user + used.system) / 1000);
     }
     const variant = `sla|${year.label}|${String(asOf)}`;
-    const body = await cache.get(
-      page,
-      variant,
-      () => assemble(asOf),
-      (b) => b.body.length,
-      MINUTE_MS,
-    );
+    const body = await cache.get(page, variant, {
+      load: () => assemble(asOf),
+      bytes: (b) => b.body.length,
+      ttlMs: MINUTE_MS,
+    });
     const memo: number[] = [];
     for (let i = 0; i < READS; i++) {
       const started = performance.now();
-      await cache.get(
-        page,
-        variant,
-        () => assemble(asOf),
-        (b) => b.body.length,
-        MINUTE_MS,
-      );
+      await cache.get(page, variant, {
+        load: () => assemble(asOf),
+        bytes: (b) => b.body.length,
+        ttlMs: MINUTE_MS,
+      });
       memo.push(performance.now() - started);
     }
     console.log(

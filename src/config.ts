@@ -31,13 +31,13 @@ export type ClusterNode = Readonly<{ host: string; port: number }>;
 const clusterNodes = z.string().transform((value, ctx): ClusterNode[] => {
   const nodes: ClusterNode[] = [];
   for (const entry of value.split(',').map((part) => part.trim())) {
-    const match = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9_.-]+):(\d{1,5})$/.exec(entry);
-    const port = Number(match?.[2]);
-    if (!match || port < 1 || port > 65535) {
+    const [, host, portText] = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9_.-]+):(\d{1,5})$/.exec(entry) ?? [];
+    const port = Number(portText);
+    if (host === undefined || port < 1 || port > 65535) {
       ctx.addIssue({ code: 'custom', message: `"${entry}" is not host:port` });
       return z.NEVER;
     }
-    nodes.push({ host: match[1]!.replace(/^\[|\]$/g, ''), port });
+    nodes.push({ host: host.replace(/^\[|\]$/g, ''), port });
   }
   return nodes;
 });

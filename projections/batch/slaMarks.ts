@@ -26,6 +26,7 @@ export const slaMarks = (
   before: ReadonlyMap<string, PageState | null>,
   changedTimelines: ReadonlySet<number>,
   now: number,
+  // eslint-disable-next-line max-params -- to group with its caller, planBatch.ts, under rework
 ): WriteOp[] => {
   const from = new Map<string, number>();
   const mark = (slug: string, at: number) => from.set(slug, Math.min(from.get(slug) ?? at, at));

@@ -53,8 +53,8 @@ export const decodeSlot = (
   for (let minute = 0; minute < SLOT_MS / MINUTE_MS; minute += 1) {
     const n = Number(hash[`${minute}:n`] ?? 0);
     if (n <= 0) continue;
-    const [rt, d, g] = ['rt', 'd', 'g'].map((f) => Number(hash[`${minute}:${f}`] ?? 0));
-    minutes.push([slot * SLOT_MS + minute * MINUTE_MS, { n, rt: rt!, d: d!, g: g! }]);
+    const field = (name: string) => Number(hash[`${minute}:${name}`] ?? 0);
+    minutes.push([slot * SLOT_MS + minute * MINUTE_MS, { n, rt: field('rt'), d: field('d'), g: field('g') }]);
   }
   return minutes;
 };

@@ -39,19 +39,21 @@ function* pieces(summary: DownSummary, from: number, to: number): Generator<Piec
 /** Down milliseconds inside [from, min(to, now)); an open failure runs until now. */
 export const historyDownMs = (t: Timeline, from: number, to: number, nowMs: number): number => {
   const { summary } = t;
-  if (summary === undefined) return downMs(t.down, t.openDownStart, from, to, nowMs);
+  if (summary === undefined) return downMs(t, from, to, nowMs);
   const end = Math.min(to, nowMs);
   if (end <= from) return 0;
-  let total = downMs([], t.openDownStart, from, end, nowMs);
+  let total = downMs({ down: [], openDownStart: t.openDownStart }, from, end, nowMs);
   for (const p of pieces(summary, from, end))
-    total += p.exact ? downMs(t.down, null, p.from, p.to, nowMs) : (summary.days.get(p.from)?.ms ?? 0);
+    total += p.exact
+      ? downMs({ down: t.down, openDownStart: null }, p.from, p.to, nowMs)
+      : (summary.days.get(p.from)?.ms ?? 0);
   return total;
 };
 
 /** Failures (closed, or open until now) overlapping [from, to): start < to and end > from. */
 export const historyFailures = (t: Timeline, from: number, to: number, nowMs: number): number => {
   const { summary, down } = t;
-  if (summary === undefined) return failuresOverlapping(down, t.openDownStart, from, to, nowMs);
+  if (summary === undefined) return failuresOverlapping(t, from, to, nowMs);
   if (exactRangeAt(summary, from) === undefined)
     throw new FailuresNotLoaded(`the failure running at ${String(from)} was not loaded`);
   const running = down[firstEndingAfter(down, from)];

@@ -1,6 +1,9 @@
 // Down time and failure counts of one monitor over a time range. Closed failures are sorted and
 // disjoint, so their ends are sorted too: binary searches find the overlapping run in O(log n).
-import type { Interval } from '../types.ts';
+import type { Interval, MonitorSnapshot } from '../types.ts';
+
+/** A monitor's failures: the closed ones (sorted, disjoint) and the start of an open one. */
+export type Failures = Pick<MonitorSnapshot, 'down' | 'openDownStart'>;
 
 /** Index of the first interval ending after `t` (intervals.length when none). */
 export const firstEndingAfter = (intervals: readonly Interval[], t: number): number => {
@@ -28,8 +31,7 @@ export const firstStartingFrom = (intervals: readonly Interval[], t: number): nu
 
 /** Down milliseconds inside [from, min(to, now)); an open failure runs until now. */
 export const downMs = (
-  down: readonly Interval[],
-  openDownStart: number | null,
+  { down, openDownStart }: Failures,
   from: number,
   to: number,
   nowMs: number,
@@ -48,8 +50,7 @@ export const downMs = (
 
 /** Failures (closed, or open until now) overlapping [from, to): start < to and end > from. */
 export const failuresOverlapping = (
-  down: readonly Interval[],
-  openDownStart: number | null,
+  { down, openDownStart }: Failures,
   from: number,
   to: number,
   nowMs: number,

@@ -7,6 +7,7 @@ import { monthAt, monthsOf, periodBounds, type Period } from './periods.ts';
 import { computeMonths, renderReport, type MonthSummaries, type RenderedReport } from './renderReports.ts';
 import { slaSettings } from './settings.ts';
 import type { Summary } from './summary.ts';
+import { must } from '../../src/shared/must.ts';
 
 /** The months of `period` that started by `asOf`: those stored (complete) and the current one. */
 export const periodMonths = (
@@ -44,7 +45,11 @@ export const assembleReport = (input: AssembleInput): RenderedReport | null => {
   });
   if (!complete) return null;
   const computed = computeMonths({ ...input, compute: current === null ? [] : [current] });
+  // Every month is computed or stored complete (checked above), with every monitor's summary.
   const summaryOf = (month: Period, id: number): Summary =>
-    (computed.get(month.label) ?? input.stored.get(month.label))!.get(id)!;
+    must(
+      (computed.get(month.label) ?? input.stored.get(month.label))?.get(id),
+      'the summary of a monitor in a month of the report',
+    );
   return renderReport({ ...input, summaryOf });
 };

@@ -31,12 +31,15 @@ const overlapping = (failures: readonly Span[], from: number, to: number): Span[
   let high = failures.length;
   while (low < high) {
     const mid = (low + high) >> 1;
-    if (failures[mid]!.end <= from) low = mid + 1;
+    if ((failures[mid]?.end ?? Infinity) <= from) low = mid + 1;
     else high = mid;
   }
   const out: Span[] = [];
-  for (let i = low; i < failures.length && failures[i]!.start < to; i += 1)
-    if (failures[i]!.end > from) out.push(failures[i]!);
+  for (let i = low; i < failures.length; i += 1) {
+    const failure = failures[i];
+    if (failure === undefined || failure.start >= to) break;
+    if (failure.end > from) out.push(failure);
+  }
   return out;
 };
 

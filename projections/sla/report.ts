@@ -1,4 +1,5 @@
 // The SLA report of one period as the JSON body and the CSV of sla-reports.md, "Endpoint".
+import { must } from '../../src/shared/must.ts';
 import { formatTimestamp } from '../../src/shared/time.ts';
 import { inDisplayOrder } from '../render/monitorOrder.ts';
 import type { MonitorConfig } from '../types.ts';
@@ -64,7 +65,7 @@ export const slaReportJson = (input: ReportInput): { json: string; report: SlaRe
   });
   const byId = new Map(input.monitors.map((m) => [m.config.id, m]));
   const monitors = report.monitors.map(({ daily: _daily, ...figures }) => {
-    const m = byId.get(figures.monitor_id)!;
+    const m = must(byId.get(figures.monitor_id), 'the monitor of a report row');
     const days = (m.parts ?? [m.summary]).map(dailyText).filter((text) => text !== '');
     return `${JSON.stringify(figures).slice(0, -1)},"daily":[${days.join(',')}]}`;
   });
@@ -75,7 +76,7 @@ export const slaReportJson = (input: ReportInput): { json: string; report: SlaRe
 export const slaReport = (input: ReportInput): SlaReport => {
   const byConfig = new Map(input.monitors.map((m) => [m.config, m]));
   const monitors = inDisplayOrder(input.monitors.map((m) => m.config)).map((config): MonitorReport => {
-    const { target, summary } = byConfig.get(config)!;
+    const { target, summary } = must(byConfig.get(config), 'the monitor of a report row');
     return {
       monitor_id: config.id,
       monitor_name: config.name,

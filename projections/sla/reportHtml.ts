@@ -1,5 +1,6 @@
 // The printable SLA report (sla-reports.md, "The printable report"): one self-contained HTML
 // document with its own print stylesheet, A4 pages, no table row cut in two.
+import { must } from '../../src/shared/must.ts';
 import { escapeHtmlAttr as esc } from '../render/escape.ts';
 import type { DailyEntry } from './figures.ts';
 import { parsePeriod } from './periods.ts';
@@ -19,14 +20,16 @@ const MONTHS = [
   'November',
   'December',
 ];
+/** January for 0. */
+const monthName = (index: number): string => must(MONTHS[index], 'a month name');
 
 /** "October 2026", "Q3 2026 (July – September)", "2026". */
 const periodTitle = (label: string): string => {
   const period = parsePeriod(label);
   if (period === null) return label;
-  if (period.months === 1) return `${MONTHS[period.month - 1]!} ${String(period.year)}`;
+  if (period.months === 1) return `${monthName(period.month - 1)} ${String(period.year)}`;
   if (period.months === 3)
-    return `Q${String((period.month + 2) / 3)} ${String(period.year)} (${MONTHS[period.month - 1]!} – ${MONTHS[period.month + 1]!})`;
+    return `Q${String((period.month + 2) / 3)} ${String(period.year)} (${monthName(period.month - 1)} – ${monthName(period.month + 1)})`;
   return String(period.year);
 };
 
@@ -74,7 +77,8 @@ const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Frida
 /** "Saturday, 31 October" under the date: a row of two lines that print must keep together. */
 const dayName = (date: string): string => {
   const day = new Date(`${date}T00:00:00Z`);
-  return `${WEEKDAYS[day.getUTCDay()]!}, ${String(day.getUTCDate())} ${MONTHS[day.getUTCMonth()]!}`;
+  const weekday = must(WEEKDAYS[day.getUTCDay()], 'a weekday name');
+  return `${weekday}, ${String(day.getUTCDate())} ${monthName(day.getUTCMonth())}`;
 };
 
 /** A day's bar: the share of its counted time that was up, drawn from 0 to 100 %. */

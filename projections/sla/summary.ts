@@ -4,6 +4,7 @@
 // counted once in a quarter or year, and its down time adds up for the longest outage.
 import { clip, length, subtract, union, type Span } from './intervals.ts';
 import { dayStart, localDayOf } from './zone.ts';
+import { must } from '../../src/shared/must.ts';
 
 /** A local day inside W: its day number, then total, excluded and down ms inside W. */
 export type DayFigures = readonly [day: number, total: number, excluded: number, down: number];
@@ -50,9 +51,9 @@ const spread = (
   for (const span of spans) {
     let at = span.start;
     while (at < span.end) {
-      while (days[d]![2] <= at) d += 1;
-      const until = Math.min(span.end, days[d]![2]);
-      into[d]! += until - at;
+      while ((days[d]?.[2] ?? Infinity) <= at) d += 1;
+      const until = Math.min(span.end, must(days[d], 'the local day of a span')[2]);
+      into[d] = (into[d] ?? 0) + until - at;
       at = until;
     }
   }
@@ -90,7 +91,9 @@ export const summarize = ({ zone, from, to, excluded, failures }: SummaryInput):
     first,
     last,
     longest,
-    days: days.map(([day, start, end], i) => [day, end - start, dayExcluded[i]!, dayDown[i]!] as const),
+    days: days.map(
+      ([day, start, end], i) => [day, end - start, dayExcluded[i] ?? 0, dayDown[i] ?? 0] as const,
+    ),
   };
 };
 

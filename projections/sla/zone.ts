@@ -1,6 +1,8 @@
 // Local calendar days of an IANA time zone as UTC instants, with the runtime's own zone data
 // (Intl), so a month with a DST change is 743 or 745 hours long and odd offsets (+05:45, −03:30)
 // need nothing special. Day starts are memoised per zone: a report asks for the same days often.
+import { must } from '../../src/shared/must.ts';
+
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
 
@@ -29,8 +31,8 @@ const offsetAt = (zone: string, t: number): number => {
   for (const part of formatter(zone).formatToParts(t))
     if (part.type !== 'literal') parts[part.type] = Number(part.value);
   const wall = Date.UTC(
-    parts['year']!,
-    parts['month']! - 1,
+    must(parts['year'], 'the year of a zoned date'),
+    must(parts['month'], 'the month of a zoned date') - 1,
     parts['day'],
     parts['hour'],
     parts['minute'],

@@ -54,14 +54,18 @@ export const itemUrl = (pageUrl: string, kind: 'incident' | 'maintenance', id: s
 
 const named = (ctx: ItemContext, names: readonly string[]) => {
   const wanted = new Set(names);
-  const indices = ctx.monitors.flatMap((m, i) => (wanted.has(m.name) ? [i] : []));
+  const kept = ctx.monitors.map((m) => wanted.has(m.name));
   return {
-    monitors: indices.map((i) => ctx.monitors[i]!),
-    components: indices.map((i) => ctx.components[i]!),
+    monitors: ctx.monitors.filter((_, i) => kept[i]),
+    components: ctx.components.filter((_, i) => kept[i]),
   };
 };
 
-const update = (itemId: string, n: number, status: UpdateStatus, body: string, atMs: number) => {
+/** What an update says, and when. */
+type UpdateEntry = Readonly<{ status: UpdateStatus; body: string; atMs: number }>;
+
+/** The `n`th update (from 1) of item `itemId`. */
+const update = (itemId: string, n: number, { status, body, atMs }: UpdateEntry): IncidentUpdateJson => {
   const at = formatTimestamp(atMs);
   return {
     id: `${itemId}-u${n}`,
@@ -95,7 +99,7 @@ export const spIncident = (doc: IncidentDoc, ctx: ItemContext): SpIncidentJson =
     started_at: formatTimestamp(doc.startedAt),
     page_id: ctx.slug,
     incident_updates: doc.updates
-      .map((u, i) => update(doc.id, i + 1, u.status, u.message, u.createdAt))
+      .map((u, i) => update(doc.id, i + 1, { status: u.status, body: u.message, atMs: u.createdAt }))
       .reverse(),
     components,
   };
@@ -107,11 +111,13 @@ export const spMaintenance = (doc: MaintenanceDoc, ctx: ItemContext, nowMs: numb
   const status = maintenanceStatus(doc, nowMs);
   const state: MaintenanceState = status === 'cancelled' ? 'completed' : status;
   const updatedAt = maintenanceUpdatedAt(doc, nowMs);
-  const updates = [update(doc.id, 1, 'scheduled', doc.description || doc.title, doc.createdAt)];
+  const updates = [
+    update(doc.id, 1, { status: 'scheduled', body: doc.description || doc.title, atMs: doc.createdAt }),
+  ];
   if (status === 'in_progress')
-    updates.push(update(doc.id, 2, status, 'This maintenance is in progress.', updatedAt));
+    updates.push(update(doc.id, 2, { status, body: 'This maintenance is in progress.', atMs: updatedAt }));
   if (status === 'completed' || status === 'cancelled')
-    updates.push(update(doc.id, 2, 'completed', closing[status], updatedAt));
+    updates.push(update(doc.id, 2, { status: 'completed', body: closing[status], atMs: updatedAt }));
   return {
     id: doc.id,
     name: doc.title,

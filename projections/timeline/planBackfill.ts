@@ -9,6 +9,7 @@ import type { MonitorRef } from '../store/monitor.ts';
 import type { TimelineHead } from './codec.ts';
 import { addFailure, dropFailuresBetween, dropFailuresFrom, summarizeFailures } from './writes.ts';
 import { recentAndHead, type Check, type ChecksPlan, type MonitorChecks } from './planChecks.ts';
+import { must } from '../../src/shared/must.ts';
 
 /** The log around a backfill (see above); `resync` null when every check after it is down. */
 export type BackfillSpan = Readonly<{
@@ -38,6 +39,7 @@ export const planBackfill = (
   const redoFrom = start === null ? Number.NEGATIVE_INFINITY : (start.downStart ?? start.at);
   const merged = (extra: readonly Check[]) => [...span.window, ...late, ...extra].sort(compareChecks);
 
+  const earliest = must(sorted[0], "a backfilled monitor's earliest check").at;
   let next: TimelineHead;
   if (resync !== null) {
     // The resync check is not down: the replay ends with no failure open, and nothing after it moves.
@@ -48,7 +50,7 @@ export const planBackfill = (
       inOrder.length === 0 ? null : replayTimeline({ ...head.last, downStart: head.openDownStart }, inOrder);
     for (const failure of after?.closed ?? []) writes.push(addFailure(monitor, failure));
     next = {
-      first: Math.min(head.first, sorted[0]!.at),
+      first: Math.min(head.first, earliest),
       last: after?.last ?? head.last,
       openDownStart: after === null ? head.openDownStart : after.openDownStart,
     };
@@ -58,10 +60,10 @@ export const planBackfill = (
     writes.push(dropFailuresFrom(monitor, redoFrom));
     for (const failure of replay.closed) writes.push(addFailure(monitor, failure));
     const last = compareChecks(head.last, replay.last) > 0 ? head.last : replay.last;
-    next = { first: Math.min(head.first, sorted[0]!.at), last, openDownStart: replay.openDownStart };
+    next = { first: Math.min(head.first, earliest), last, openDownStart: replay.openDownStart };
   }
   // Failures changed between the redo point (the earliest check without one) and the last check.
-  const from = Math.max(redoFrom, Math.min(next.first, sorted[0]!.at));
+  const from = Math.max(redoFrom, Math.min(next.first, earliest));
   writes.push(...summarizeFailures(monitor, from, next.last.at, next.last.at));
   writes.push(...recentAndHead(monitor, sorted, next, head));
   return { writes, timelineChanged: true, statusChanged: true };

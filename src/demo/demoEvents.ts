@@ -24,22 +24,19 @@ export type DemoMonitor = Readonly<{
   offsetMs: number; // agents don't all check on the minute
 }>;
 
-const monitor = (
-  id: number,
-  name: string,
-  type: string,
-  impact: DemoMonitor['impact'],
-  [baseMs, sigma, timeoutMs]: [number, number, number],
-): DemoMonitor => ({ id, name, type, impact, baseMs, sigma, timeoutMs, offsetMs: (id - 1) * 7_000 });
-
-export const DEMO_MONITORS: readonly DemoMonitor[] = [
-  monitor(1, 'Website', 'http', 'partial', [180, 0.22, 30_000]),
-  monitor(2, 'API', 'http', 'major', [95, 0.3, 30_000]),
-  monitor(3, 'Dashboard', 'http', 'partial', [240, 0.25, 30_000]),
-  monitor(4, 'Database', 'tcp', 'major', [12, 0.35, 10_000]),
-  monitor(5, 'CDN', 'http', 'degraded', [35, 0.3, 30_000]),
-  monitor(6, 'DNS', 'dns', 'none', [18, 0.2, 5_000]),
+const MONITORS: readonly Omit<DemoMonitor, 'offsetMs'>[] = [
+  { id: 1, name: 'Website', type: 'http', impact: 'partial', baseMs: 180, sigma: 0.22, timeoutMs: 30_000 },
+  { id: 2, name: 'API', type: 'http', impact: 'major', baseMs: 95, sigma: 0.3, timeoutMs: 30_000 },
+  { id: 3, name: 'Dashboard', type: 'http', impact: 'partial', baseMs: 240, sigma: 0.25, timeoutMs: 30_000 },
+  { id: 4, name: 'Database', type: 'tcp', impact: 'major', baseMs: 12, sigma: 0.35, timeoutMs: 10_000 },
+  { id: 5, name: 'CDN', type: 'http', impact: 'degraded', baseMs: 35, sigma: 0.3, timeoutMs: 30_000 },
+  { id: 6, name: 'DNS', type: 'dns', impact: 'none', baseMs: 18, sigma: 0.2, timeoutMs: 5_000 },
 ];
+
+export const DEMO_MONITORS: readonly DemoMonitor[] = MONITORS.map((m) => ({
+  ...m,
+  offsetMs: (m.id - 1) * 7_000,
+}));
 
 // ---- deterministic noise: a hash of (monitor, instant, stream), not a stateful PRNG, so any
 // check can be computed on its own (by the loader, the agent, or a test).
@@ -192,6 +189,13 @@ export function* demoEvents(nowMs: number): Generator<object> {
   for (const e of setupEvents(end)) yield envelope(e);
   const others = otherEvents(end);
   let next = 0;
+  /** The other events up to `at` not yielded yet, in order. */
+  function* othersUntil(at: number) {
+    for (let event = others[next]; event !== undefined && event.at <= at; event = others[next]) {
+      next += 1;
+      yield envelope(event);
+    }
+  }
   const fineFrom = end - FINE_DAYS * DAY_MS;
   for (
     let slot = end - DEMO_DAYS * DAY_MS;
@@ -201,7 +205,7 @@ export function* demoEvents(nowMs: number): Generator<object> {
     for (const monitor of DEMO_MONITORS) {
       const at = slot + monitor.offsetMs;
       if (at > nowMs) continue;
-      while (next < others.length && others[next]!.at <= at) yield envelope(others[next++]!);
+      yield* othersUntil(at);
       yield {
         id: `${checkPrefix}${monitor.id}.${(at / 1000).toString(36)}`,
         type: 'check.recorded',
@@ -211,7 +215,7 @@ export function* demoEvents(nowMs: number): Generator<object> {
       };
     }
   }
-  while (next < others.length) yield envelope(others[next++]!);
+  yield* othersUntil(Infinity);
 }
 
 /** How many events demoEvents(nowMs) yields (for progress), without building them. */

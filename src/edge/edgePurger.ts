@@ -131,29 +131,30 @@ export const createEdgePurger = (targets: readonly PurgeTarget[], options: Purge
 
   const sendAll = async (queue: Queue, all: [string, Pending][]): Promise<void> => {
     const { provider, maxKeys } = queue.target;
-    const hard = all.filter(([, p]) => p.hard);
-    const soft = all.filter(([, p]) => !p.hard);
-    const chunks: (typeof all)[] = [];
-    for (const group of [hard, soft])
-      for (let i = 0; i < group.length; i += maxKeys) chunks.push(group.slice(i, i + maxKeys));
-    for (const [c, chunk] of chunks.entries()) {
+    const chunks: Readonly<{ items: typeof all; hard: boolean }>[] = [];
+    for (const hard of [true, false]) {
+      const group = all.filter(([, p]) => p.hard === hard);
+      for (let i = 0; i < group.length; i += maxKeys)
+        chunks.push({ items: group.slice(i, i + maxKeys), hard });
+    }
+    for (const [c, { items, hard }] of chunks.entries()) {
       try {
         await queue.target.send(
-          chunk.map(([key]) => key),
-          chunk[0]![1].hard,
+          items.map(([key]) => key),
+          hard,
         );
       } catch (error) {
         metrics.failures.inc({ provider });
-        for (const [key, item] of chunks.slice(c).flat()) enqueue(queue, key, item);
+        for (const [key, item] of chunks.slice(c).flatMap((chunk) => chunk.items)) enqueue(queue, key, item);
         queue.failedInARow += 1;
         if (queue.failedInARow === 1)
           options.log.warn({ provider, err: errorText(error) }, 'edge purge failed: retrying with backoff');
         metrics.pending.set({ provider }, queue.pending.size);
         return;
       }
-      const oldest = Math.min(...chunk.map(([, item]) => item.since));
+      const oldest = Math.min(...items.map(([, item]) => item.since));
       metrics.purges.inc({ provider });
-      metrics.keys.inc({ provider }, chunk.length);
+      metrics.keys.inc({ provider }, items.length);
       const seconds = (Date.now() - oldest) / 1000;
       metrics.seconds.observe({ provider }, seconds);
       options.onPurged?.(provider, seconds);

@@ -46,13 +46,14 @@ export const createLockOrder = (tx: DatabaseTransactionConnection) => {
   /** Locks `keys` of `namespace` until the transaction ends, never waiting out of order. */
   const lock = async (namespace: number, keys: readonly number[]): Promise<void> => {
     const fresh = [...new Set(keys)].filter((k) => !held.has(`${namespace}:${k}`)).sort((a, b) => a - b);
-    if (fresh.length === 0) return;
+    const top = fresh.at(-1);
+    if (top === undefined) return;
     const behind = fresh.filter((k) => highest !== null && before([namespace, k], highest));
     const ahead = fresh.filter((k) => !(highest !== null && before([namespace, k], highest)));
     if (behind.length > 0) await tryUntilFree(namespace, behind);
     if (ahead.length > 0) await wait(namespace, ahead);
     for (const k of fresh) held.add(`${namespace}:${k}`);
-    const last: readonly [number, number] = [namespace, fresh[fresh.length - 1]!];
+    const last: readonly [number, number] = [namespace, top];
     if (highest === null || before(highest, last)) highest = last;
   };
 

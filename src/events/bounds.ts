@@ -60,8 +60,8 @@ export const MAX_NESTING = 32;
  */
 export const nestsDeeperThan = (value: unknown, max: number): boolean => {
   const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length > 0) {
-    const [item, depth] = stack.pop()!;
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const [item, depth] = next;
     if (typeof item !== 'object' || item === null) continue;
     if (depth > max) return true;
     for (const child of Array.isArray(item) ? item : Object.values(item)) {

@@ -6,6 +6,7 @@ import { IncidentOpened, IncidentUpdated } from './incident.ts';
 import { MaintenanceScheduled, MaintenanceTransition, MaintenanceUpdated } from './maintenance.ts';
 import { MonitorConfigured, MonitorRemoved } from './monitor.ts';
 import { PageConfigured, PageDeleted } from './page.ts';
+import { must } from '../shared/must.ts';
 
 /** One member of an event union: the type's literal name and its data schema. */
 export const eventOf = <T extends string, D extends z.ZodTypeAny>(type: T, data: D) =>
@@ -29,7 +30,7 @@ export const IncomingEvent = z.discriminatedUnion('type', [
 export type IncomingEvent = z.infer<typeof IncomingEvent>;
 
 const [firstType, ...otherTypes] = IncomingEvent.options.map((option) => option.shape.type.value);
-export const EventTypeSchema = z.enum([firstType!, ...otherTypes]);
+export const EventTypeSchema = z.enum([must(firstType, 'an event type'), ...otherTypes]);
 
 export const Envelope = z
   .object({

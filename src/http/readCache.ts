@@ -24,6 +24,19 @@ type ReadCacheOptions = Readonly<{ ttlMs: number; maxBytes: number }>;
 
 type Entry = Readonly<{ value: unknown; bytes: number; stale?: true }>;
 type Fill = Readonly<{ page: string; promise: Promise<unknown> }>;
+/** Where an entry is kept: its page (what an announcement marks stale) and its own key. */
+type Slot = Readonly<{ page: string; key: string }>;
+
+/**
+ * How to make an entry the cache does not hold: `load` reads it, `bytes` sizes it for the LRU
+ * bound, `ttlMs` (default: the cache's) is for variants whose key names the minute they are made
+ * for (the SLA reports' current periods).
+ */
+export type EntrySource<T> = Readonly<{
+  load: () => Promise<T>;
+  bytes: (value: T) => number;
+  ttlMs?: number;
+}>;
 
 // What an entry costs beyond its body and key: access document, headers, LRU node (an estimate).
 const ENTRY_OVERHEAD = 1024;
@@ -92,7 +105,7 @@ export const createReadCache = (subscriber: Subscriber, prefix: string, options:
   }, options.ttlMs);
   sweep.unref();
 
-  const store = (page: string, key: string, value: unknown, bytes: number, ttl: number) => {
+  const store = ({ page, key }: Slot, value: unknown, bytes: number, ttl: number) => {
     entries.set(key, { value, bytes: bytes + ENTRY_OVERHEAD + 2 * key.length }, { ttl }); // key: UTF-16
     if (typeof value === 'object' && value !== null) keyOfValue.set(value, key);
     let keys = byPage.get(page);
@@ -101,13 +114,8 @@ export const createReadCache = (subscriber: Subscriber, prefix: string, options:
   };
 
   /** One Redis read of an entry, shared by every request for it; kept when still fresh. */
-  const fill = <T>(
-    pageKey: string,
-    key: string,
-    load: () => Promise<T>,
-    bytes: (value: T) => number,
-    ttl: number,
-  ) => {
+  const fill = <T>(slot: Slot, { load, bytes, ttlMs = options.ttlMs }: EntrySource<T>) => {
+    const { page: pageKey, key } = slot;
     const startSeq = seq;
     const startEpoch = epoch;
     const startGeneration = generation;
@@ -120,7 +128,7 @@ export const createReadCache = (subscriber: Subscriber, prefix: string, options:
           generation === startGeneration &&
           untouched(invalidated) &&
           (epoch === startEpoch || (epoch === startEpoch + 1 && untouched(previous)));
-        if (fresh) store(pageKey, key, value, bytes(value), ttl);
+        if (fresh) store(slot, value, bytes(value), ttlMs);
         return value;
       },
       (error: unknown) => {
@@ -141,23 +149,17 @@ export const createReadCache = (subscriber: Subscriber, prefix: string, options:
 
   return {
     /**
-     * The cached value of `variant` of `page`, or `load()`'s (kept when still fresh). `bytes` sizes
-     * a value for the LRU bound. A rejected load is never kept. `ttlMs` (default: the cache's) is
-     * for variants whose key names the minute they are made for (the SLA reports' current periods).
+     * The cached value of `variant` of `page`, or the one `source.load()` reads (kept when still
+     * fresh). A rejected load is never kept.
      */
-    get: <T>(
-      page: PageRef,
-      variant: string,
-      load: () => Promise<T>,
-      bytes: (value: T) => number,
-      ttlMs = options.ttlMs,
-    ): Promise<T> => {
+    get: <T>(page: PageRef, variant: string, source: EntrySource<T>): Promise<T> => {
       if (!subscriber.live()) {
         stats.bypassed += 1;
-        return load();
+        return source.load();
       }
       const pageKey = pageKeyOf(page.tag, page.slug);
       const key = `${pageKey}\n${variant}`;
+      const slot = { page: pageKey, key };
       const hit = entries.get(key);
       if (hit !== undefined && !hit.stale) {
         stats.hits += 1;
@@ -168,7 +170,7 @@ export const createReadCache = (subscriber: Subscriber, prefix: string, options:
         // Stale: answer with it; one read refreshes it (the entry goes if that read fails).
         stats.stale += 1;
         if (pending === undefined)
-          fill(pageKey, key, load, bytes, ttlMs).catch(() => {
+          fill(slot, source).catch(() => {
             if (entries.peek(key) === hit) entries.delete(key);
           });
         return Promise.resolve(hit.value as T);
@@ -178,7 +180,7 @@ export const createReadCache = (subscriber: Subscriber, prefix: string, options:
         return pending.promise as Promise<T>;
       }
       stats.misses += 1;
-      return fill(pageKey, key, load, bytes, ttlMs);
+      return fill(slot, source);
     },
     /**
      * Whether `value` is what the cache holds now for its entry: false once the entry was marked
@@ -202,4 +204,4 @@ export type ReadCache = ReturnType<typeof createReadCache>;
 /** What the routes use: the cache, or `uncached` (an app built without a shared subscriber). */
 export type CachedReads = Pick<ReadCache, 'get' | 'isSettled'>;
 
-export const uncached: CachedReads = { get: (_page, _variant, load) => load(), isSettled: () => true };
+export const uncached: CachedReads = { get: (_page, _variant, { load }) => load(), isSettled: () => true };

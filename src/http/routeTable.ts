@@ -4,6 +4,7 @@
 // parameter that cannot be percent-decoded is the route's own "not found", as before.
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { ApiError, type ApiErrorCode } from './errors.ts';
+import { must } from '../shared/must.ts';
 
 export type Route = Readonly<{
   /** An Express-style pattern, also the route's label in logs and metrics. */
@@ -30,9 +31,8 @@ const compile = (route: Route): Compiled => ({
 const match = (segments: readonly Segment[], parts: readonly string[]): Record<string, string> | null => {
   if (segments.length !== parts.length) return null;
   const params: Record<string, string> = {};
-  for (let i = 0; i < segments.length; i += 1) {
-    const segment = segments[i]!;
-    const part = parts[i]!;
+  for (const [i, segment] of segments.entries()) {
+    const part = must(parts[i], 'a path segment'); // as many as segments (checked above)
     if ('literal' in segment) {
       if (part !== segment.literal && part.toLowerCase() !== segment.literal) return null;
     } else {
@@ -64,7 +64,7 @@ export const routeTable = (routes: readonly Route[]): RequestHandler => {
     }
     const path = req.path.length > 1 && req.path.endsWith('/') ? req.path.slice(0, -1) : req.path;
     const parts = path.split('/').slice(1);
-    const candidates = byFirst.get(parts[0]!.toLowerCase()) ?? [];
+    const candidates = byFirst.get(must(parts[0], 'the first path segment').toLowerCase()) ?? [];
     for (const { route, segments } of candidates) {
       const raw = match(segments, parts);
       if (raw === null) continue;

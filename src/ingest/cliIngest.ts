@@ -140,7 +140,8 @@ export const cliIngest = async (args: CliIngestArgs): Promise<number> => {
       total.accepted += result.accepted;
       total.duplicates += result.duplicates;
       total.lastPosition = result.lastPosition ?? total.lastPosition;
-      through = chunk.at(-1)!.index + 1;
+      const last = chunk.at(-1);
+      if (last !== undefined) through = last.index + 1;
     }
     endProgress();
     args.out.write(`${summary()}\n`);

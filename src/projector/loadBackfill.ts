@@ -7,6 +7,7 @@ import { monitorHistory } from '../eventLog/monitorHistory.ts';
 import type { Checkpoint } from '../eventLog/readAfter.ts';
 import type { BackfillSpan } from '../../projections/timeline/planBackfill.ts';
 import { earliestCheck, type MonitorChecks } from '../../projections/timeline/planChecks.ts';
+import type { TimelineHead } from '../../projections/timeline/codec.ts';
 
 /** The log and how far it is projected: the checkpoint the batch started from. */
 export type ProjectedLog = Readonly<{ db: CommonQueryMethods; projectedTo: Checkpoint }>;
@@ -14,14 +15,14 @@ export type ProjectedLog = Readonly<{ db: CommonQueryMethods; projectedTo: Check
 export const loadBackfill = async (
   log: ProjectedLog,
   page: string,
-  m: MonitorChecks,
+  m: MonitorChecks & Readonly<{ head: TimelineHead }>,
 ): Promise<BackfillSpan> => {
   const history = await monitorHistory(log.db, {
     page,
     monitorId: m.monitorId,
     projectedTo: log.projectedTo,
   });
-  const head = m.head!;
+  const { head } = m;
   const late = m.checks.filter((c) => compareChecks(c, head.last) < 0);
   const latest = late.reduce((a, b) => (compareChecks(a, b) >= 0 ? a : b));
   const anchor = await history.before(earliestCheck(m.checks));

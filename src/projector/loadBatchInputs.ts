@@ -8,6 +8,7 @@ import { listRead, mapRead, readAll, runRead, tupleRead } from '../store/reads.t
 import type { TimelineHead } from '../../projections/timeline/codec.ts';
 import { failuresRead, headRead, recentAroundRead } from '../readModels/timeline/reads.ts';
 import { recentCutoff } from '../../projections/timeline/retention.ts';
+import { must } from '../shared/must.ts';
 import type { RedisClient } from '../store/redisClient.ts';
 import { evolveBatch, type EvolvedBatch } from '../../projections/batch/evolveBatch.ts';
 import { monitorChecks, type BatchInputs } from '../../projections/batch/planBatch.ts';
@@ -36,15 +37,24 @@ const touchedDocs = (events: readonly ProjectedEvent[]): Map<string, TouchedDocs
   );
 };
 
+/** A partition's batch of events at `now`; `log` (the log as projected before it) for backfills. */
+type BatchToLoad = Readonly<{
+  tag: string;
+  events: readonly ProjectedEvent[];
+  now: number;
+  log?: ProjectedLog | undefined;
+}>;
+
+/** A monitor's checks of which some are late: its timeline has a head, with later checks. */
+type LateChecks = MonitorChecks & Readonly<{ head: TimelineHead }>;
+const isLateChecks = (m: MonitorChecks): m is LateChecks => m.head !== null && isLate(m);
+
 /** The inputs, and the batch evolved from them (planEvolvedBatch goes on from it). */
 type LoadedBatch = Readonly<{ inputs: BatchInputs; evolved: EvolvedBatch }>;
 
 export const loadBatchInputs = async (
   redis: RedisClient,
-  tag: string,
-  events: readonly ProjectedEvent[],
-  now: number,
-  log?: ProjectedLog,
+  { tag, events, now, log }: BatchToLoad,
 ): Promise<LoadedBatch> => {
   const touched = touchedDocs(events);
   const pages = [...touched.keys()];
@@ -57,7 +67,7 @@ export const loadBatchInputs = async (
     ),
   ];
   const [states, heads] = await readAll(redis, [
-    listRead(pages.map((slug) => pageForBatchRead({ tag, slug }, touched.get(slug)!))),
+    listRead([...touched].map(([slug, docs]) => pageForBatchRead({ tag, slug }, docs))),
     listRead(monitorIds.map((monitorId) => headRead({ tag, monitorId }))),
   ]);
   const loaded = {
@@ -77,13 +87,15 @@ export const loadBatchInputs = async (
   // Which monitors have late checks depends on the batch itself (a monitor removed and added
   // again starts afresh), so the pure first half of planning runs here too.
   const evolved = evolveBatch(tag, events, loaded, now);
-  const late = monitorChecks(evolved).filter(isLate);
+  const late = monitorChecks(evolved).filter(isLateChecks);
   // Older than the recent checks Redis keeps: read from the log around them.
-  const isDeep = (m: MonitorChecks) => earliestCheck(m.checks).at < recentCutoff(m.head!);
+  const isDeep = (m: LateChecks) => earliestCheck(m.checks).at < recentCutoff(m.head);
   const backfills = new Map<number, BackfillSpan>();
   if (log !== undefined)
-    for (const m of late.filter(isDeep))
-      backfills.set(m.monitorId, await loadBackfill(log, evolved.pageOf.get(m.monitorId)!, m));
+    for (const m of late.filter(isDeep)) {
+      const page = must(evolved.pageOf.get(m.monitorId), 'the page of a checked monitor');
+      backfills.set(m.monitorId, await loadBackfill(log, page, m));
+    }
   const spans = await runRead(
     redis,
     listRead(
@@ -92,7 +104,7 @@ export const loadBatchInputs = async (
         const from = earliestCheck(m.checks).at;
         return mapRead(
           tupleRead([
-            recentAroundRead(monitor, from, m.head!),
+            recentAroundRead(monitor, from, m.head),
             failuresRead(monitor, from - FAILURE_LOOKBACK_MS),
           ]),
           ([recent, failures]): [number, LateSpan] => [m.monitorId, { recent, failures }],

@@ -166,51 +166,62 @@ export const loadRenderStates = async <A, P>(
   perPage: (state: PageState | null, index: number) => Read<P>,
 ): Promise<{ states: RenderState[]; alongside: A; perPage: P[] }> => {
   const results: RenderState[] = [];
-  const probed = wanted.flatMap((want, i) => (want.whole ? [] : [i]));
-  const [wholes, probes, along] = await runRead(
+  // Each read of a page keeps the page's index (i) and what it needs next with its result.
+  const [wholes, probed, along] = await runRead(
     redis,
     tupleRead([
       listRead(wanted.map((want) => (want.whole ? wholeRead(want) : known(null)))),
-      listRead(probed.map((i) => probeRead(wanted[i]!))),
+      listRead(
+        wanted.flatMap((want, i) =>
+          want.whole ? [] : [mapRead(probeRead(want), (probe) => ({ i, want, probe }))],
+        ),
+      ),
       alongside,
     ]),
   );
   for (const [i, whole] of wholes.entries()) if (whole) results[i] = whole;
   // An index that does not cover every incident: the page is read whole after all.
-  const indexed = probed.flatMap((i, k) =>
-    probes[k]!.stored === probes[k]!.indexed ? [[i, probes[k]!] as const] : [],
-  );
-  const unindexed = probed.filter((_, k) => probes[k]!.stored !== probes[k]!.indexed);
+  const indexed = probed.filter(({ probe }) => probe.stored === probe.indexed);
+  const unindexed = probed.filter(({ probe }) => probe.stored !== probe.indexed);
   const early = new Map<number, PageState | null>([
     ...wholes.flatMap((whole, i) => (whole ? [[i, whole.state] as const] : [])),
-    ...indexed.map(([i, probe]) => [i, coreOf(probe)] as const),
+    ...indexed.map(({ i, probe }) => [i, coreOf(probe)] as const),
   ]);
-  const firstIds = indexed.map(([i, probe]) => probedIds(wanted[i]!, probe));
-  const [fallbacks, extras, firstDocs, earlyReads] = await runRead(
+  const [fallbacks, firsts, earlyReads] = await runRead(
     redis,
     tupleRead([
-      listRead(unindexed.map((i) => wholeRead(wanted[i]!))),
-      listRead(indexed.map(([i, probe]) => extraRead(wanted[i]!, probe))),
-      listRead(indexed.map(([i], k) => docsRead(wanted[i]!, firstIds[k]!))),
-      listRead([...early].map(([i, state]) => perPage(state, i))),
+      listRead(unindexed.map(({ i, want }) => mapRead(wholeRead(want), (fallback) => ({ i, fallback })))),
+      listRead(
+        indexed.map((page) => {
+          const firstIds = probedIds(page.want, page.probe);
+          return mapRead(
+            tupleRead([extraRead(page.want, page.probe), docsRead(page.want, firstIds)]),
+            ([extra, firstDocs]) => ({ ...page, extra, firstIds, firstDocs }),
+          );
+        }),
+      ),
+      listRead([...early].map(([i, state]) => mapRead(perPage(state, i), (read) => ({ i, read })))),
     ]),
   );
-  for (const [k, i] of unindexed.entries()) results[i] = fallbacks[k]!;
-  const ids = indexed.map(([i, probe], k) => shownIds(wanted[i]!, probe, extras[k]!));
-  const tieIds = ids.map((all, k) => all.filter((id) => !firstIds[k]!.includes(id)));
-  const [tieDocs, lateReads] = await runRead(
+  for (const { i, fallback } of fallbacks) results[i] = fallback;
+  const [withTies, lateReads] = await runRead(
     redis,
     tupleRead([
-      listRead(indexed.map(([i], k) => docsRead(wanted[i]!, tieIds[k]!))),
-      listRead(unindexed.map((i) => perPage(results[i]!.state, i))),
+      listRead(
+        firsts.map((page) => {
+          const shown = shownIds(page.want, page.probe, page.extra);
+          const tieIds = shown.filter((id) => !page.firstIds.includes(id));
+          return mapRead(docsRead(page.want, tieIds), (tieDocs) => ({ ...page, tieIds, tieDocs }));
+        }),
+      ),
+      listRead(
+        fallbacks.map(({ i, fallback }) => mapRead(perPage(fallback.state, i), (read) => ({ i, read }))),
+      ),
     ]),
   );
-  for (const [k, [i, probe]] of indexed.entries()) {
-    const extra = extras[k]!;
-    const texts = [...firstDocs[k]!, ...tieDocs[k]!];
-    const incidents = Object.fromEntries(
-      [...firstIds[k]!, ...tieIds[k]!].map((id, n) => [id, texts[n] ?? null]),
-    );
+  for (const { i, probe, extra, firstIds, firstDocs, tieIds, tieDocs } of withTies) {
+    const texts = [...firstDocs, ...tieDocs];
+    const incidents = Object.fromEntries([...firstIds, ...tieIds].map((id, n) => [id, texts[n] ?? null]));
     const decoded = decodePage({
       core: probe.core,
       updated: probe.updated,
@@ -223,7 +234,6 @@ export const loadRenderStates = async <A, P>(
     };
   }
   const pages: P[] = [];
-  [...early.keys()].forEach((i, n) => (pages[i] = earlyReads[n]!));
-  unindexed.forEach((i, n) => (pages[i] = lateReads[n]!));
+  for (const { i, read } of [...earlyReads, ...lateReads]) pages[i] = read;
   return { states: results, alongside: along, perPage: pages };
 };

@@ -48,10 +48,11 @@ export const registerOperatorGauges = (
   collectors.add('redis_memory', async () => {
     const { redis } = sources;
     const servers = redis instanceof Cluster ? redis.nodes('master') : [redis];
-    const infos = await Promise.all(servers.map((server) => server.info('memory')));
-    for (const [i, server] of servers.entries()) {
+    const infos = await Promise.all(
+      servers.map(async (server) => ({ server, info: await server.info('memory') })),
+    );
+    for (const { server, info } of infos) {
       const labels = { server: `${server.options.host ?? 'localhost'}:${server.options.port ?? 6379}` };
-      const info = infos[i]!;
       used.set(labels, Number(infoField(info, 'used_memory') ?? 0));
       max.set(labels, Number(infoField(info, 'maxmemory') ?? 0));
       noeviction.set(labels, infoField(info, 'maxmemory_policy') === 'noeviction' ? 1 : 0);

@@ -4,6 +4,7 @@
 // are bounded by what ingest admits.
 // The checkpoint then moves to just after the last row kept, and the rest is read again.
 import type { Checkpoint, LogRow } from '../eventLog/readAfter.ts';
+import { must } from '../shared/must.ts';
 
 type WithinCommit<P> = Readonly<{ plan: P; rows: readonly LogRow[]; to: Checkpoint; cut: boolean }>;
 
@@ -26,6 +27,7 @@ export const planWithinCommit = async <P>(
     kept = kept.slice(0, Math.max(1, Math.min(kept.length - 1, Math.floor((kept.length * 0.8) / over))));
     planned = await plan(kept);
   }
-  const cut = kept.length < rows.length;
-  return { plan: planned, rows: kept, to: cut ? checkpointAfter(kept.at(-1)!) : scannedTo, cut };
+  const cut = kept.length < rows.length; // then at least one row is kept
+  const to = cut ? checkpointAfter(must(kept.at(-1), 'the last row kept')) : scannedTo;
+  return { plan: planned, rows: kept, to, cut };
 };

@@ -17,9 +17,10 @@ export const projectBatch = async (
   log?: ProjectedLog,
   /** Stop with ModelsLost when a page's document is missing (not for a fresh version's replay). */
   { expectDocuments = false }: { expectDocuments?: boolean } = {},
+  // eslint-disable-next-line max-params -- to group with its caller, runPartition.ts, under rework
 ): Promise<BatchPlan> => {
   const parsed = parseRows(rows);
-  const { inputs, evolved } = await loadBatchInputs(redis, tag, parsed.events, now, log);
+  const { inputs, evolved } = await loadBatchInputs(redis, { tag, events: parsed.events, now, log });
   if (expectDocuments) {
     const lost = await lostPages(redis, tag, parsed.events, inputs.states);
     if (lost.length > 0) throw new ModelsLost('page_state', tag, lost);

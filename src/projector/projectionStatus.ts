@@ -11,6 +11,7 @@ import { checkpointRead } from '../store/control/reads.ts';
 import { listRead, runRead } from '../store/reads.ts';
 import { readActive } from '../store/control/versions.ts';
 import { quarantineRead } from '../readModels/quarantine/reads.ts';
+import { must } from '../shared/must.ts';
 
 type QuarantinedPage = {
   page: string;
@@ -120,7 +121,7 @@ export const projectionLag = async (
   const firsts = rows.flatMap((row) => (row.first === null ? [] : [BigInt(row.first)]));
   const first = firsts.length === 0 ? null : firsts.reduce((a, b) => (a < b ? a : b));
   const oldest = Math.max(0, ...rows.map((row) => (Number(row.lag) === 0 ? 0 : (row.oldest ?? 0))));
-  const head = rows[0]!.head;
+  const head = must(rows[0], 'a partition row').head; // db.many: one row at least, each with the head
   return {
     status: {
       log_position: head,

@@ -95,7 +95,7 @@ export const rebuild = async (deps: ProjectorDeps, options: RebuildOptions): Pro
         }
       }
       options.onProgress?.({ partition: -1, events: replayed, done: true });
-      return activate(deps.redis, options.prefix, next, deps.clock(), lock);
+      return activate(deps.redis, options.prefix, { next, now: deps.clock(), lock });
     };
     const previous = await build()
       .catch(async (error: unknown) => {

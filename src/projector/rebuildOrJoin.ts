@@ -20,8 +20,8 @@ type JoinOptions = Readonly<{
 }>;
 
 /** Whether `after` is a version some rebuild activated since `before`, with our partition count. */
-const rebuiltSince = (before: ActiveVersion | null, after: ActiveVersion | null, partitions: number) =>
-  after !== null && after.partitions === partitions && (before === null || after.version > before.version);
+const rebuiltSince = (before: ActiveVersion | null, after: ActiveVersion, partitions: number) =>
+  after.partitions === partitions && (before === null || after.version > before.version);
 
 /**
  * Rebuilds; while another rebuild holds the lock, waits until it lets go. If it activated a new
@@ -43,6 +43,7 @@ export const rebuildOrJoin = async (
     onWait?.();
     while ((await lockHolderPurpose(deps.redis, options.prefix)) !== null) await sleep(pollMs);
     const after = await readActive(deps.redis, options.prefix);
-    if (join && rebuiltSince(before, after, options.partitions)) return { kind: 'joined', active: after! };
+    if (join && after !== null && rebuiltSince(before, after, options.partitions))
+      return { kind: 'joined', active: after };
   }
 };

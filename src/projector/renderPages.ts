@@ -22,6 +22,7 @@ import { loadRenderStates } from './loadRenderStates.ts';
 import type { WriteOp } from '../../projections/store/writeOps.ts';
 import { monitorSnapshotRead, monitorStatusRead } from '../readModels/series/monitorSnapshotRead.ts';
 import { clockParts, renderPage, type RenderScope } from '../../projections/pageRender/renderPage.ts';
+import { must } from '../shared/must.ts';
 
 export type PageRender = Readonly<{
   slug: string;
@@ -66,6 +67,7 @@ export const renderPages = async (
     /** Told of each chunk of renders right after its commit (the edge purge). */
     onCommitted?: ((renders: readonly PageRender[]) => void) | undefined;
   }> = {},
+  // eslint-disable-next-line max-params -- to group with its caller, runPartition.ts, under rework
 ): Promise<boolean> => {
   const { extra = [], onQuarantine, onCommitted } = options;
   if (pages.length === 0 && extra.length === 0) return true;
@@ -75,9 +77,9 @@ export const renderPages = async (
   const chunks = chunksOf(pages, RENDER_CHUNK_PAGES);
   for (const [c, chunk] of chunks.entries()) {
     const refs = chunk.map(({ slug }) => ({ tag, slug }));
-    const wanted = (scopes: readonly RenderScope[]) =>
-      scopes.map((scope, i) => ({
-        page: refs[i]!,
+    const wanted = (renders: readonly PageRender[]) =>
+      renders.map(({ slug, scope }) => ({
+        page: { tag, slug },
         whole: scope.incidents,
         changed: [...(scope.incidentIds ?? [])],
       }));
@@ -90,7 +92,7 @@ export const renderPages = async (
     // Only availability and the next clock change need the monitors' series; status needs heads.
     const monitorsOf = (state: PageState | null, i: number): Read<Monitors> => {
       const configs = state && !state.deleted ? Object.values(state.monitors).sort(byId) : [];
-      return clockParts(chunk[i]!.scope)
+      return clockParts(must(chunk[i], 'a page of the chunk').scope)
         ? mapRead(listRead(configs.map((m) => monitorSnapshotRead(tag, m, now))), (series) => ({
             series,
             monitors: series,
@@ -102,7 +104,7 @@ export const renderPages = async (
     };
     const first = await loadRenderStates(
       redis,
-      wanted(chunk.map((render) => render.scope)),
+      wanted(chunk),
       tupleRead([controlRead, listRead(refs.map((page) => maintenanceMonthsRead(page)))]),
       monitorsOf,
     );
@@ -110,24 +112,27 @@ export const renderPages = async (
     control = [checkpoint, quarantined];
     if (checkpoint === null) return false;
     // After a failed render, lists are rendered whole: the change that failed is in no mark now.
-    const scopes = chunk.map(({ slug, scope }) =>
-      quarantined.get(slug)?.kind === 'render' && scope.incidentIds ? { ...scope, incidents: true } : scope,
+    const widens = ({ slug, scope }: PageRender) =>
+      quarantined.get(slug)?.kind === 'render' && scope.incidentIds !== undefined;
+    const renders = chunk.map((render) =>
+      widens(render) ? { ...render, scope: { ...render.scope, incidents: true } } : render,
     );
-    const widened = scopes.some((scope, i) => scope !== chunk[i]!.scope);
-    const loaded = widened ? await loadRenderStates(redis, wanted(scopes), known(null), monitorsOf) : first;
+    const loaded = chunk.some(widens)
+      ? await loadRenderStates(redis, wanted(renders), known(null), monitorsOf)
+      : first;
     const writes: WriteOp[] = [];
-    for (const [i, render] of chunk.entries()) {
-      const page = refs[i]!;
-      const { state, incidentMonths } = loaded.states[i]!;
-      const { series, monitors } = loaded.perPage[i]!;
-      const maintenanceMonths = monthsLoaded[i]!;
+    for (const [i, render] of renders.entries()) {
+      const page = { tag, slug: render.slug };
+      const { state, incidentMonths } = must(loaded.states[i], 'the document of a page of the chunk');
+      const { series, monitors } = must(loaded.perPage[i], 'the monitors of a page of the chunk');
+      const maintenanceMonths = must(monthsLoaded[i], 'the maintenance months of a page of the chunk');
       const deleted = isGone(state);
       // A deleted page loses its outputs but its document and access (which says it is deleted).
       const stale = deleted ? await runRead(redis, renderedKeysRead(page, maintenanceMonths)) : [];
       try {
         const plan = renderPage(
           { page, state, monitors, series, maintenanceMonths, incidentMonths, staleKeys: stale, now, urls },
-          scopes[i]!,
+          render.scope,
         );
         writes.push(...plan.writes);
         // A partial render only knows the clock changes of what it rendered: it may bring the due

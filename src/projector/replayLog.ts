@@ -4,9 +4,17 @@
 // big for one commit per partition is cut (planWithinCommit) and the rest read again. Continuous
 // projection reads per partition instead, because each partition is its own job there.
 import type { RedisClient } from '../store/redisClient.ts';
-import { formatCheckpoint, readAfter, START, type LogRow, type ReadResult } from '../eventLog/readAfter.ts';
+import {
+  formatCheckpoint,
+  readAfter,
+  START,
+  type Checkpoint,
+  type LogRow,
+  type ReadResult,
+} from '../eventLog/readAfter.ts';
+import { must } from '../shared/must.ts';
 import { partitionTag } from '../../projections/store/control/keys.ts';
-import { commitBatch, encodeBatch, type EncodedBatch } from '../store/control/commitWrites.ts';
+import { commitBatch, encodeBatch, type EncodedBatch, type Fence } from '../store/control/commitWrites.ts';
 import { pageHash } from '../shared/pageHash.ts';
 import { checkpointAfter, planWithinCommit } from './planWithinCommit.ts';
 import { projectBatch } from './projectBatch.ts';
@@ -15,16 +23,9 @@ import type { ProjectorDeps } from './runPartition.ts';
 
 type ReplayTarget = Readonly<{ prefix: string; version: number; partitions: number }>;
 
-const commitPartition = async (
-  redis: RedisClient,
-  tag: string,
-  from: string,
-  to: string,
-  encoded: EncodedBatch,
-) => {
-  const fence = { tag, expected: from, next: to };
+const commitPartition = async (redis: RedisClient, fence: Fence, encoded: EncodedBatch) => {
   if (!(await commitBatch(redis, fence, encoded)))
-    throw new Error(`replay of ${tag} was fenced: another process wrote the version being built`);
+    throw new Error(`replay of ${fence.tag} was fenced: another process wrote the version being built`);
 };
 
 /** Projects the whole log (as of now) into a fresh version; returns the number of events read. */
@@ -33,13 +34,13 @@ export const replayLog = async (
   target: ReplayTarget,
   onProgress?: (events: number) => void,
 ): Promise<number> => {
-  const tags = Array.from({ length: target.partitions }, (_, p) =>
-    partitionTag(target.prefix, target.version, p),
-  );
-  const read = (from: typeof START) => readAfter(deps.db, from, { limit: deps.batchSize });
-  let from = START;
   // Each partition's checkpoint is its own last event, as continuous projection leaves it.
-  const checkpoints = tags.map(() => START);
+  const partitions: { tag: string; checkpoint: Checkpoint }[] = Array.from(
+    { length: target.partitions },
+    (_, p) => ({ tag: partitionTag(target.prefix, target.version, p), checkpoint: START }),
+  );
+  const read = (from: Checkpoint) => readAfter(deps.db, from, { limit: deps.batchSize });
+  let from = START;
   let pending: Promise<ReadResult> = read(from);
   let events = 0;
   for (;;) {
@@ -50,18 +51,19 @@ export const replayLog = async (
     const now = deps.clock().getTime();
     // Every partition plans its share of the rows; all must fit one commit, or the rows are cut.
     const planRows = (part: readonly LogRow[]) => {
-      const byPartition = tags.map((): LogRow[] => []);
-      for (const row of part) byPartition[pageHash(row.page) % target.partitions]!.push(row);
+      const shares = partitions.map((partition) => ({ partition, rows: [] as LogRow[] }));
+      for (const row of part)
+        must(shares[pageHash(row.page) % target.partitions], 'the partition of a page').rows.push(row);
       return Promise.all(
-        tags.map(async (tag, p) => {
-          const mine = byPartition[p]!;
+        shares.map(async ({ partition, rows: mine }) => {
           const last = mine.at(-1);
           if (!last) return null;
-          const projectedTo = checkpoints[p]!;
+          const { tag, checkpoint: projectedTo } = partition;
           const effects = await projectBatch(deps.redis, tag, mine, now, { db: deps.db, projectedTo });
           const poisoned = poisonedPages(mine, effects.deadLetters);
           const writes = [...effects.writes, ...quarantineWrites(tag, poisoned, now)];
-          return { effects, poisoned, encoded: encodeBatch(tag, writes), next: checkpointAfter(last) };
+          const encoded = encodeBatch(tag, writes);
+          return { partition, effects, poisoned, encoded, next: checkpointAfter(last) };
         }),
       );
     };
@@ -73,20 +75,18 @@ export const replayLog = async (
       pending.catch(() => undefined);
     }
     await Promise.all(
-      tags.map(async (tag, p) => {
-        const plan = batch.plan[p];
+      batch.plan.map(async (plan) => {
         if (!plan) return;
-        const { effects, poisoned, encoded, next } = plan;
+        const { partition, effects, poisoned, encoded, next } = plan;
         if (effects.deadLetters.length > 0)
           await recordDeadLetters(deps, `v${target.version}`, effects.deadLetters, poisoned); // before the commit
-        await commitPartition(
-          deps.redis,
-          tag,
-          formatCheckpoint(checkpoints[p]!),
-          formatCheckpoint(next),
-          encoded,
-        );
-        checkpoints[p] = next;
+        const fence = {
+          tag: partition.tag,
+          expected: formatCheckpoint(partition.checkpoint),
+          next: formatCheckpoint(next),
+        };
+        await commitPartition(deps.redis, fence, encoded);
+        partition.checkpoint = next;
       }),
     );
     from = batch.to;

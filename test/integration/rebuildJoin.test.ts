@@ -27,7 +27,7 @@ describe('a rebuild beside a running rebuild', () => {
       const ref = { prefix: env.prefix, version, partition, partitions: 2 };
       while (!(await runPartition(env.deps, ref, { mode: 'rebuild' })).caughtUp);
     }
-    await activate(env.redis, env.prefix, { version, partitions: 2 }, env.now(), lock);
+    await activate(env.redis, env.prefix, { next: { version, partitions: 2 }, now: env.now(), lock });
     await lock.release();
     return version;
   };

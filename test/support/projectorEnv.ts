@@ -48,7 +48,7 @@ export const startProjectorEnv = async (
   };
   const version = await createVersion(redis, prefix, partitions, clock());
   const lock = (await takeRebuildLock(redis, prefix))!;
-  await activate(redis, prefix, { version, partitions }, clock(), lock);
+  await activate(redis, prefix, { next: { version, partitions }, now: clock(), lock });
   await lock.release();
 
   const projectOnce = async () => {

@@ -19,12 +19,10 @@ export const availabilityRoutes = ({ reads, locate, cache }: RouteDeps): Route[]
       const monitorId = parsedId.success ? parsedId.data : null;
       const period = query.success ? query.data.period : null;
       const page = await locate(slug);
-      const read = await cache.get(
-        page,
-        `availability|${monitorId}|${period}`,
-        () => reads.availability(page, monitorId, period),
-        storedSize,
-      );
+      const read = await cache.get(page, `availability|${monitorId}|${period}`, {
+        load: () => reads.availability(page, monitorId, period),
+        bytes: storedSize,
+      });
       const { isPrivate } = admit(read.access, req, availabilityRules);
       if (!read.monitorExists) throw new ApiError('not_found');
       if (!query.success) throw new ApiError('invalid_period');

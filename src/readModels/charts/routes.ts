@@ -33,10 +33,8 @@ export const chartRoutes = ({ reads, locate, cache, clock }: RouteDeps): Route[]
     const page = await locate(slug);
     const now = instant(page, model);
     // A new minute is a new entry: the windows shift with it even when nothing was projected.
-    const read = await cache.get(
-      page,
-      `${model}|${Math.floor(now / MINUTE_MS)}`,
-      async (): Promise<StoredRead> => {
+    const read = await cache.get(page, `${model}|${Math.floor(now / MINUTE_MS)}`, {
+      load: async (): Promise<StoredRead> => {
         const series = await reads.series(page, now);
         const body = assembleChart(model, series, now);
         return {
@@ -44,8 +42,8 @@ export const chartRoutes = ({ reads, locate, cache, clock }: RouteDeps): Route[]
           stored: body === null ? null : { etag: etagOf(body), body: Buffer.from(body, 'utf8') },
         };
       },
-      storedSize,
-    );
+      bytes: storedSize,
+    });
     const { isPrivate } = admit(read.access, req, chartRules);
     if (read.stored === null) throw new ApiError('service_unavailable'); // page known, status not rendered yet
     sendBody(req, res, {

@@ -48,10 +48,8 @@ export const embedRoutes = ({ reads, locate, cache, clock }: RouteDeps): Route[]
         const variant = query.success
           ? `embed|${query.data.inc}|${query.data.rtm}|${query.data.upd}|${series ? Math.floor(now / MINUTE_MS) : ''}`
           : 'embed|-';
-        const read = await cache.get(
-          page,
-          variant,
-          async (): Promise<EmbedVariant> => {
+        const read = await cache.get(page, variant, {
+          load: async (): Promise<EmbedVariant> => {
             const { access, ...source } = await reads.embed(page, series ? now : null);
             if (!query.success) return { access, ready: null, missing: false };
             try {
@@ -65,8 +63,8 @@ export const embedRoutes = ({ reads, locate, cache, clock }: RouteDeps): Route[]
               throw error;
             }
           },
-          (value) => value.ready?.body.length ?? 0,
-        );
+          bytes: (value) => value.ready?.body.length ?? 0,
+        });
         const { isPrivate, plan } = admit(read.access, req, pageRules);
         if (plan === 'free') throw new ApiError('embeds_not_in_plan');
         if (plan === 'pro' && asksForExtras(req)) throw new ApiError('plan_inc_rtm_upd');
@@ -86,7 +84,10 @@ export const embedRoutes = ({ reads, locate, cache, clock }: RouteDeps): Route[]
       handle: async (req, res) => {
         const slug = embedSlug(req);
         const page = await locate(slug);
-        const read = await cache.get(page, 'snippets', () => reads.snippets(page), storedSize);
+        const read = await cache.get(page, 'snippets', {
+          load: () => reads.snippets(page),
+          bytes: storedSize,
+        });
         const { isPrivate, plan } = admit(read.access, req, pageRules);
         if (plan === 'free' || plan === 'pro') throw new ApiError('markdown_not_in_plan');
         if (read.stored === null) throw new ApiError('service_unavailable');

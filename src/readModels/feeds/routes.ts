@@ -30,12 +30,10 @@ const feedRoute =
   async (req: Request, res: Response) => {
     const slug = parseSlug(req.params['slug'], 'not_found');
     const page = await locate(slug);
-    const read = await cache.get(
-      page,
-      `feed|${format}`,
-      () => reads.feed(page, format),
-      (value) => value.stored?.body.length ?? 0,
-    );
+    const read = await cache.get(page, `feed|${format}`, {
+      load: () => reads.feed(page, format),
+      bytes: (value) => value.stored?.body.length ?? 0,
+    });
     const { isPrivate } = admit(read.access, req, feedRules);
     if (read.stored === null) throw new ApiError('service_unavailable');
     const cacheControl = cacheFor(isPrivate, FEED_CACHE);

@@ -39,17 +39,22 @@ const outsideLog = (month: string): boolean => month < EARLIEST_MONTH || month >
 
 const answerSize = (answer: ListAnswer): number => answer.ready?.body.length ?? 0;
 
+/** `valid`: the query was understood; `counts`: the answer is a month's daily counts. */
+type SendOptions = Readonly<{ valid: boolean; cached?: boolean; counts?: boolean }>;
+
 export const pageListHandlers = ({ reads, locate, cache }: RouteDeps, kind: ListKind) => {
   // A maintenance's status moves with the clock; incidents and every daily count only with events.
   const lifetime = (counts: boolean): EdgeLifetime =>
     kind.field === 'maintenances' && !counts ? 'minute' : 'day';
-  /** Sends `answer`; `cached` false for one made for this request alone (the memo keeps none). */
+  /**
+   * Sends `answer`, or invalid_parameters when the query was not `valid`; `cached` false for one
+   * made for this request alone (the memo keeps none).
+   */
   const send = (
     req: Request,
     res: Response,
     answer: ListAnswer,
-    valid: boolean,
-    { cached = true, counts = false }: Readonly<{ cached?: boolean; counts?: boolean }> = {},
+    { valid, cached = true, counts = false }: SendOptions,
   ) => {
     const { isPrivate } = admit(answer.access, req, pageRules);
     if (!valid || answer.ready === null) throw new ApiError('invalid_parameters');
@@ -64,12 +69,10 @@ export const pageListHandlers = ({ reads, locate, cache }: RouteDeps, kind: List
 
   /** The page's access alone (shared by every answer that needs no read of its own). */
   const accessOnly = (ref: PageRef): Promise<ListAnswer> =>
-    cache.get(
-      ref,
-      `${kind.field}|access`,
-      async () => ({ access: (await reads.list(ref, kind.keys(ref), null)).access, ready: null }),
-      answerSize,
-    );
+    cache.get(ref, `${kind.field}|access`, {
+      load: async () => ({ access: (await reads.list(ref, kind.keys(ref), null)).access, ready: null }),
+      bytes: answerSize,
+    });
 
   /**
    * A handler of `?month=YYYY-MM`; `answer` gets null for an invalid month (access only). A month
@@ -88,19 +91,15 @@ export const pageListHandlers = ({ reads, locate, cache }: RouteDeps, kind: List
       const month = query.success ? query.data.month : null;
       if (month !== null && outsideLog(month)) {
         const { access } = await accessOnly(ref);
-        send(req, res, { access, ready: readyBody(empty(month)) }, true, {
-          cached: false,
-          counts: name === 'counts',
-        });
+        const emptyMonth = { access, ready: readyBody(empty(month)) };
+        send(req, res, emptyMonth, { valid: true, cached: false, counts: name === 'counts' });
         return;
       }
-      const answered = await cache.get(
-        ref,
-        `${kind.field}|${name}|${month}`,
-        () => answer(ref, month),
-        answerSize,
-      );
-      send(req, res, answered, query.success, { counts: name === 'counts' });
+      const answered = await cache.get(ref, `${kind.field}|${name}|${month}`, {
+        load: () => answer(ref, month),
+        bytes: answerSize,
+      });
+      send(req, res, answered, { valid: query.success, counts: name === 'counts' });
     };
 
   return {
@@ -112,7 +111,7 @@ export const pageListHandlers = ({ reads, locate, cache }: RouteDeps, kind: List
         const query = schema.safeParse(req.query);
         const ref = await locate(slug);
         if (!query.success) {
-          send(req, res, await accessOnly(ref), false);
+          send(req, res, await accessOnly(ref), { valid: false });
           return;
         }
         const zset = listOf(ref, query.data);
@@ -121,10 +120,8 @@ export const pageListHandlers = ({ reads, locate, cache }: RouteDeps, kind: List
           `{"${kind.field}":[${docs.join(',')}],"page":${at},"page_size":${page_size},` +
           `"total_pages":${Math.ceil(total / page_size)},"total_items":${total}}`;
         const pageAnswer = (at: number) =>
-          cache.get(
-            ref,
-            `${zset}|${at}|${page_size}`,
-            async (): Promise<ListAnswer> => {
+          cache.get(ref, `${zset}|${at}|${page_size}`, {
+            load: async (): Promise<ListAnswer> => {
               const slice = { zset, start: (at - 1) * page_size, stop: at * page_size - 1 };
               const read = await reads.list(ref, kind.keys(ref), slice);
               return {
@@ -133,20 +130,19 @@ export const pageListHandlers = ({ reads, locate, cache }: RouteDeps, kind: List
                 total: read.total,
               };
             },
-            answerSize,
-          );
+            bytes: answerSize,
+          });
         // A page past the end is empty: made from the first page's total, with no entry of its own.
         if (page > 1) {
           const first = await pageAnswer(1);
           const total = first.total ?? 0;
           if (first.ready !== null && page > Math.max(1, Math.ceil(total / page_size))) {
-            send(req, res, { access: first.access, ready: readyBody(bodyOf([], total, page)) }, true, {
-              cached: false,
-            });
+            const pastEnd = { access: first.access, ready: readyBody(bodyOf([], total, page)) };
+            send(req, res, pastEnd, { valid: true, cached: false });
             return;
           }
         }
-        send(req, res, await pageAnswer(page), true);
+        send(req, res, await pageAnswer(page), { valid: true });
       },
 
     /** GET …/filter?month=YYYY-MM: every item of the month, in list order. */

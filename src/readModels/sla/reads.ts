@@ -131,14 +131,10 @@ export const createSlaReads = (redis: RedisClient) => {
         if (found) stored.set(m.label, found);
       });
       const ids = Object.values(state.monitors).map((m) => m.id);
-      const lists =
-        months.current === null
-          ? []
-          : await runRead(
-              redis,
-              listRead(ids.map((id) => slaFailuresRead(page.tag, id, months.from, months.asOf))),
-            );
-      return { state, stored, failures: new Map(lists.map((list, i) => [ids[i]!, list])) };
+      const failuresOf = (id: number) =>
+        mapRead(slaFailuresRead(page.tag, id, months.from, months.asOf), (list) => [id, list] as const);
+      const failures = months.current === null ? [] : await runRead(redis, listRead(ids.map(failuresOf)));
+      return { state, stored, failures: new Map(failures) };
     },
     /**
      * The report of `period` at `asOf` in `zone` (the stored summaries'), assembled; null while the

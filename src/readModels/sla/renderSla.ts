@@ -13,7 +13,7 @@ import type { PageState } from '../../../projections/types.ts';
 import { commitWrites } from '../../store/control/commitWrites.ts';
 import { checkpointRead } from '../../store/control/reads.ts';
 import type { PageRef } from '../../../projections/store/page.ts';
-import { listRead, readAll, runRead, tupleRead } from '../../store/reads.ts';
+import { listRead, mapRead, readAll, runRead, tupleRead } from '../../store/reads.ts';
 import type { RedisClient } from '../../store/redisClient.ts';
 import type { WriteOp } from '../../../projections/store/writeOps.ts';
 import {
@@ -38,6 +38,7 @@ import {
 } from '../../../projections/sla/writes.ts';
 import type { SlaMeta } from '../../../projections/sla/codec.ts';
 import type { Logger } from '../../shared/logger.ts';
+import { must } from '../../shared/must.ts';
 import { MINUTE_MS } from '../../shared/time.ts';
 
 const CHUNK_PAGES = 20;
@@ -61,20 +62,20 @@ const renderOne = async (redis: RedisClient, job: Job, asOf: number, log: Logger
   const first = reachYear(zone, asOf);
   const current = monthAt(zone, asOf);
   const writes: WriteOp[] = full ? [dropSlaYears(page, years(first - 1, current.year))] : [];
-  if (compute.length > 0) {
-    const from = periodBounds(zone, compute[0]!)[0];
+  const [earliest] = compute;
+  if (earliest !== undefined) {
+    const from = periodBounds(zone, earliest)[0];
     const ids = Object.values(state.monitors).map((m) => m.id);
-    const failures = await runRead(
-      redis,
-      listRead(ids.map((id) => slaFailuresRead(page.tag, id, from, asOf))),
-    );
+    const failuresOf = (id: number) =>
+      mapRead(slaFailuresRead(page.tag, id, from, asOf), (list) => [id, list] as const);
+    const failures = await runRead(redis, listRead(ids.map(failuresOf)));
     let computed: ReturnType<typeof computeMonths>;
     try {
       computed = computeMonths({
         state,
         asOf,
         compute,
-        failures: new Map(ids.map((id, i) => [id, failures[i]!])),
+        failures: new Map(failures),
       });
     } catch (error) {
       // A bug in the pure code: the page keeps its summaries, the others go on. Reads that fail
@@ -89,7 +90,9 @@ const renderOne = async (redis: RedisClient, job: Job, asOf: number, log: Logger
         ...putSlaSummaries(
           page,
           year,
-          months.map((m) => [m.label, computed.get(m.label)!] as const),
+          months.map(
+            (m) => [m.label, must(computed.get(m.label), 'the summaries of a computed month')] as const,
+          ),
         ),
       );
   }
@@ -125,16 +128,18 @@ export const renderSla = async (deps: SlaRenderDeps, tag: string, force: boolean
   if (force) for (const slug of await runRead(redis, partitionPagesRead(tag))) slugs.add(slug);
   const all = [...slugs].sort();
   const fence = { tag, expected: checkpoint, next: null };
+  const pageRead = (slug: string) =>
+    mapRead(tupleRead([slaPageRead({ tag, slug }), slaMetaRead({ tag, slug })]), ([state, meta]) => ({
+      slug,
+      state,
+      meta,
+    }));
   for (let c = 0; c < all.length; c += CHUNK_PAGES) {
     const chunk = all.slice(c, c + CHUNK_PAGES);
-    const found = await runRead(
-      redis,
-      listRead(chunk.map((slug) => tupleRead([slaPageRead({ tag, slug }), slaMetaRead({ tag, slug })]))),
-    );
+    const found = await runRead(redis, listRead(chunk.map(pageRead)));
     const writes: WriteOp[] = [];
-    for (const [i, slug] of chunk.entries()) {
+    for (const { slug, state, meta } of found) {
       const page = { tag, slug };
-      const [state, meta] = found[i]!;
       // The mark goes last: a commit spread over several calls and fenced midway must leave the
       // page marked unless all of its writes went in (the newer runner renders it then).
       const clear = dirty.has(slug) ? [clearSlaDirty(tag, slug)] : [];

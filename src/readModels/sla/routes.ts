@@ -67,32 +67,32 @@ const variantOf = (kind: string, period: Period, ready: Ready): string =>
 type Made = Readonly<{ body: Buffer; etag: string }> | null;
 const madeSize = (made: Made): number => made?.body.length ?? 0;
 
+/** A report in one form: `kind` names the form (the cache variant), `form` writes it. */
+type ReportWanted = Readonly<{
+  kind: string;
+  period: Period;
+  ready: Ready;
+  form: (report: RenderedReport) => string;
+}>;
+
 /** One report assembled, in one form, kept in the read cache for the minute it is made for. */
 const made = (
   { cache }: Pick<RouteDeps, 'cache'>,
   sla: SlaReads,
   page: PageRef,
-  key: Readonly<{ kind: string; period: Period; ready: Ready }>,
-  form: (report: RenderedReport) => string,
+  wanted: ReportWanted,
 ): Promise<Made> =>
-  cache.get(
-    page,
-    variantOf(key.kind, key.period, key.ready),
-    async () => {
-      const report = await sla.report(page, key.ready.zone, key.period, key.ready.asOf);
-      return report === null ? null : readyBody(form(report));
+  cache.get(page, variantOf(wanted.kind, wanted.period, wanted.ready), {
+    load: async () => {
+      const report = await sla.report(page, wanted.ready.zone, wanted.period, wanted.ready.asOf);
+      return report === null ? null : readyBody(wanted.form(report));
     },
-    madeSize,
-    MINUTE_MS,
-  );
+    bytes: madeSize,
+    ttlMs: MINUTE_MS,
+  });
 
 const headOf = (deps: Pick<RouteDeps, 'cache'>, sla: SlaReads, page: PageRef): Promise<SlaHead> =>
-  deps.cache.get(
-    page,
-    'sla',
-    () => sla.head(page),
-    () => 0,
-  );
+  deps.cache.get(page, 'sla', { load: () => sla.head(page), bytes: () => 0 });
 
 /**
  * The answer is remembered (the response memo) only while the head is current: the head names the
@@ -120,8 +120,12 @@ export const slaApiRoutes = (deps: RouteDeps, sla: SlaReads): Route[] => [
       if (servable === null) throw new ApiError('invalid_period');
       if (!known) throw new ApiError('invalid_parameters');
       const csv = format === 'csv';
-      const key = { kind: csv ? 'sla-csv' : 'sla', period: servable, ready };
-      const body = await made(deps, sla, page, key, csv ? reportCsv : (r) => r.json);
+      const body = await made(deps, sla, page, {
+        kind: csv ? 'sla-csv' : 'sla',
+        period: servable,
+        ready,
+        form: csv ? reportCsv : (r) => r.json,
+      });
       if (body === null) throw new ApiError('service_unavailable');
       if (csv)
         res.setHeader('Content-Disposition', `attachment; filename="${slug}-sla-${servable.label}.csv"`);
@@ -234,13 +238,12 @@ export const slaPageRoutes = (deps: RouteDeps, sla: SlaReads): Route[] => [
         return;
       }
       const title = ('title' in access ? access.title : null) ?? slug;
-      const html = await made(
-        deps,
-        sla,
-        page,
-        { kind: 'sla-html', period: servable, ready },
-        htmlOf(title, slug),
-      );
+      const html = await made(deps, sla, page, {
+        kind: 'sla-html',
+        period: servable,
+        ready,
+        form: htmlOf(title, slug),
+      });
       if (html === null) {
         unavailable(res);
         return;

@@ -16,12 +16,10 @@ export const statuspageApiRoutes = ({ locate, cache }: RouteDeps, reads: Subscri
     handle: async (req, res) => {
       const slug = parseSlug(req.params['slug'], 'not_found');
       const page = await locate(slug);
-      const read = await cache.get(
-        page,
-        `statuspage|${document}`,
-        () => reads.statuspage(page, document),
-        storedSize,
-      );
+      const read = await cache.get(page, `statuspage|${document}`, {
+        load: () => reads.statuspage(page, document),
+        bytes: storedSize,
+      });
       const { isPrivate } = admit(read.access, req, pageRules);
       if (read.stored === null) throw new ApiError('service_unavailable');
       sendBody(req, res, {

@@ -39,20 +39,21 @@ export const drawLineChart = (data: LineChartData): HTMLElement => {
     'svg',
     { viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: 'none', role: 'img', 'aria-label': data.summary },
     ...[0, 0.5, 1].map((f) => s('line', { class: 'grid', x1: 0, x2: W, y1: py(yMax * f), y2: py(yMax * f) })),
-    ...data.series.map((line) =>
-      line.points.length === 1
+    ...data.series.map((line) => {
+      const only = line.points.length === 1 ? line.points[0] : undefined;
+      return only
         ? s('line', {
             class: `series ${line.kind}`,
-            x1: px(line.points[0]![0]) - 3,
-            x2: px(line.points[0]![0]) + 3,
-            y1: py(line.points[0]![1]),
-            y2: py(line.points[0]![1]),
+            x1: px(only[0]) - 3,
+            x2: px(only[0]) + 3,
+            y1: py(only[1]),
+            y2: py(only[1]),
           })
         : s('polyline', {
             class: `series ${line.kind}`,
             points: line.points.map(([x, y]) => `${px(x).toFixed(1)},${py(y).toFixed(1)}`).join(' '),
-          }),
-    ),
+          });
+    }),
     ...(data.markers ?? []).map((m) =>
       s('line', { class: `marker ${m.kind}`, x1: px(m.x), x2: px(m.x), y1: py(m.y), y2: py(m.y) }),
     ),

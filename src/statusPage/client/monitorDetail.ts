@@ -30,6 +30,8 @@ export const createMonitorDetail = (api: Api, path: string, name: string): Monit
   const render = (data: Availability): void => {
     const a = data.availability;
     const days = [...data.daily_breakdown].reverse();
+    const [first] = days;
+    const last = days.at(-1);
     const bars = createUptimeBars(`${name}, daily uptime, ${String(days.length)} days`);
     bars.update(
       days.map((d) => ({ date: d.date, uptime: d.uptime_percentage, downtime: d.downtime_seconds })),
@@ -48,8 +50,8 @@ export const createMonitorDetail = (api: Api, path: string, name: string): Monit
       h(
         'div',
         { class: 'bar-legend', 'aria-hidden': 'true' },
-        h('span', {}, days[0] ? day(days[0].date) : ''),
-        h('span', {}, days.at(-1) ? day(days.at(-1)!.date) : ''),
+        h('span', {}, first ? day(first.date) : ''),
+        h('span', {}, last ? day(last.date) : ''),
       ),
     );
   };

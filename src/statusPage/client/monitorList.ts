@@ -51,6 +51,7 @@ export const createMonitorList = (api: Api, slug: string): MonitorList => {
     el,
     update: (monitors) => {
       const fresh: MonitorRow[] = [];
+      const inOrder: MonitorRow[] = [];
       for (const monitor of monitors) {
         let row = rows.get(monitor.id);
         if (!row) {
@@ -59,6 +60,7 @@ export const createMonitorList = (api: Api, slug: string): MonitorList => {
           fresh.push(row);
         }
         row.update(monitor);
+        inOrder.push(row);
       }
       const ids = new Set(monitors.map((m) => m.id));
       for (const [id, row] of rows) {
@@ -67,8 +69,7 @@ export const createMonitorList = (api: Api, slug: string): MonitorList => {
         rows.delete(id);
       }
       // Append in display order; moving an existing node keeps its state.
-      monitors.forEach((monitor, index) => {
-        const row = rows.get(monitor.id)!;
+      inOrder.forEach((row, index) => {
         if (list.children[index] !== row.el) list.insertBefore(row.el, list.children[index] ?? null);
       });
       empty.hidden = monitors.length > 0;

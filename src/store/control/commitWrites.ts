@@ -9,12 +9,18 @@
 // ahead in calls of their own; the rest must fit one call, and the projector cuts a batch whose
 // writes do not (encodeBatch).
 import type { RedisClient } from '../redisClient.ts';
-import { callBytes, encodeCalls, MAX_CALL_BYTES, MAX_CALL_KEYS, type EncodedWrites } from '../encodeWrites.ts';
+import {
+  callBytes,
+  encodeCalls,
+  MAX_CALL_BYTES,
+  MAX_CALL_KEYS,
+  type EncodedWrites,
+} from '../encodeWrites.ts';
 import { withScripts } from '../scripts.ts';
 import type { WriteOp } from '../../../projections/store/writeOps.ts';
 import { partitionKeys } from '../../../projections/store/control/keys.ts';
 
-type Fence = Readonly<{
+export type Fence = Readonly<{
   /** The partition's hash-tagged key prefix; every written key must start with it. */
   tag: string;
   /** The checkpoint the runner read its inputs at. */

@@ -24,22 +24,32 @@ export const collectStaleVersions = async (
   lock: Pick<RebuildLock, 'lost'>,
 ): Promise<Collected> => {
   const active = (await readActive(redis, prefix))?.version ?? null;
-  const stale = (key: string) => {
+  /** The version `key` belongs to, when that version is stale; else null. */
+  const staleVersion = (key: string): number | null => {
     const version = versionOfKey(prefix, key);
-    return version !== null && version !== active;
+    return version !== null && version !== active ? version : null;
   };
   // The partitions of stale versions, found by their checkpoints' names.
-  const checkpoints = (await scanKeys(redis, `${prefix}:{v*}:ckpt`)).filter(stale);
-  const versions = new Set(checkpoints.map((key) => versionOfKey(prefix, key)!));
-  let keys = await unlinkInChunks(redis, checkpoints);
+  const checkpoints = (await scanKeys(redis, `${prefix}:{v*}:ckpt`)).flatMap((key) => {
+    const version = staleVersion(key);
+    return version === null ? [] : [{ key, version }];
+  });
+  const versions = new Set(checkpoints.map(({ version }) => version));
+  let keys = await unlinkInChunks(
+    redis,
+    checkpoints.map(({ key }) => key),
+  );
   if (lock.lost()) return { versions: [...versions], keys };
   keys += await unlinkMatching(redis, allVersionsPattern(prefix), (key) => {
-    if (!stale(key)) return true;
-    versions.add(versionOfKey(prefix, key)!);
+    const version = staleVersion(key);
+    if (version === null) return true;
+    versions.add(version);
     return false;
   });
-  for (const meta of (await scanKeys(redis, versionMetaPattern(prefix))).filter(stale)) {
-    versions.add(versionOfKey(prefix, meta)!);
+  for (const meta of await scanKeys(redis, versionMetaPattern(prefix))) {
+    const version = staleVersion(meta);
+    if (version === null) continue;
+    versions.add(version);
     keys += await redis.unlink(meta);
   }
   return { versions: [...versions].sort((a, b) => a - b), keys };

@@ -41,17 +41,22 @@ export class RebuildLockLost extends Error {
   override readonly name = 'RebuildLockLost';
 }
 
+/** The version to serve, when, and the rebuild lock that allows the flip. */
+export type Activation = Readonly<{
+  next: ActiveVersion;
+  now: Date;
+  lock: Pick<RebuildLock, 'key' | 'token'>;
+}>;
+
 /**
- * Points the API at `version`, only while `lock` is still ours (checked in the same script as the
+ * Points the API at `next`, only while `lock` is still ours (checked in the same script as the
  * flip); returns the version it replaced.
  * @throws RebuildLockLost when the lock expired or another rebuild holds it now
  */
 export const activate = async (
   redis: RedisClient,
   prefix: string,
-  next: ActiveVersion,
-  now: Date,
-  lock: Pick<RebuildLock, 'key' | 'token'>,
+  { next, now, lock }: Activation,
 ): Promise<ActiveVersion | null> => {
   const replaced = await withScripts(redis).activateVersion(
     lock.key,
