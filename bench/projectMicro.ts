@@ -63,7 +63,7 @@ const prefix = `spm${randomBytes(5).toString('hex')}`;
 const tag = `${prefix}:{v1.p0}`;
 let checkpoint = 0;
 const planRows = async (rows: readonly LogRow[]) => {
-  const plan = await projectBatch(redis, tag, rows, Date.now());
+  const plan = await projectBatch(redis, { tag, rows, now: Date.now() });
   if (plan.deadLetters.length > 0) throw new Error(`dead letters: ${plan.deadLetters[0]!.error}`);
   return { writes: plan.writes, encoded: encodeBatch(tag, plan.writes) };
 };

@@ -95,7 +95,7 @@ export const renderCostPhase = async (
     const failures = await redis.zcard(`${tag}:mon:2:down`);
     const time = async (slug: string) => {
       const started = performance.now();
-      if (!(await renderPages(redis, tag, [{ slug, scope: FULL, clear: [] }], now, URLS)))
+      if (!(await renderPages(redis, { tag, pages: [{ slug, scope: FULL, clear: [] }], now, urls: URLS })))
         throw new Error('render cost: render was fenced');
       return performance.now() - started;
     };

@@ -1,6 +1,7 @@
 // Plans one batch (pure): its events and what was loaded for them in, the writes that project
 // them out. The projector (src/projector) loads the inputs, and commitWrites applies the writes
 // atomically with the checkpoint.
+import { must } from '../../src/shared/must.ts';
 import type { ProjectedEvent } from '../../src/events/storedEvent.ts';
 import { putPageState, putUpdatedAt } from '../pageState/writes.ts';
 import { formatMonitorOfPage } from '../store/control/codec.ts';
@@ -58,21 +59,27 @@ export const planBatch = (
   events: readonly ProjectedEvent[],
   inputs: BatchInputs,
   now: number,
-): BatchPlan => planEvolvedBatch(tag, events, evolveBatch(tag, events, inputs, now), inputs, now);
+): BatchPlan =>
+  planEvolvedBatch({ tag, events, evolved: evolveBatch(tag, events, inputs, now), inputs, now });
 
 /**
  * The second half of planBatch, given the first (`batch` = evolveBatch of the same events and
  * inputs, not used since): the loader evolves the batch to find late checks, and planning
  * goes on from there instead of evolving every event again.
  */
-export const planEvolvedBatch = (
-  tag: string,
-  events: readonly ProjectedEvent[],
-  batch: EvolvedBatch,
-  inputs: BatchInputs,
-  now: number,
-  // eslint-disable-next-line max-params -- to group with the batch planner's rework in progress
-): BatchPlan => {
+export const planEvolvedBatch = ({
+  tag,
+  events,
+  evolved: batch,
+  inputs,
+  now,
+}: Readonly<{
+  tag: string;
+  events: readonly ProjectedEvent[];
+  evolved: EvolvedBatch;
+  inputs: BatchInputs;
+  now: number;
+}>): BatchPlan => {
   const writes = batch.writes;
   const urgent = new Set(events.flatMap((e) => (e.type === 'check.recorded' ? [] : [e.page])));
   const changedTimelines = new Set<number>();
@@ -86,8 +93,7 @@ export const planEvolvedBatch = (
         ? planBackfill(tag, { ...m, head: m.head }, backfill, now)
         : planChecks(tag, m, span, now);
     writes.push(...plan.writes);
-    // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- left to the rework under way in this file
-    const slug = batch.pageOf.get(m.monitorId)!;
+    const slug = must(batch.pageOf.get(m.monitorId), `the page of monitor ${String(m.monitorId)}`);
     checked.add(slug);
     if (plan.timelineChanged) {
       changedTimelines.add(m.monitorId);
@@ -102,7 +108,7 @@ export const planEvolvedBatch = (
   // tells the API processes' caches and live streams (inside the commit, as a render would). A
   // page rendered right after the batch (urgent) announces itself with its render instead.
   for (const slug of checked) if (!urgent.has(slug)) writes.push(announceChecks(tag, slug));
-  const slaWrites = slaMarks(tag, events, batch, inputs.states, changedTimelines, now);
+  const slaWrites = slaMarks(batch, { tag, events, before: inputs.states, changedTimelines, now });
   writes.push(...slaWrites);
   const deleted = new Set(events.flatMap((e) => (e.type === 'page.deleted' ? [e.page] : [])));
   for (const slug of batch.changed) {

@@ -20,13 +20,21 @@ const currentMonthFloor = (now: number): number => {
 };
 
 export const slaMarks = (
-  tag: string,
-  events: readonly ProjectedEvent[],
   batch: EvolvedBatch,
-  before: ReadonlyMap<string, PageState | null>,
-  changedTimelines: ReadonlySet<number>,
-  now: number,
-  // eslint-disable-next-line max-params -- to group with its caller, planBatch.ts, under rework
+  {
+    tag,
+    events,
+    before,
+    changedTimelines,
+    now,
+  }: Readonly<{
+    tag: string;
+    events: readonly ProjectedEvent[];
+    /** The pages' documents before the batch. */
+    before: ReadonlyMap<string, PageState | null>;
+    changedTimelines: ReadonlySet<number>;
+    now: number;
+  }>,
 ): WriteOp[] => {
   const from = new Map<string, number>();
   const mark = (slug: string, at: number) => from.set(slug, Math.min(from.get(slug) ?? at, at));

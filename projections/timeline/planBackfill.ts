@@ -27,7 +27,7 @@ export const planBackfill = (
 ): ChecksPlan => {
   const monitor: MonitorRef = { tag, monitorId: m.monitorId };
   const { head } = m;
-  const writes = countChecks(monitor, m.checks, now, m.head?.last.at ?? null);
+  const writes = countChecks(monitor, m.checks, now, head.last.at);
   const sorted = [...m.checks].sort(compareChecks);
   const late = sorted.filter((c) => compareChecks(c, head.last) < 0);
   const inOrder = sorted.filter((c) => compareChecks(c, head.last) > 0);

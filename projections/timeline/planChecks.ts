@@ -6,6 +6,7 @@
 import { DAY_MS } from '../../src/shared/time.ts';
 import { compareChecks, replayTimeline, type Anchor, type TimedCheck } from './timeline.ts';
 import type { Interval } from '../types.ts';
+import { must } from '../../src/shared/must.ts';
 import { countChecks } from '../buckets/writes.ts';
 import type { MonitorRef } from '../store/monitor.ts';
 import type { WriteOp } from '../store/writeOps.ts';
@@ -38,8 +39,7 @@ export const earliestCheck = (checks: readonly Check[]): Check =>
   checks.reduce((a, b) => (compareChecks(a, b) <= 0 ? a : b));
 
 export const isLate = (m: MonitorChecks): boolean =>
-  // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- left to the rework under way in this file
-  m.head !== null && m.checks.some((c) => compareChecks(c, m.head!.last) < 0);
+  m.head !== null && m.checks.some((c) => m.head !== null && compareChecks(c, m.head.last) < 0);
 
 /** The start of the failure that contains the down check at `at`. */
 const findFailure = (failures: readonly Interval[], head: TimelineHead, at: number): number => {
@@ -60,8 +60,7 @@ export const recentAndHead = (
 ): WriteOp[] => {
   const keepFrom = recentCutoff(head);
   const kept = sorted.filter(
-    // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- left to the rework under way in this file
-    (c, i) => c.at >= keepFrom || sorted[i + 1] === undefined || sorted[i + 1]!.at >= keepFrom,
+    (c, i) => c.at >= keepFrom || (sorted[i + 1]?.at ?? Number.POSITIVE_INFINITY) >= keepFrom,
   );
   return [
     ...kept.map((c) => addRecentCheck(monitor, c)),
@@ -77,8 +76,7 @@ const replayOf = (head: TimelineHead | null, sorted: Check[], span: LateSpan | u
   if (head === null) return { anchor: null, checks: sorted, redoFrom: null };
   if (span === undefined)
     return { anchor: { ...head.last, downStart: head.openDownStart }, checks: sorted, redoFrom: null };
-  // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- left to the rework under way in this file
-  const first = sorted[0]!;
+  const first = must(sorted[0], 'the earliest check');
   // Checks at the same instant as the earliest late one may sit on either side of it.
   const around = [...span.recent].sort(compareChecks);
   const before = around.filter((c) => compareChecks(c, first) < 0).at(-1) ?? null;
@@ -111,13 +109,12 @@ export const planChecks = (
   if (replay.redoFrom !== null) writes.push(dropFailuresFrom(monitor, replay.redoFrom));
   for (const failure of result.closed) writes.push(addFailure(monitor, failure));
 
-  // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- left to the rework under way in this file
-  const first = Math.min(head?.first ?? Number.POSITIVE_INFINITY, sorted[0]!.at);
+  const earliest = must(sorted[0], 'the earliest check').at;
+  const first = Math.min(head?.first ?? Number.POSITIVE_INFINITY, earliest);
   const last = head !== null && compareChecks(head.last, result.last) > 0 ? head.last : result.last;
   if (replay.redoFrom !== null || result.closed.length > 0) {
     // Every failure dropped or added lies between the redo point (or the earliest check) and the last check.
-    // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- left to the rework under way in this file
-    const from = Math.min(replay.redoFrom ?? Infinity, sorted[0]!.at, ...result.closed.map((f) => f.start));
+    const from = Math.min(replay.redoFrom ?? Infinity, earliest, ...result.closed.map((f) => f.start));
     writes.push(...summarizeFailures(monitor, Math.max(from, first), last.at, last.at));
   }
   writes.push(...recentAndHead(monitor, sorted, { first, last, openDownStart: result.openDownStart }, head));

@@ -10,21 +10,23 @@ import { planEvolvedBatch, type BatchPlan } from '../../projections/batch/planBa
 
 export const projectBatch = async (
   redis: RedisClient,
-  tag: string,
-  rows: readonly LogRow[],
-  now: number,
-  /** The log as projected before this batch: backfilled checks are replayed from it. */
-  log?: ProjectedLog,
-  /** Stop with ModelsLost when a page's document is missing (not for a fresh version's replay). */
-  { expectDocuments = false }: { expectDocuments?: boolean } = {},
-  // eslint-disable-next-line max-params -- to group with its caller, runPartition.ts, under rework
+  batch: Readonly<{
+    tag: string;
+    rows: readonly LogRow[];
+    now: number;
+    /** The log as projected before this batch: backfilled checks are replayed from it. */
+    log?: ProjectedLog;
+    /** Stop with ModelsLost when a page's document is missing (not for a fresh version's replay). */
+    expectDocuments?: boolean;
+  }>,
 ): Promise<BatchPlan> => {
+  const { tag, rows, now, log, expectDocuments = false } = batch;
   const parsed = parseRows(rows);
   const { inputs, evolved } = await loadBatchInputs(redis, { tag, events: parsed.events, now, log });
   if (expectDocuments) {
     const lost = await lostPages(redis, tag, parsed.events, inputs.states);
     if (lost.length > 0) throw new ModelsLost('page_state', tag, lost);
   }
-  const plan = planEvolvedBatch(tag, parsed.events, evolved, inputs, now);
+  const plan = planEvolvedBatch({ tag, events: parsed.events, evolved, inputs, now });
   return { ...plan, deadLetters: [...parsed.deadLetters, ...plan.deadLetters] };
 };

@@ -55,10 +55,7 @@ const chunksOf = <T>(items: readonly T[], size: number): T[][] =>
  */
 export const renderPages = async (
   redis: RedisClient,
-  tag: string,
-  pages: readonly PageRender[],
-  now: number,
-  urls: UrlSettings,
+  render: Readonly<{ tag: string; pages: readonly PageRender[]; now: number; urls: UrlSettings }>,
   options: Readonly<{
     /** The partition's checkpoint when the caller just committed it (else it is read). */
     checkpoint?: string;
@@ -67,8 +64,8 @@ export const renderPages = async (
     /** Told of each chunk of renders right after its commit (the edge purge). */
     onCommitted?: ((renders: readonly PageRender[]) => void) | undefined;
   }> = {},
-  // eslint-disable-next-line max-params -- to group with its caller, runPartition.ts, under rework
 ): Promise<boolean> => {
+  const { tag, pages, now, urls } = render;
   const { extra = [], onQuarantine, onCommitted } = options;
   if (pages.length === 0 && extra.length === 0) return true;
   // Read with the first chunk's documents: the checkpoint the commits are fenced by, quarantines.

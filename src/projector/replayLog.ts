@@ -59,7 +59,12 @@ export const replayLog = async (
           const last = mine.at(-1);
           if (!last) return null;
           const { tag, checkpoint: projectedTo } = partition;
-          const effects = await projectBatch(deps.redis, tag, mine, now, { db: deps.db, projectedTo });
+          const effects = await projectBatch(deps.redis, {
+            tag,
+            rows: mine,
+            now,
+            log: { db: deps.db, projectedTo },
+          });
           const poisoned = poisonedPages(mine, effects.deadLetters);
           const writes = [...effects.writes, ...quarantineWrites(tag, poisoned, now)];
           const encoded = encodeBatch(tag, writes);

@@ -118,14 +118,13 @@ export const runPartition = async (
     }
     const now = clock().getTime();
     const planRows = async (part: readonly LogRow[]) => {
-      const effects = await projectBatch(
-        redis,
+      const effects = await projectBatch(redis, {
         tag,
-        part,
+        rows: part,
         now,
-        { db, projectedTo: parseCheckpoint(current) },
-        { expectDocuments: true },
-      );
+        log: { db, projectedTo: parseCheckpoint(current) },
+        expectDocuments: true,
+      });
       const poisoned = poisonedPages(part, effects.deadLetters);
       const writes = [
         ...effects.writes,
@@ -170,11 +169,15 @@ export const runPartition = async (
         const pages = full
           ? await collectRenders(redis, tag, { tick: false, now })
           : rendersOf(queueOfMarks(effects.marks)).filter((page) => effects.urgent.has(page.slug));
-        const rendered = await renderPages(redis, tag, pages, now, deps.urls, {
-          checkpoint: fence.next,
-          onQuarantine: logQuarantine(deps.log),
-          onCommitted: deps.onRendered,
-        });
+        const rendered = await renderPages(
+          redis,
+          { tag, pages, now, urls: deps.urls },
+          {
+            checkpoint: fence.next,
+            onQuarantine: logQuarantine(deps.log),
+            onCommitted: deps.onRendered,
+          },
+        );
         if (!rendered) return fenced();
         deps.onRender?.(pages.length);
         if (full) lastRender = performance.now();
@@ -218,10 +221,14 @@ const renderLeftovers = async (deps: ProjectorDeps, tag: string): Promise<boolea
   return counted(
     deps,
     pages.length,
-    await renderPages(deps.redis, tag, pages, now, deps.urls, {
-      onQuarantine: logQuarantine(deps.log),
-      onCommitted: deps.onRendered,
-    }),
+    await renderPages(
+      deps.redis,
+      { tag, pages, now, urls: deps.urls },
+      {
+        onQuarantine: logQuarantine(deps.log),
+        onCommitted: deps.onRendered,
+      },
+    ),
   );
 };
 
@@ -247,11 +254,15 @@ const renderClock = async (
   return counted(
     deps,
     pages.length,
-    await renderPages(deps.redis, tag, pages, now, deps.urls, {
-      extra: [setTick(tag, minute)],
-      onQuarantine: logQuarantine(deps.log),
-      // A rebuild's renders are not live until it activates, and then equal the live ones.
-      ...(force ? {} : { onCommitted: deps.onRendered }),
-    }),
+    await renderPages(
+      deps.redis,
+      { tag, pages, now, urls: deps.urls },
+      {
+        extra: [setTick(tag, minute)],
+        onQuarantine: logQuarantine(deps.log),
+        // A rebuild's renders are not live until it activates, and then equal the live ones.
+        ...(force ? {} : { onCommitted: deps.onRendered }),
+      },
+    ),
   );
 };

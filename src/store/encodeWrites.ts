@@ -3,6 +3,7 @@
 // The writes travel as one JSON string: decoding one string in C is far cheaper than shipping
 // tens of thousands of arguments. One script call blocks Redis (and every API read) while it runs,
 // so a list of writes is cut into calls of at most MAX_CALL_KEYS keys and MAX_CALL_BYTES bytes.
+import { must } from '../shared/must.ts';
 import type { WriteOp } from '../../projections/store/writeOps.ts';
 
 /** `args`: the long values, sent as script arguments of their own (a write names one by its number). */
@@ -153,5 +154,4 @@ export const encodeCalls = (
 
 /** `ops` as one script call, whatever its size (tests and callers that checked the size). */
 export const encodeWrites = (firstKeys: readonly string[], ops: readonly WriteOp[]): EncodedWrites =>
-  // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- left to the rework under way in this file
-  encodeCalls(firstKeys, ops, { keys: Infinity, bytes: Infinity })[0]!;
+  must(encodeCalls(firstKeys, ops, { keys: Infinity, bytes: Infinity })[0], 'the one call');

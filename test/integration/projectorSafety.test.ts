@@ -44,8 +44,8 @@ describe('projector safety', () => {
     });
     const now = env.now().getTime();
     const [a, b] = [
-      await projectBatch(env.redis, tag, read.rows, now),
-      await projectBatch(env.redis, tag, read.rows, now),
+      await projectBatch(env.redis, { tag, rows: read.rows, now }),
+      await projectBatch(env.redis, { tag, rows: read.rows, now }),
     ];
     const next = `${read.scannedTo!.tx}:${read.scannedTo!.pos}`;
     const fence = { tag, expected: from, next };
