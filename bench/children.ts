@@ -47,7 +47,7 @@ const startChild = <T>(
   new Promise<{ value: T; pid: number; stop: () => Promise<void>; output: () => string }>(
     (resolve, reject) => {
       // --expose-gc: the hostile bench asks the API for its heap after a full collection.
-      const flags = args[0] === 'bench/server.ts' ? ['--expose-gc'] : args[1] === 'work' && process.env['WORKER_V8'] ? process.env['WORKER_V8'].split(' ') : [];
+      const flags = args[0] === 'bench/server.ts' ? ['--expose-gc'] : [];
       const child = spawn(process.execPath, [...profiling(args), ...flags, '--import', 'tsx', ...args], {
         cwd: root,
         env: { ...process.env, ...env },
