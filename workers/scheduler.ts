@@ -1,7 +1,5 @@
-// node-cron only triggers: every few seconds each partition of the active version is woken.
-// That is the safety-net poll (a lost wake-up costs at most one period) and the clock: the
-// partition job renders what a new minute changes. Duplicate triggers from several worker
-// processes collapse in the queue's deduplication, so this is safe to run everywhere.
+// Wakes every partition of the active version every few seconds: the safety-net poll and the
+// clock (docs/scaling.md, "Many worker processes").
 import cron from 'node-cron';
 import type { Logger } from '../src/shared/logger.ts';
 import { wakeAllPartitions, type ProjectorQueue } from '../src/projector/queue.ts';

@@ -1,11 +1,5 @@
-// Which pages' SLA reports a batch changes, and from when (docs/read-models.md, "SLA reports"):
-// a page's or a monitor's settings change every report; a maintenance changes them from the
-// earlier start of its in-progress interval before and after; checks change them from the earliest
-// check, but a check in order in the current month changes no stored summary (the API assembles
-// that month from its failures at read time): it marks the page only when a failure started or
-// ended, so the render announces the page and the API's cached reports of it go stale.
-// The SLA model's plan, kept beside the evolved batch it reads: projections/sla/ is below the
-// batch folder (planBatch imports it), so it cannot import evolveBatch back.
+// Which pages' SLA reports a batch changes, and from when (docs/read-models.md, "SLA reports").
+// Kept beside the evolved batch it reads: projections/sla/ cannot import evolveBatch back.
 import { inProgressSpan } from '../sla/settings.ts';
 import type { PageState } from '../types.ts';
 import type { ProjectedEvent } from '../../src/events/storedEvent.ts';

@@ -1,9 +1,5 @@
-// Bucket fields (docs/read-models.md). Minute buckets live in one hash per half hour (a "slot",
-// epoch ms ÷ 1,800,000) with `<minute>:n`, `:rt`, `:d`, `:g` (count, Σ response time, down,
-// degraded) for the minutes 0–29 of the slot: at most 120 fields, so Redis keeps every such hash
-// as a compact listpack (hash-max-listpack-entries is 128 by default) whatever the statuses.
-// Hour buckets live in one hash per UTC day (`day` = epoch ms ÷ 86,400,000) with `<hour>:n`, `:rt`.
-// A missing field is 0. bucketKeys names both hashes.
+// Bucket fields: minute buckets in one hash per half hour, hour buckets in one per UTC day; a
+// missing field is 0 (docs/read-models.md).
 import type { HourBucket, MinuteBucket } from '../types.ts';
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../src/shared/time.ts';
 import { monitorPrefix, type MonitorRef } from '../store/monitor.ts';

@@ -1,7 +1,5 @@
-// Write builders of the buckets model. Buckets are sums, so checks may come in any order. Each
-// hash is kept only while an output can read it: minute buckets for the last MINUTE_WINDOW
-// minutes (charts' last hour, minute data and the embed's response times), hour buckets for
-// today and yesterday.
+// Write builders of the buckets model: sums, so checks may come in any order, each hash kept only
+// while an output can read it.
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../src/shared/time.ts';
 import type { MonitorRef } from '../store/monitor.ts';
 import type { WriteOp } from '../store/writeOps.ts';

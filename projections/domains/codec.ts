@@ -1,7 +1,5 @@
-// The `domains` hash of a partition: slug → {"domain": …, "since": "<log position>"}. `domain` is
-// the page's custom domain in its compared form (normalizeHost); `since` the position of the
-// page's latest settings event. A deleted page keeps its claim, so its domain answers as its
-// /s/{slug} does, until another page claims the domain with a later position.
+// The `domains` hash of a partition: slug → {"domain", "since"}, the page's custom domain claim
+// (docs/read-models.md, "Custom domains").
 import { z } from 'zod';
 import { parseStoredJson } from '../store/corruptReadModel.ts';
 

@@ -1,8 +1,5 @@
-// Down time and failure counts of a monitor whose failures are only partly loaded
-// (monitorSnapshotRead): a full UTC day is answered from its summary, any other part of a range
-// from the failures loaded for it. A flapping monitor's year then costs a few hundred summaries
-// and the failures of a few partial days, not every failure of the year. Without a summary the
-// loaded failures are all of them and the plain functions of downtime.ts answer.
+// Down time and failure counts of a monitor whose failures are only partly loaded: whole days
+// from their summaries, the rest from the failures loaded.
 import { DAY_MS } from '../../src/shared/time.ts';
 import type { DownSummary, MonitorSnapshot } from '../types.ts';
 import { downMs, failuresOverlapping, firstEndingAfter, firstStartingFrom } from './downtime.ts';

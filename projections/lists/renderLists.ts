@@ -1,8 +1,5 @@
-// Incident lists: rendered whole on page events and rebuilds; an incident event writes only that
-// incident's document, list places and month counts (an incident never moves or goes). Maintenances
-// are rendered whole whenever one changes (or the clock moves one across a window boundary): their
-// status, status lists and month lists all follow from the docs and the clock. Maintenance months
-// written are remembered so the next render can clear them.
+// Renders the incident and maintenance lists: incidents by the incident, maintenances whole
+// whenever one changes.
 import {
   incidentDailyCounts,
   dailyCountsOf,

@@ -1,7 +1,5 @@
 // The outputs readers subscribe to: the Atom and RSS feeds and the Statuspage-compatible
-// documents, stored as ready bytes like every other output. The feeds only change with incidents,
-// maintenances and page settings, so they are rendered with those; the Statuspage documents carry
-// component statuses and so are rendered with every render of the page.
+// documents, stored as ready bytes.
 import { renderAtom } from '../feeds/feedAtom.ts';
 import { feedEntries, type FeedInput } from '../feeds/feedEntries.ts';
 import { renderRss } from '../feeds/feedRss.ts';

@@ -1,7 +1,5 @@
-// The page document, stored in parts so a batch reads only what its events touch:
-// `pg:<slug>:state` holds the settings, `deleted` and the monitor configs (what every batch
-// needs); each incident and each maintenance is a field of its own hash; `updatedAt` lives in
-// `pg:<slug>:updated` (epoch ms as a decimal string) so it is stored once.
+// The page document, stored in parts so a batch reads only what its events touch
+// (docs/read-models.md).
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import type { IncidentDoc, MaintenanceDoc, PageState } from '../types.ts';

@@ -1,7 +1,5 @@
-// Keys of the page-state model: the core of the page document the projector evolves (settings,
-// monitors), its incident and maintenance documents (one hash field each, so a batch reads and
-// writes only those it touches), and the time of the page's latest event, kept apart so a batch
-// of checks does not rewrite the core.
+// Keys of the page-state model: the page core, its incident and maintenance hashes and its latest
+// event time, apart so a batch touches only what it needs.
 import { pagePrefix, type PageRef } from '../store/page.ts';
 
 export const pageStateKeys = (page: PageRef) => {

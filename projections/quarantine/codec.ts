@@ -1,7 +1,4 @@
-// A quarantined page: what failed (`event`: an event of the page could not be applied and was
-// skipped; `render`: rendering the page threw), where (the event's log position, or the
-// partition's checkpoint `<tx>:<position>` for a render), why and when. JSON in the partition's
-// quarantine hash.
+// A quarantined page: what failed, where, why and when, as JSON in the partition's quarantine hash.
 import { z } from 'zod';
 
 export const Quarantine = z.object({

@@ -1,7 +1,4 @@
-// Where the quarantine of a partition lives in Redis: the pages whose projection or render failed,
-// kept out of the way so the rest of the partition goes on (docs/architecture.md, "Quarantined
-// pages"). A failed page goes in; a page that renders again comes out. The typed read:
-// src/readModels/quarantine/reads.ts.
+// Where a partition's quarantined pages live in Redis (docs/architecture.md, "Quarantined pages").
 import type { WriteOp } from '../store/writeOps.ts';
 import { type Quarantine, encodeQuarantine } from './codec.ts';
 

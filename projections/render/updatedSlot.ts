@@ -1,7 +1,5 @@
-// The page's latest event time moves with every check, while the documents that show it change only
-// with a status, an incident, a maintenance or the settings. Such documents are rendered with this
-// slot where the time goes and served with the stored time filled in (src/readModels/fillUpdated.ts),
-// so a batch of checks that changes no status re-renders none of them.
+// The slot where a document shows the page's latest event time, filled in when read, so a batch
+// of checks that changes no status re-renders none of them.
 
 /**
  * The string a render writes for the page's updatedAt. NUL is refused at ingest

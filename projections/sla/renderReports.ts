@@ -1,8 +1,5 @@
-// A page's SLA reports from its document, its monitors' failures and month summaries (pure).
-// Months are computed from failures; quarters and years are combined from their months'
-// summaries, so a year costs about what its months' daily entries cost to write. The projector
-// computes and stores complete months (computeMonths); the API renders a report (renderReport)
-// from them and the current month, computed from its failures at read time (assembleReport.ts).
+// A page's SLA reports from its document, its monitors' failures and month summaries (pure)
+// (docs/read-models.md, "SLA reports").
 import type { PageState } from '../types.ts';
 import type { Span } from './intervals.ts';
 import { monthsOf, periodBounds, type Period } from './periods.ts';

@@ -1,7 +1,5 @@
-// The figures of one monitor over one span of a period, kept exact in ms so that months combine
-// into quarters and years without going back to the failures (sla-reports.md, "Figures").
-// A failure is known by its start (failures are disjoint), so one that runs across months is
-// counted once in a quarter or year, and its down time adds up for the longest outage.
+// The figures of one monitor over one span of a period, exact in ms, so months combine into
+// quarters and years (sla-reports.md, "Figures").
 import { clip, length, subtract, union, type Span } from './intervals.ts';
 import { dayStart, localDayOf } from './zone.ts';
 import { must } from '../../src/shared/must.ts';

@@ -1,7 +1,5 @@
-// The Statuspage API v2 documents of one page, rendered whole so each is served as stored bytes
-// under /s/{slug}/api/v2/<name>.json. Lists hold at most 50 items, like Statuspage's. The page's
-// latest event time is left as the updated slot, filled in when read, so a check that changes no
-// status leaves them as they are.
+// The Statuspage API v2 documents of one page, rendered whole and served as stored bytes under
+// /s/{slug}/api/v2/<name>.json.
 import { formatTimestamp } from '../../src/shared/time.ts';
 import type { IncidentDoc, MaintenanceDoc, MonitorStatus, OverallStatus } from '../types.ts';
 import { maintenanceStatus } from '../lists/maintenanceJson.ts';

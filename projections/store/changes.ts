@@ -1,9 +1,5 @@
-// The messages a page's render publishes on its partition's `changes` channel, inside the fenced
-// commit (so a subscriber that reads after a message sees the commit whole):
-// - `<slug>`: the page's embed or access document changed (live streams refresh; caches drop it);
-// - `<slug> rendered`: the page was rendered but its embed and access did not change; any other
-//   body of it may have (caches drop the page, live streams have nothing to send).
-// A slug never holds a space (PageSlug), so the two cannot be confused.
+// The messages a page's render publishes on its partition's `changes` channel inside the fenced
+// commit: `<slug>` or `<slug> rendered` (docs/architecture.md, "The read path").
 const RENDERED = ' rendered';
 
 export const embedChangedMessage = (slug: string): string => slug;

@@ -1,7 +1,5 @@
-// The one write protocol of the read models: every write a batch or a render makes is one of
-// these operations, built by a model's write builders and applied by src/store/commitWrites.lua.
-// The union is closed, so a write the script does not know cannot be built. Pure data: plans of
-// writes are built on the pure side (projections/) and committed by src/store.
+// The one write protocol of the read models: the closed union of operations commitWrites.lua
+// applies (docs/read-models.md, "How writes reach Redis").
 export type WriteOp =
   | Readonly<{ op: 'set'; key: string; value: string | number }>
   | Readonly<{ op: 'del'; keys: readonly string[] }>

@@ -1,7 +1,5 @@
-// How a monitor's timeline is stored (docs/read-models.md): the head hash, recent checks as
-// members "<position>:<u|d|g>" of one sorted set per hour scored by their epoch ms, closed
-// failures as "<start ms>:<end ms>", and per UTC day of failures
-// "<day>:<down ms>:<failures starting>:<earliest start>" (commitWrites.lua writes those).
+// How a monitor's timeline is stored: head, recent checks, closed failures and day summaries
+// (docs/read-models.md).
 import type { TimedCheck } from './timeline.ts';
 import type { DaySummary, Interval } from '../types.ts';
 import { DAY_MS, HOUR_MS } from '../../src/shared/time.ts';

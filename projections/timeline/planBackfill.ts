@@ -1,8 +1,5 @@
 // Plans a monitor's checks when some are older than the recent checks kept in Redis (a backfill
-// of any age). The loader read the log around them: the check just before the earliest (with the
-// start of its failure when down), and every projected check from there to the first check
-// after the latest backfilled one that is not down. That check ends any failure the backfill can
-// touch, so only the failures in between are replayed; everything after it stays as it was.
+// of any age), replaying only the failures the backfill can touch.
 import { compareChecks, replayTimeline, type Anchor, type TimedCheck } from './timeline.ts';
 import { countChecks } from '../buckets/writes.ts';
 import type { MonitorRef } from '../store/monitor.ts';

@@ -1,8 +1,5 @@
-// Plans one monitor's checks of a batch (pure): order-independent buckets (counts and
-// response-time sums per minute and hour) and the order-dependent timeline. In-order checks
-// replay from the latest check with no extra reads; a late check (up to 24 h, see RECENT_MS in
-// retention.ts) comes with the recent checks around it, and the span after it is replayed
-// exactly as if it had come in order.
+// Plans one monitor's checks of a batch (pure): its buckets and its timeline, replayed from the
+// latest check or, for a late check, from the recent checks around it.
 import { DAY_MS } from '../../src/shared/time.ts';
 import { compareChecks, replayTimeline, type Anchor, type TimedCheck } from './timeline.ts';
 import type { Interval } from '../types.ts';

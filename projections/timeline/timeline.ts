@@ -1,7 +1,5 @@
-// A monitor's failures (maximal runs of down checks) from its ordered checks. The projector
-// replays from an anchor: the check just before the earliest new one, whose failure (if it was
-// down) keeps its start. In-order checks anchor on the latest check, so nothing is reloaded;
-// a late check anchors further back and the span after it is recomputed exactly.
+// A monitor's failures (maximal runs of down checks) from its ordered checks, replayed from an
+// anchor check.
 import type { CheckStatus } from '../../src/events/check.ts';
 import type { Interval } from '../types.ts';
 

@@ -1,8 +1,5 @@
-// The response bodies of read-api.md, defined once: the OpenAPI document is built from these
-// schemas, and the render functions (projections/render) return their inferred types, so a field
-// added on one side only fails the typecheck. The API sends stored bytes and never parses them;
-// test/integration/responseContract.test.ts parses them with these schemas. Field order follows
-// the spec's tables.
+// The response bodies of read-api.md, defined once: the OpenAPI document and the render functions'
+// types come from these schemas.
 import { z } from './zod.ts';
 
 const timestamp = z.string().openapi({ format: 'date-time', example: '2026-11-22T10:00:00Z' });

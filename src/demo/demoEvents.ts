@@ -1,8 +1,5 @@
-// The demo page `demo`: six monitors with 90 days of checks, outages, incidents and maintenances,
-// as raw ingest events in `at` order (checks in order per monitor, so the projector takes its
-// fast path). Pure: the same `nowMs` always gives the same events, ids included, so a second
-// load at the same instant only finds duplicates. Check values are a function of monitor and
-// instant alone, so the demo agent extends the history with the same kind of numbers.
+// The demo page `demo` as raw ingest events: six monitors with 90 days of history, deterministic
+// for a given `nowMs`.
 import { DAY_MS, HOUR_MS, MINUTE_MS, formatTimestamp } from '../shared/time.ts';
 import { INCIDENTS, MAINTENANCES, RUNS } from './demoStory.ts';
 

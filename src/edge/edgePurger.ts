@@ -1,7 +1,5 @@
-// Sends the projector's purges to every configured edge, off the projection path: keys are queued
-// (never awaited by a commit), coalesced per edge for COALESCE_MS (a page that changes 50 times a
-// second is purged a few times a second), sent in calls of at most the edge's key limit, and on a
-// failure put back and retried with exponential backoff. Counted on /metrics per provider.
+// Sends the projector's purges to every configured edge off the projection path: queued,
+// coalesced, retried (docs/operations.md, "Edge caching").
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { Logger } from '../shared/logger.ts';
 import type { PurgeTarget } from './providers.ts';

@@ -1,7 +1,4 @@
-// One purge call per edge API, as each vendor documents it. A purge is soft where the edge has one
-// (the object is marked stale and refetched once, so the herd never reaches the origin), hard
-// when the page's access changed (a page made private, blocked or deleted must not be served from
-// grace); a non-2xx answer, or a 2xx that reports a failure, throws.
+// One purge call per edge API, as each vendor documents it (docs/operations.md, "Edge caching").
 import type { EdgeProvider, EdgeSettings } from './edgeSettings.ts';
 
 export type PurgeTarget = Readonly<{

@@ -1,10 +1,5 @@
-// The surrogate keys (Fastly `Surrogate-Key`, Varnish xkey, Cloudflare `Cache-Tag`) answers carry
-// and purges name. A slug is [a-z0-9-] (PageSlug), so it goes into a key as stored.
-// - `page-{slug}`: every answer about the page (purged by incident, maintenance and page events);
-// - `page-{slug}-checks`: the answers a check can change (charts, minute-data, availability, embed
-//   status and snippets, the badge, the Statuspage-compatible documents), purged alone when only
-//   checks and monitors changed, so lists, feeds and the HTML page stay cached at the edge;
-// - `static`: page-independent assets (the widget script, the status page's script and style).
+// The surrogate keys answers carry and purges name: `page-{slug}`, `page-{slug}-checks`, `static`
+// (docs/deploy.md, "Behind a CDN or a shared cache").
 export const STATIC_KEY = 'static';
 
 export const pageKey = (slug: string): string => `page-${slug}`;

@@ -1,10 +1,5 @@
-// Monthly partitions for check results. Creating one takes an ACCESS EXCLUSIVE lock on
-// event_log_checks until its transaction ends, which would stall every append and every log read
-// behind a long append transaction: so they are created ahead, each in a transaction of its own
-// (workers make the current and next month's at start and daily; an append makes its first
-// chunk's before it opens its transaction). Only a later chunk of a CLI import that reaches a
-// month without a partition still creates it inside the import's transaction. Months known to
-// exist are remembered per process, once committed.
+// Creates the monthly partitions of check results ahead of need, each in a short transaction of
+// its own (docs/operations.md, "Ingest beside a CLI import").
 import { sql, type CommonQueryMethods, type DatabasePool } from 'slonik';
 import type { ParsedEvent } from '../events/parseEvent.ts';
 

@@ -1,11 +1,5 @@
-// The advisory locks of an append transaction, in one global order: (namespace, key) ascending —
-// the import lock, then pages, then custom domains, each by key. A single-chunk batch (HTTP) takes
-// all its locks in that order, so two of them cannot deadlock. A multi-chunk transaction (a CLI
-// import streaming its input) learns its pages chunk by chunk, so a later chunk may need a key
-// below one it already holds: it never *waits* for such a key, it tries it until it is free (the
-// other holder is a batch that waits for us with a lock timeout, and gives up), so it cannot
-// be a deadlock's victim and lose the whole import. Imports run one at a time (IMPORT_LOCK), so
-// two imports cannot wait for each other either.
+// The advisory locks of an append transaction in one global order, so HTTP batches and imports
+// cannot deadlock (docs/operations.md, "Ingest beside a CLI import").
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql, type DatabaseTransactionConnection } from 'slonik';
 import { z } from 'zod';

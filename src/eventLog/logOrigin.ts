@@ -1,8 +1,5 @@
-// Restores into another PostgreSQL cluster (design notes §3). Every row of the log carries the
-// transaction id that wrote it, and the gap-free reader only returns rows below the oldest open
-// transaction: restored rows keep the old cluster's ids, which the new server may not have
-// reached, so they stay invisible (and new rows sort before them). The cluster that wrote the log
-// is recorded in log_origin (migration 0005); a mismatch stops the projecting services at start.
+// Records which PostgreSQL cluster wrote the log and stops the projecting services on a mismatch
+// (docs/operations.md, "Restoring the database").
 import { sql, type CommonQueryMethods, type DatabasePool } from 'slonik';
 import { z } from 'zod';
 

@@ -1,7 +1,5 @@
-// A monitor's checks as the log holds them, for a backfill: checks older than the recent ones the
-// projector keeps in Redis. Only what is already projected counts (up to the checkpoint the batch
-// started from), and only since the monitor last joined its page (a removed monitor that comes
-// back starts afresh, as in the read models).
+// A monitor's projected checks as the log holds them, for a backfill older than the recent checks
+// kept in Redis.
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 import type { TimedCheck } from '../../projections/timeline/timeline.ts';

@@ -1,11 +1,5 @@
-// The index that lets projector partition p of N read only its own events: on every table of the
-// log, ((page_hash % N), transaction_id, position). The partition count can change (a rebuild
-// with another PROJECTOR_PARTITIONS), so there is one such index per count in use, built when a
-// count is first used: CONCURRENTLY on each leaf table (appends and reads go on meanwhile), then
-// attached to an index on the partitioned parents, which becomes valid once every leaf has one.
-// Monthly check tables created later get it from the parent. Several processes may ask at once:
-// one builds (a session advisory lock taken with try, so nobody waits on a lock while holding a
-// snapshot that CREATE INDEX CONCURRENTLY would wait for), the others wait for it to be valid.
+// The per-partition-count index that lets projector partition p of N read only its own events,
+// built concurrently on first use (docs/scaling.md, "Reading the log per partition").
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql, type CommonQueryMethods, type DatabasePool } from 'slonik';
 import { z } from 'zod';

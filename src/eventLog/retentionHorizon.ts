@@ -1,7 +1,5 @@
-// Checks dated before the retention horizon (migration 0009: the months drop_check_months_before
-// dropped) are refused: their month and their ids are gone, so such a check could be neither
-// stored nor recognised as a duplicate. The horizon is always more than 400 days back, so a
-// batch of recent checks costs no query.
+// Refuses checks dated before the retention horizon, whose month has been dropped
+// (docs/operations.md, "Dropping old checks").
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 import type { EventError, ParsedEvent } from '../events/parseEvent.ts';

@@ -1,7 +1,5 @@
 // The instant an answer assembled from the series is computed for: the first request of its
-// minute in this process, so the response cache's refills within the minute give the same bytes
-// and ETag while the data stays the same (conditional requests get 304), and the clock still
-// shows within the 60 s decisions.md allows.
+// minute in this process, so refills within the minute give the same bytes and ETag.
 import { LRUCache } from 'lru-cache';
 import type { PageRef } from '../../projections/store/page.ts';
 import type { Clock } from '../shared/clock.ts';

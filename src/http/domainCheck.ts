@@ -1,7 +1,5 @@
-// GET /v1/domains/check?domain=… on the operator listener: the `ask` of an on-demand TLS proxy
-// (docs/deploy.md). 200 only for the custom domain of a live page, so certificates are issued for
-// real pages alone, whatever Host names a stranger sends. Answered from the write model, which
-// knows a domain from the moment its page.configured is committed.
+// GET /v1/domains/check?domain=…: the `ask` of an on-demand TLS proxy, 200 only for a live page's
+// custom domain (docs/deploy.md).
 import { Router } from 'express';
 import { sql, type DatabasePool } from 'slonik';
 import { z } from 'zod';

@@ -1,9 +1,5 @@
-// Custom domains: a request whose host is a page's custom domain is served as that page, with the
-// page-scoped paths at the domain's root (`/` is the status page, `/feed.atom`, `/feed.rss`,
-// `/api/v2/*.json` the feeds and Statuspage documents), so a client that appends Statuspage's paths
-// to the domain works unchanged. The request is rewritten onto the page's /s/{slug} routes, so it
-// answers exactly as they do (access rules, errors, caching). Every other path, and every host that
-// is no page's domain, goes on to the normal routes untouched.
+// Custom domains: a request whose host is a page's custom domain is rewritten onto that page's
+// /s/{slug} routes, with the page-scoped paths at the domain's root.
 import type { RequestHandler } from 'express';
 import { normalizeHost } from '../shared/hostName.ts';
 

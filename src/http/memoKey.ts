@@ -1,12 +1,5 @@
-// What the response memo keys an answer on: what the route validated, never the raw request.
-// A lookup key is the path and the query parameters some memoized route knows, sorted; every
-// other parameter is ignored by the routes, so it is dropped from the key too (a flood of
-// `?x=<random>` is one entry, answered from memory). An answer is remembered only when its
-// request is in canonical form for its route: the path exactly the route's pattern filled with
-// its parameters, and only parameters that route knows, in plain (unencoded) spelling. Anything
-// else (another spelling, a parameter of another route) is answered by the routes, from the read
-// cache, and never becomes an entry. The host is part of the key only at a custom domain's root
-// paths, where it chooses the page.
+// What the response memo keys an answer on: what the route validated, never the raw request
+// (docs/operations.md, "Caches under a flood of random URLs").
 import type { IncomingMessage } from 'node:http';
 import type { Request } from 'express';
 import { statuspageDocuments } from '../../projections/statuspage/documents.ts';

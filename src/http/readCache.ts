@@ -1,19 +1,5 @@
-// The API process's cache of what the routes read from Redis, per page and variant (a model, a
-// list page, an embed variant): the access document with the ready body, its ETag and headers,
-// so most requests never leave the process. Freshness:
-// - every render of a page announces itself on its partition's `changes` channel inside the fenced
-//   commit (projections/store/changes.ts); the message marks every entry of the page stale at once;
-// - a read that was in flight when its page's message came is not kept (it may predate the commit);
-// - a stale entry is not dropped: the next read of one is
-//   answered with it while one Redis read refreshes it, so a thundering herd on a page being
-//   rendered several times a second never waits behind the projector's commits in Redis. A stale
-//   body is served only until that one read lands (or fails: then the entry goes), never past
-//   the TTL, and never while the subscriber is away;
-// - while the subscriber is down (or not yet subscribed) the cache is emptied and bypassed: a
-//   missed message can never keep an entry alive;
-// - every entry expires after `ttlMs` anyway (1 s by default): the backstop for a subscriber whose
-//   connection hangs without closing (an SLA report keyed by its minute lives up to a minute).
-// Concurrent misses of one entry share one Redis read. Size is bounded by bytes (LRU).
+// The API process's cache of what routes read from Redis, per page and variant, kept fresh by the
+// projector's announcements (docs/architecture.md, "The read path": "Freshness").
 import { LRUCache } from 'lru-cache';
 import { changesPattern } from '../../projections/store/control/keys.ts';
 import { parsePageChange } from '../../projections/store/changes.ts';

@@ -1,8 +1,5 @@
-// read_cache_requests_total{result} (operations.md, "Metrics"): how the requests of this API
-// process were answered by its response cache — from memory (`hit`, `stale`, or a whole answer
-// from the memo, `memo`), from Redis (`miss`), or from Redis because the cache was off for want
-// of a subscriber (`bypassed`). The hit ratio is (hit + stale + memo) / all. The cache keeps its
-// own counts; the counter takes what they gained since the last scrape.
+// read_cache_requests_total{result}: how this API process's requests were answered by its
+// response cache (docs/operations.md, "Metrics").
 import { Counter, type Registry } from 'prom-client';
 import type { ReadCache } from './readCache.ts';
 import type { ResponseMemo } from './responseMemo.ts';

@@ -1,7 +1,5 @@
-// The request path of one API process as `npm run serve` wires it: the one shared subscriber, the
-// response cache on it and the memo of whole answers (unless READ_CACHE_TTL_MS=0), and the
-// request-log policy, from the environment (readPathSettings.ts). Pass them to buildPublicHandler;
-// close at shutdown.
+// The request path of one API process as `npm run serve` wires it: subscriber, response cache,
+// memo and request-log policy, from the environment.
 import type { RedisClient } from '../store/redisClient.ts';
 import { createSubscriber, type Subscriber } from '../store/subscriber.ts';
 import type { Logger } from '../shared/logger.ts';

@@ -1,7 +1,5 @@
-// Request metrics for every request, and a log line for the requests an operator asked for: by
-// default only failures (5xx) and slow requests (LOG_REQUESTS, LOG_SLOW_MS: docs/operations.md),
-// so a thundering herd does not write a line per request. Only the route pattern and the path are
-// logged, never the query string: it may carry a page's auth_token.
+// Request metrics for every request, and a log line only for the requests LOG_REQUESTS asks for
+// (docs/operations.md, "The request path").
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from '../shared/logger.ts';

@@ -1,13 +1,6 @@
-// The public listener's memo of whole answers: a GET that was answered 200 from the response
-// cache is answered again, byte for byte, without entering Express, for as long as the cache
-// entry it came from is still the current one. So the memo is exactly as fresh as the cache: a
-// render's announcement, the TTL, a subscriber going away or an eviction end the cache entry, and
-// with it every answer made from it (checked on each use, so nothing has to be told).
-//
-// What is remembered: only answers of public pages (never `private, no-store`), keyed on what the
-// route validated (memoKey.ts), never on the raw query: a flood of random URLs adds no entry. A
-// request with If-None-Match gets the same 304 the route would give; one with If-Modified-Since
-// (the feeds' other conditional form) goes to the routes.
+// The public listener's memo of whole answers: a public 200 from the response cache is answered
+// again, without entering Express, while its cache entry is current
+// (docs/architecture.md, "The read path").
 import type { IncomingMessage, OutgoingHttpHeaders, RequestListener, ServerResponse } from 'node:http';
 import type { Response } from 'express';
 import { LRUCache } from 'lru-cache';

@@ -1,7 +1,5 @@
 // The one route table of the public API: every GET path in a single lookup by its first segment,
-// instead of a chain of routers each tried in turn. Matching follows Express's defaults (literal
-// segments case-insensitive, one trailing slash ignored, `:name` one non-empty segment), and a
-// parameter that cannot be percent-decoded is the route's own "not found", as before.
+// with Express's matching rules.
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { ApiError, type ApiErrorCode } from './errors.ts';
 import { must } from '../shared/must.ts';

@@ -1,8 +1,5 @@
-// Failed private-page tokens, counted per client address and page: after `maxFailures` wrong
-// tokens within a window, that client's tokens for that page are not even checked until the
-// window ends (429 with Retry-After), so guessing runs at a few tries a minute. Other clients,
-// the page's other readers behind other addresses, are not affected. Settings in
-// docs/operations.md; the table of counters is bounded (least recently used go first).
+// Failed private-page tokens, counted per client address and page, so guessing runs at a few
+// tries a minute (docs/operations.md, "Private-page tokens and ingest").
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import { parseSettings } from '../config.ts';

@@ -1,11 +1,5 @@
-// `npm run ingest -- [--resume <line>] <file.ndjson|->`: the CLI door of ingest.md. The input is
-// streamed 2,000 events at a time and each chunk is committed in a transaction of its own, so an
-// import of any size neither holds back the projectors (they read only below the oldest open
-// transaction) nor keeps HTTP appends waiting on its page locks for longer than one chunk.
-// A file is first read once to check every line's shape, so a malformed line appends nothing; an
-// event the log refuses when appended (a monitor the page does not have…) stops the import at its
-// chunk, and the output names the last line committed: `--resume <line>` goes on after it
-// (docs/ingest.md).
+// `npm run ingest -- [--resume <line>] <file.ndjson|->`: the CLI import, committed chunk by chunk
+// (docs/ingest.md; docs/operations.md, "Ingest beside a CLI import").
 import { open } from 'node:fs/promises';
 import type { DatabasePool } from 'slonik';
 import { appendParsed, InvalidBatch, type AppendResult } from '../eventLog/appendEvents.ts';

@@ -1,7 +1,5 @@
-// GET /v1/autoscale: what an autoscaler (KEDA's metrics-api scaler) needs to size the workers, in
-// one small JSON object. It is the projection's own backlog, read like the lag gauges: the BullMQ
-// wait list holds at most one job per partition whatever the backlog (wake-ups are deduplicated),
-// misses delayed (retrying) and prioritised jobs, and says nothing of how far behind the models are.
+// GET /v1/autoscale: the projection backlog an autoscaler sizes the workers by
+// (docs/operations.md, "The autoscaling endpoint").
 import type { DatabasePool } from 'slonik';
 import type { RedisClient } from '../store/redisClient.ts';
 import { projectionLag } from './projectionStatus.ts';

@@ -1,9 +1,5 @@
-// Redis losing part of a version (keys deleted by hand, a failed-over shard, a server that was not
-// `noeviction` for a while) must not be read as anything else. A partition whose checkpoint is
-// gone while its version is still the active one is not "fenced" (that is a retired version): it
-// lost its data. A page whose document is gone while the log says it exists (its next event is
-// not `page.configured`, and it is not quarantined) would be rendered as deleted. Both stop the
-// batch; the job rebuilds the version (projectPartition).
+// Tells data that Redis lost from a retired version or a deleted page, so the job rebuilds instead
+// (docs/architecture.md, "Versions and rebuilds": "Partial loss").
 import type { RedisClient } from '../store/redisClient.ts';
 import type { PageState } from '../../projections/types.ts';
 import type { ProjectedEvent } from '../events/storedEvent.ts';

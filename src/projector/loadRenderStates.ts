@@ -1,9 +1,5 @@
-// What a render reads of its pages' documents. A render of the whole incident lists reads every
-// incident; any other reads only those it can show — the unresolved ones and the newest
-// SHOWN_INCIDENTS by start and by latest update (with every tie at the last place) — and those
-// that changed, with the start times of their months. So an incident update, and the clock, cost
-// the same on a page with years of incidents as on a new one. Pages whose index does not cover
-// every incident (models written by an earlier release) are read whole.
+// What a render reads of its pages' documents: only the incidents it can show and those that
+// changed, so a page's history does not grow a render's cost (docs/read-models.md).
 import { daysOfMonth, incidentDailyCounts, monthsOfIncident } from '../../projections/lists/dailyCounts.ts';
 import type { PageState } from '../../projections/types.ts';
 import type { PageRef } from '../../projections/store/page.ts';

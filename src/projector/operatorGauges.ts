@@ -1,7 +1,4 @@
-// The gauges an operator alerts on beside the projection lag (operations.md, "Metrics"): whether
-// a rebuild runs and when it last moved on, Redis memory against maxmemory and its eviction
-// policy, and whether this process's dependencies answer (what GET /readyz says). Read when
-// Prometheus scrapes, through the same guarded collectors as the lag.
+// The gauges an operator alerts on beside the projection lag (docs/operations.md, "Metrics").
 import { Cluster } from 'ioredis';
 import { Gauge, type Registry } from 'prom-client';
 import { failingDependencies } from '../http/probes.ts';

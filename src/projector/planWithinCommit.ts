@@ -1,8 +1,5 @@
-// A batch commits with its checkpoint in one script call of bounded size (control/commitWrites.ts).
-// When the writes planned for a batch's rows do not fit, the batch is cut: a first part sized
-// from how far over they went is planned again, and so on down to a single event, whose writes
-// are bounded by what ingest admits.
-// The checkpoint then moves to just after the last row kept, and the rest is read again.
+// Cuts a batch whose writes do not fit one commit, so it lands with its checkpoint in one call
+// (docs/architecture.md, "Projection: exactly once on an at-least-once queue").
 import type { Checkpoint, LogRow } from '../eventLog/readAfter.ts';
 import { must } from '../shared/must.ts';
 

@@ -1,7 +1,5 @@
-// How far the read models are behind the log (operations.md): the log head, the position up to
-// which everything is projected, and how many events and seconds are still pending. Scrapes and
-// probes ask often, so it is one statement over the rows after the lowest checkpoint (an index
-// range scan when little is pending), stopping after LAG_COUNT_CAP rows.
+// How far the read models are behind the log, in one bounded statement (docs/operations.md,
+// "Metrics").
 import type { RedisClient } from '../store/redisClient.ts';
 import { sql, type DatabasePool } from 'slonik';
 import { z } from 'zod';

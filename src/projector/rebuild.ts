@@ -1,7 +1,5 @@
-// Rebuilds every read model from position zero into a new version while the current one keeps
-// serving, flips the active pointer once every partition has caught up, then deletes the old
-// version. One rebuild at a time (a fenced Redis lock); safe beside running workers. Versions a
-// killed rebuild left behind are collected first.
+// Rebuilds every read model into a new version while the current one serves, then flips to it
+// (docs/architecture.md, "Versions and rebuilds").
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ActiveVersion } from '../../projections/store/control/codec.ts';
 import { ensurePartitionIndex } from '../eventLog/partitionIndex.ts';

@@ -1,8 +1,5 @@
-// The bulk of a rebuild: the log is read once, in order, and each batch is split across the
-// partitions and committed to each with its checkpoint (the same compare-and-set as always).
-// The next batch is read from PostgreSQL while the current one is applied to Redis; a batch too
-// big for one commit per partition is cut (planWithinCommit) and the rest read again. Continuous
-// projection reads per partition instead, because each partition is its own job there.
+// The bulk of a rebuild: the log read once, in order, each batch split across the partitions and
+// committed with their checkpoints (docs/architecture.md, "Versions and rebuilds").
 import type { RedisClient } from '../store/redisClient.ts';
 import {
   formatCheckpoint,

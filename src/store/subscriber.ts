@@ -1,8 +1,5 @@
-// The one pub/sub connection of an API process: every listener of model announcements (live
-// streams, custom domains, the response cache) registers its channels here. It (re)subscribes
-// itself on every `ready`, so it knows when it is really subscribed: `live()` is false from a
-// disconnect until every channel is subscribed again, and `onDown` / `onLive` tell listeners that
-// messages may have been missed in between.
+// The one pub/sub connection of an API process, shared by every listener of model announcements;
+// it reports when it is live, so listeners know when messages may have been missed.
 import { subscriberOf, type RedisClient } from './redisClient.ts';
 import type { Logger } from '../shared/logger.ts';
 

@@ -1,7 +1,5 @@
-// GET /api/status/{slug}/charts and GET /api/status-page/{slug}/minute-data: assembled when read
-// from the monitors' bounded series (they move with every check and every minute), once per
-// change of the page, minute or cache lifetime, then served from the process's cache. Never
-// cached by clients (read-api.md: poll every 15–60 s instead).
+// GET /api/status/{slug}/charts and GET /api/status-page/{slug}/minute-data, assembled when read
+// from the monitors' bounded series.
 import type { Request, Response } from 'express';
 import { renderCharts, renderMinuteData } from '../../../projections/charts/charts.ts';
 import { pageKeys } from '../../edge/surrogateKeys.ts';

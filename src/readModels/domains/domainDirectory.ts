@@ -1,8 +1,5 @@
-// The API's in-process view of the custom domains: domain → slug under the active version, loaded
-// from every partition's claims in one round trip and reloaded when the projector announces a
-// change, so a request looks its host up in memory and costs Redis nothing. A periodic reload
-// (and one after the subscriber reconnects) covers an announcement that never arrived. The
-// announcements come through the process's shared subscriber (src/store/subscriber.ts).
+// The API's in-process view of the custom domains (domain → slug), reloaded on announcements, so
+// a request looks its host up in memory.
 import type { RedisClient } from '../../store/redisClient.ts';
 import type { Logger } from '../../shared/logger.ts';
 import type { ActiveVersionReader } from '../../store/control/activeVersionReader.ts';

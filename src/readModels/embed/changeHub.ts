@@ -1,8 +1,5 @@
-// Fan-out of embed changes to the live streams of this process. The process's one subscriber
-// (PSUBSCRIBE to every partition's change channel, shared with the response cache and the custom
-// domains: src/store/subscriber.ts) tells it of changes; a change to a page with
-// open streams costs one read of its embed, whatever the number of streams, and each distinct
-// variant (inc/rtm/upd) is joined once. Heartbeats are one timer for all streams.
+// Fan-out of embed changes to this process's live streams: one read per changed page, whatever
+// the number of streams.
 import type { RedisClient } from '../../store/redisClient.ts';
 import { systemClock, type Clock } from '../../shared/clock.ts';
 import type { Logger } from '../../shared/logger.ts';

@@ -1,7 +1,5 @@
-// The embed status body: the stored parts (head, incidents, tail) joined in the field order of
-// read-api.md, with `updated` (the page's latest event) and, when asked for, rtm and upd computed
-// from the monitors' series: what moves with every check is never stored in the embed. Shared by
-// GET /api/embed/status and the live stream.
+// The embed status body joined from its stored parts, with rtm and upd computed from the series
+// when asked for; shared by the status route and the live stream.
 import { rtmMinutes, rtmWindow, updDays } from '../../../projections/embed/embed.ts';
 import type { MonitorSnapshot } from '../../../projections/types.ts';
 import { formatTimestamp } from '../../shared/time.ts';

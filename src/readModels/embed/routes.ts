@@ -1,7 +1,5 @@
-// GET /api/embed/status and GET /api/embed/markdown. The status body is joined from the stored
-// fragments of the embed hash, with rtm and upd computed from the series when asked for
-// (embedBody.ts); each variant is joined (and its ETag hashed) once per change of the page (and
-// per minute with rtm or upd), then served from the process's cache. The snippets are stored whole.
+// GET /api/embed/status and GET /api/embed/markdown, joined from the stored embed fragments once
+// per change of the page.
 import type { Request } from 'express';
 import { pageKeys } from '../../edge/surrogateKeys.ts';
 import { createAssemblyClock } from '../../http/assemblyClock.ts';

@@ -1,8 +1,4 @@
-// What one API process allows its live streams (docs/operations.md, "Live streams"): how many per
-// client address and in all, how many unsent bytes a stream may hold before it is dropped, how
-// long one lives before the client is asked to reconnect, and how long a new one waits for the
-// change hub. A slot is taken before anything is awaited and given back when the response closes,
-// whatever happened in between, so nothing a client does can leave a stream counted or registered.
+// What one API process allows its live streams (docs/operations.md, "Live streams").
 import type { ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { parseSettings } from '../../config.ts';

@@ -1,7 +1,5 @@
-// GET /api/embed/stream: the embed status as Server-Sent Events. Same parameters, access rules,
-// plan rules and error answers as GET /api/embed/status (answered before the stream starts); then
-// the body at once and again on every change (event `status`, `id` = the body's revision, so a
-// reconnection with Last-Event-ID gets nothing it already has), and a comment every 25 s.
+// GET /api/embed/stream: the embed status as Server-Sent Events, with the rules and errors of
+// GET /api/embed/status.
 import type { Request } from 'express';
 import { ApiError } from '../../http/errors.ts';
 import { admit, pageRules, requestToken, type RouteDeps } from '../access/pageGate.ts';

@@ -1,7 +1,5 @@
-// The three handlers incidents and maintenances share: a page of the list, one month, and the
-// daily counts of one month. Lists are assembled from stored documents (each already spec-shaped
-// JSON) by concatenation, so the request path never parses or re-serialises them; each variant is
-// assembled (and its ETag hashed) once per change of the page, then served from the process's cache.
+// The handlers incidents and maintenances share (a page of the list, a month, a month's daily
+// counts), assembled from stored documents by concatenation.
 import type { Request, Response } from 'express';
 import { pageKeys } from '../../edge/surrogateKeys.ts';
 import type { EdgeLifetime } from '../../edge/edgeHeaders.ts';

@@ -1,8 +1,5 @@
-// What rendering needs of one monitor, as one typed read: its timeline head, the day summaries of
-// its failures over the last 366 days and the failures themselves only where a figure needs part
-// of a day (today and yesterday, the oldest day of each period), hour buckets of today and
-// yesterday and minute buckets of the last 240 minutes. So a monitor's render reads the same
-// bounded amount whatever its history: a monitor flapping all year costs about as much as a quiet one.
+// What rendering needs of one monitor, as one typed read of bounded size, so a monitor's render
+// costs the same whatever its history.
 import { periodMs } from '../../../projections/availability/availability.ts';
 import type { Interval, MonitorConfig, MonitorSnapshot, MonitorStatus } from '../../../projections/types.ts';
 import { hourBucketsRead, minuteBucketsRead } from '../buckets/reads.ts';

@@ -1,7 +1,5 @@
-// A page's monitors with their bounded series, for the answers assembled when read (charts,
-// minute data, the embed's rtm and upd): the page core first (which monitors), then every
-// monitor's series in one round trip. Bounded like a render's read: the last 240 minutes, two
-// days of hours, a year of day summaries (monitorSnapshotRead.ts).
+// A page's monitors with their bounded series, for the answers assembled when read, in two round
+// trips.
 import type { MonitorConfig, MonitorSnapshot } from '../../../projections/types.ts';
 import type { PageRef } from '../../../projections/store/page.ts';
 import { decodePage } from '../../../projections/pageState/codec.ts';

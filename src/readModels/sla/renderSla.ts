@@ -1,10 +1,5 @@
-// Computes the SLA month summaries of a partition's pages (docs/read-models.md, "SLA reports"):
-// the complete months of the pages a batch marked (from the earliest instant that changed: a late
-// or backfilled check, a maintenance, or everything for a page's or monitor's settings), and of
-// the pages whose current month completed. No report is rendered here: the API assembles reports
-// from these summaries (and the current month's failures) at read time. On a new minute the
-// partition's clock instant is stored once, not per page. Committed under the checkpoint the
-// render read, as pages are.
+// Computes and stores the SLA month summaries of the pages a batch marked or whose month completed;
+// reports are assembled from them at read time (docs/read-models.md, "SLA reports").
 import { periodBounds, monthAt, reachYear, type Period } from '../../../projections/sla/periods.ts';
 import { computeMonths } from '../../../projections/sla/renderReports.ts';
 import { slaSettings } from '../../../projections/sla/settings.ts';

@@ -1,8 +1,5 @@
-// GET /api/status-pages/{slug}/sla (JSON or CSV) and the printable report /s/{slug}/sla/{period}
-// (sla-reports.md). A report is assembled at read time from the stored month summaries and, for
-// the current month, its failures, at the partition's clock instant (docs/architecture.md, "SLA
-// reports at read time"); the answer is kept in the read cache under that instant, so a page's
-// report is made at most once a minute per process (and again after each change of the page).
+// GET /api/status-pages/{slug}/sla and /s/{slug}/sla/{period}: reports assembled at read time
+// (docs/architecture.md, "SLA reports at read time").
 import type { Request, Response } from 'express';
 import { monthAt, parsePeriod, type Period } from '../../../projections/sla/periods.ts';
 import { reportHtml } from '../../../projections/sla/reportHtml.ts';

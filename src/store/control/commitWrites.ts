@@ -1,13 +1,5 @@
-// The one way writes reach the read models: script calls of bounded size (store/encodeWrites.ts),
-// each fenced by the partition's checkpoint (store/commitWrites.lua). Every key must sit under the
-// partition's hash tag, so one commit touches one Redis Cluster slot.
-//
-// A render's writes state results (bodies, sets), so they may go in as many calls as they need.
-// A batch's writes move the checkpoint and must land all at once: a crash between calls would
-// replay the batch over half of its own writes (counters counted twice, documents evolved twice).
-// Only its deletions (of monitors the batch removes, which nothing in its plan reads) may go
-// ahead in calls of their own; the rest must fit one call, and the projector cuts a batch whose
-// writes do not (encodeBatch).
+// The one way writes reach the read models: bounded script calls, each fenced by the partition's
+// checkpoint; a batch's writes land in one call (docs/read-models.md, "How writes reach Redis").
 import type { RedisClient } from '../redisClient.ts';
 import {
   callBytes,

@@ -1,9 +1,5 @@
-// One rebuild at a time: a lock with a token, fenced. It is renewed and released only while it
-// still holds our token (compare in a script), and the pointer flips only for its holder
-// (activate.lua), so a rebuild that paused past the lock's expiry can neither extend a newer
-// rebuild's lock nor activate its own, older build.
-// The token names what the holder does: a worker's start-up collection of stale versions holds
-// the lock for a bounded SCAN only, so a rebuild waits for it instead of being refused.
+// One rebuild at a time: a lock with a token, fenced
+// (docs/architecture.md, "Versions and rebuilds").
 import { randomUUID } from 'node:crypto';
 import type { RedisClient } from '../redisClient.ts';
 import { withScripts } from '../scripts.ts';

@@ -1,7 +1,5 @@
-// How far a running rebuild has got, for the operator's gauges (projector_rebuild_*): one small
-// hash beside the rebuild lock, written by the rebuild at most once a second and deleted when it
-// ends. Whether a rebuild runs at all is the lock's business (a killed rebuild's hash stays
-// behind, but its lock expires), so a reader trusts the hash only while a rebuild holds the lock.
+// How far a running rebuild has got, for the projector_rebuild_* gauges; trusted only while a
+// rebuild holds the lock.
 import type { RedisClient } from '../redisClient.ts';
 import { rebuildProgressKey } from '../../../projections/store/control/keys.ts';
 import { lockHolderPurpose } from './rebuildLock.ts';

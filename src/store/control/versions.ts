@@ -1,7 +1,5 @@
-// Read-model versions (blue/green, design notes §3): a new version is built under its own key
-// prefix while the active one keeps serving, the `active` pointer flips once it has caught up,
-// then the old version is deleted. Its checkpoints go first, which fences any late writer.
-// These writes are not part of any partition's commit: they create, flip and drop partitions.
+// Read-model versions (blue/green): create, flip the active pointer, drop
+// (docs/architecture.md, "Versions and rebuilds").
 import type { RedisClient } from '../redisClient.ts';
 import { START, formatCheckpoint } from '../../eventLog/readAfter.ts';
 import { formatActive, parseActive, type ActiveVersion } from '../../../projections/store/control/codec.ts';
