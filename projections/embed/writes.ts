@@ -8,11 +8,9 @@ import { embedKeys, encodeEmbed, type EmbedParts } from './codec.ts';
 import { partitionKeys } from '../store/control/keys.ts';
 
 /**
- * The parts, versioned: only changed fields are written, each stamped with a new revision, and the
- * page's slug is published on `channel` when anything changed (live streams). The access document
- * rides along so that a change of access also reaches the streams. Every page render writes this,
- * so when nothing in it changed the render is announced all the same (`renderedMessage`): the API
- * processes' response caches mark the page's other bodies stale (changes.ts).
+ * The parts with the access document, versioned: only changed fields are written, and the page's
+ * slug is published on `channel` when anything changed, `renderedMessage` otherwise
+ * (docs/read-models.md, "Live streams").
  */
 export const putEmbed = (
   page: PageRef,

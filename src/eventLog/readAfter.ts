@@ -32,11 +32,8 @@ type ReadAfterOptions = Readonly<{
 export type ReadResult = Readonly<{ rows: LogRow[]; scannedTo: Checkpoint | null }>;
 
 /**
- * At most `limit` rows after `from`. With a partition, only that partition's rows are read: the
- * partition index for its count (partitionIndex.ts) holds (page_hash % count, transaction_id,
- * position), so the scan starts at the checkpoint within the partition and stops after `limit`
- * rows, whatever the other partitions hold (docs/scaling.md, "Reading the log per partition").
- * Without the index the same query is still right, only slower (a filter on the log order).
+ * At most `limit` rows after `from`; with a partition, only that partition's rows, by its index
+ * (docs/scaling.md, "Reading the log per partition"). Without the index, right but slower.
  */
 export const readAfter = async (
   db: CommonQueryMethods,

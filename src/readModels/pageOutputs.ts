@@ -10,11 +10,9 @@ import { hashFields, mapRead, type Read } from '../store/reads.ts';
 import { statuspageKey } from '../../projections/statuspage/storage.ts';
 
 /**
- * The rendered outputs of a page: `maintenanceMonths` are the months its last render recorded
- * (`mnt:months`), and the incident months are the fields of its daily counts (an incident is
- * listed under exactly the months it is counted in). Not here: the page document, its updated
- * time and its access, which a deleted page keeps; and the availability of each monitor, which
- * the batch that removes the monitor (or deletes the page) deletes with the monitor's models.
+ * The keys of a page's rendered outputs, with `maintenanceMonths` the months its last render
+ * recorded (`mnt:months`). Not here: the page document, updated time and access (a deleted page
+ * keeps them) and each monitor's availability (deleted with the monitor's models).
  */
 export const renderedKeysRead = (page: PageRef, maintenanceMonths: readonly string[]): Read<string[]> => {
   const incidents = incidentKeys(page);

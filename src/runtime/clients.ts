@@ -40,11 +40,8 @@ const roleOptions: Record<RedisRole, RedisOptions> = {
 };
 
 /**
- * The one factory of Redis clients. On a cluster, the node connections get the role's options.
- * No auto-pipelining there: when a slot moves, ioredis re-sends a whole pipeline to the node that
- * answered ASK for one of its keys, and the commands that had been answered by the old node then
- * read nothing (found while testing a reshard under traffic). Redirections (MOVED and ASK
- * while a slot moves, TRYAGAIN for a multi-key command of a slot half moved) ioredis follows.
+ * The one factory of Redis clients, with the role's options. No auto-pipelining on a cluster: a
+ * slot move would make ioredis re-send a whole pipeline (docs/operations.md, "Redis Cluster").
  */
 export const createRedis = (target: RedisTarget, role: RedisRole): RedisClient => {
   const options = roleOptions[role];

@@ -113,9 +113,8 @@ export const commitBatch = async (
 };
 
 /**
- * Applies `writes` in order, in script calls of bounded size, each only while the checkpoint
- * holds `fence.expected`; the last one moves it to `fence.next`. Returns false when fenced (a
- * render may then have written some of its calls, which the newer runner renders over).
+ * Applies `writes` in bounded script calls, each only while the checkpoint holds `fence.expected`;
+ * the last moves it to `fence.next`. Returns false when fenced.
  * @throws KeyOutsidePartition when a key is not under `fence.tag`
  * @throws BatchTooLarge when a batch's writes (`fence.next` set) other than deletions need more than one call
  */
