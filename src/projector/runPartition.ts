@@ -103,9 +103,8 @@ export const runPartition = async (
   while (options.budgetMs === undefined || Date.now() - started < options.budgetMs) {
     const batchStarted = performance.now();
     // A rebuild reads it: a version made again under the same tag starts over from the log's start.
-    const known = takeCommitted(tag);
-    const current =
-      (options.mode === 'continuous' ? known : undefined) ?? (await runRead(redis, checkpointRead(tag)));
+    const known = options.mode === 'continuous' ? takeCommitted(tag) : undefined;
+    const current = known ?? (await runRead(redis, checkpointRead(tag)));
     if (current === null) return fenced(); // version retired or not created
     const { rows, scannedTo } = await readAfter(db, parseCheckpoint(current), {
       limit: deps.batchSize,
@@ -141,12 +140,20 @@ export const runPartition = async (
         throw error;
       },
     );
-    if (batch === null) return fenced();
+    // Fenced from a remembered checkpoint: another process moved on since. Read where it stands
+    // and go on, rather than leave this job's events to the next wake-up.
+    if (batch === null) {
+      if (known === undefined) return fenced();
+      continue;
+    }
     const { effects, poisoned, encoded } = batch.plan;
     if (effects.deadLetters.length > 0)
       await recordDeadLetters(deps, `v${ref.version}`, effects.deadLetters, poisoned); // before the commit
     const fence = { tag, expected: current, next: formatCheckpoint(batch.to) };
-    if (!(await commitBatch(redis, fence, encoded))) return fenced();
+    if (!(await commitBatch(redis, fence, encoded))) {
+      if (known === undefined) return fenced();
+      continue;
+    }
     if (committed.size >= MAX_CLOCKS_KNOWN) committed.clear();
     committed.set(tag, fence.next);
     result.events += batch.rows.length;

@@ -77,6 +77,38 @@ describe('projector safety', () => {
     expect(await dumpVersion(env.redis, env.prefix, rebuilt.version)).toEqual(concurrent);
   });
 
+  it('goes on from where another runner left the partition when the checkpoint it remembers is stale', async () => {
+    await env.append(pageConfigured('s'), monitorConfigured('s', 7));
+    const active = (await readActive(env.redis, env.prefix))!;
+    const ref = { prefix: env.prefix, version: active.version, partitions: 3 };
+    const partitions = [0, 1, 2].map((partition) => ({ ...ref, partition }));
+    for (const partition of partitions) await runPartition(env.deps, partition, { mode: 'continuous' });
+    // Another runner (another process: its commit goes past this process's memory) projects a check.
+    await env.append(check('s', 7, '2026-11-22T11:00:00Z', 'up', 100));
+    const partition = (
+      await Promise.all(
+        partitions.map(async (p) => ((await keysOf(env, 's')).state.includes(`p${p.partition}}`) ? p : null)),
+      )
+    ).find((p) => p !== null)!;
+    const tag = await env.tagOf(partition.partition);
+    const from = (await env.redis.get(partitionKeys(tag).checkpoint))!;
+    const read = await readAfter(env.t.db, parseCheckpoint(from), {
+      limit: 100,
+      partition: { index: partition.partition, count: active.partitions },
+    });
+    const other = await projectBatch(env.redis, { tag, rows: read.rows, now: env.now().getTime() });
+    const next = `${read.scannedTo!.tx}:${read.scannedTo!.pos}`;
+    expect(await commitWrites(env.redis, { tag, expected: from, next }, other.writes)).toBe(true);
+    // This process's next job starts from the checkpoint it remembers, is fenced, and goes on.
+    await env.append(check('s', 7, '2026-11-22T11:01:00Z', 'down', 100));
+    const result = await runPartition(env.deps, partition, { mode: 'continuous' });
+    expect(result).toEqual({ events: 1, caughtUp: true, fenced: false });
+    const hours = await env.redis.hgetall(
+      `${tag}:mon:7:hr:${Math.floor(Date.parse('2026-11-22T11:00:00Z') / 86_400_000)}`,
+    );
+    expect(hours).toEqual({ '11:n': '2', '11:rt': '200' }); // each check counted once
+  });
+
   it('acknowledges a repeated batch as duplicates and changes no model', async () => {
     const batch = [
       pageConfigured('dup'),
