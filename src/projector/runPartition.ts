@@ -216,28 +216,32 @@ export const runPartition = async (
   return result;
 };
 
-const counted = (deps: ProjectorDeps, pages: number, rendered: boolean): boolean => {
-  if (rendered) deps.onRender?.(pages);
+/**
+ * Renders what the render sets ask for and, on a tick, the pages the clock made due (setting the
+ * tick with them); a rebuild's renders are not live (not purged) until it activates.
+ */
+const renderMarked = async (
+  deps: ProjectorDeps,
+  tag: string,
+  tick: Readonly<{ minute: number; live: boolean }> | null,
+): Promise<boolean> => {
+  const now = deps.clock().getTime();
+  const pages = await collectRenders(deps.redis, tag, { tick: tick !== null, now });
+  const rendered = await renderPages(
+    deps.redis,
+    { tag, pages, now, urls: deps.urls },
+    {
+      ...(tick ? { extra: [setTick(tag, tick.minute)] } : {}),
+      onQuarantine: logQuarantine(deps.log),
+      ...(tick?.live === false ? {} : { onCommitted: deps.onRendered }),
+    },
+  );
+  if (rendered) deps.onRender?.(pages.length);
   return rendered;
 };
 
 /** Renders what earlier renders left marked (a fenced or failed one). */
-const renderLeftovers = async (deps: ProjectorDeps, tag: string): Promise<boolean> => {
-  const now = deps.clock().getTime();
-  const pages = await collectRenders(deps.redis, tag, { tick: false, now });
-  return counted(
-    deps,
-    pages.length,
-    await renderPages(
-      deps.redis,
-      { tag, pages, now, urls: deps.urls },
-      {
-        onQuarantine: logQuarantine(deps.log),
-        onCommitted: deps.onRendered,
-      },
-    ),
-  );
-};
+const renderLeftovers = (deps: ProjectorDeps, tag: string): Promise<boolean> => renderMarked(deps, tag, null);
 
 /**
  * On a new minute (or at the end of a rebuild) renders the pages the clock made due; otherwise,
@@ -249,27 +253,10 @@ const renderClock = async (
   force: boolean,
   leftovers: boolean,
 ): Promise<boolean> => {
-  const now = deps.clock().getTime();
-  const minute = Math.floor(now / MINUTE_MS) * MINUTE_MS;
+  const minute = Math.floor(deps.clock().getTime() / MINUTE_MS) * MINUTE_MS;
   const last = await runRead(deps.redis, tickRead(tag));
-  if (!force && last >= minute) {
-    // Every mark a batch sets comes with a page the batch rendered at once (planBatch's urgent);
-    // what a fenced or failed render left is picked up by the next minute's tick.
-    return leftovers ? renderLeftovers(deps, tag) : true;
-  }
-  const pages = await collectRenders(deps.redis, tag, { tick: true, now });
-  return counted(
-    deps,
-    pages.length,
-    await renderPages(
-      deps.redis,
-      { tag, pages, now, urls: deps.urls },
-      {
-        extra: [setTick(tag, minute)],
-        onQuarantine: logQuarantine(deps.log),
-        // A rebuild's renders are not live until it activates, and then equal the live ones.
-        ...(force ? {} : { onCommitted: deps.onRendered }),
-      },
-    ),
-  );
+  // Every mark a batch sets comes with a page the batch rendered at once (planBatch's urgent);
+  // what a fenced or failed render left is picked up by the next minute's tick.
+  if (!force && last >= minute) return leftovers ? renderLeftovers(deps, tag) : true;
+  return renderMarked(deps, tag, { minute, live: !force });
 };
