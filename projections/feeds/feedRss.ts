@@ -1,13 +1,7 @@
 // The page's RSS 2.0 feed, served at /s/{slug}/feed.rss. Dates are RFC 822 in GMT; the atom:link
 // self reference is what feed validators recommend.
-import {
-  feedEntries,
-  feedUpdated,
-  feedUrl,
-  oncePerEntry,
-  type FeedEntry,
-  type FeedInput,
-} from './feedEntries.ts';
+import type { FeedEntry, FeedInput } from './feedEntries.ts';
+import { feedEntries, feedUpdated, feedUrl, oncePerEntry } from './feedEntries.ts';
 import { xmlText as x } from './xml.ts';
 
 const rfc822 = (ms: number): string => new Date(ms).toUTCString();
