@@ -122,16 +122,6 @@ const extraRead = (want: StateWanted, probe: Probe): Read<Extra> => {
   );
 };
 
-const shownIds = (want: StateWanted, probe: Probe, extra: Extra): string[] => [
-  ...new Set([
-    ...probe.open,
-    ...probe.byStart.map(([id]) => id),
-    ...probe.byUpdate.map(([id]) => id),
-    ...extra.ties,
-    ...want.changed,
-  ]),
-];
-
 /** The ids `want` can show that the probe alone names (ties at the last place come with the extra read). */
 const probedIds = (want: StateWanted, probe: Probe): string[] => [
   ...new Set([
@@ -205,8 +195,8 @@ export const loadRenderStates = async <A, P>(
     tupleRead([
       listRead(
         firsts.map((page) => {
-          const shown = shownIds(page.want, page.probe, page.extra);
-          const tieIds = shown.filter((id) => !page.firstIds.includes(id));
+          const first = new Set(page.firstIds);
+          const tieIds = [...new Set(page.extra.ties)].filter((id) => !first.has(id));
           return mapRead(docsRead(page.want, tieIds), (tieDocs) => ({ ...page, tieIds, tieDocs }));
         }),
       ),
