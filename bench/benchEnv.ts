@@ -5,14 +5,14 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { pino } from 'pino';
-import { createDb, type DatabasePool } from '../src/eventLog/createDb.ts';
+import { createDb, type Db } from '../src/eventLog/createDb.ts';
 import { migrate, withDatabase } from '../src/eventLog/migrate.ts';
 import type { ProjectorDeps } from '../src/projector/runPartition.ts';
 
 export type BenchEnv = Readonly<{
   name: string;
   url: string;
-  db: DatabasePool;
+  db: Db;
   redisUrl: string;
   redis: Redis;
   prefix: string;

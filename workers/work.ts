@@ -1,4 +1,5 @@
 // `npm run work`: projector workers and the scheduler, with their own probes.
+import './v8Tuning.ts';
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import type { Config } from '../src/config.ts';
 import { buildOperatorApp } from '../src/operatorApp.ts';

@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { sql, type DatabasePool } from 'slonik';
+import type { Db } from '../../src/eventLog/createDb.ts';
 import { z } from 'zod';
 import { allVersionsPattern, versionOfKey } from '../../projections/store/control/keys.ts';
 import { readActive } from '../../src/store/control/versions.ts';
@@ -48,7 +49,7 @@ export type Comparison = Readonly<{ keys: number; differing: string[] }>;
  * workers stopped: nothing else writes meanwhile.
  */
 export const compareWithRebuild = async (
-  db: DatabasePool,
+  db: Db,
   redis: Redis,
   prefix: string,
   urls: ProjectorDeps['urls'],

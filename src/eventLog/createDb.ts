@@ -1,5 +1,6 @@
 // The slonik pool. int8 stays a string (positions outgrow Number.MAX_SAFE_INTEGER in theory, and
 // they are only compared in SQL); timestamptz becomes epoch milliseconds.
+import pg from 'pg';
 import {
   createPool,
   SchemaValidationError,
@@ -8,6 +9,11 @@ import {
   type QueryResultRow,
 } from 'slonik';
 
+/**
+ * The slonik pool, plus a small pg pool for the projector's log read (readAfter.ts): one query
+ * per job on its hot path, where slonik's own work per query cost more CPU than the query.
+ */
+export type Db = DatabasePool & Readonly<{ logPool: pg.Pool }>;
 export type { DatabasePool };
 
 // slonik leaves result validation to an interceptor: this is the one its docs recommend.
@@ -30,7 +36,13 @@ const withPlannerSettings = (url: string): string => {
   return parsed.toString();
 };
 
-export const createDb = (url: string, options: { maximumPoolSize?: number } = {}): Promise<DatabasePool> =>
+const LOG_POOL_SIZE = 4;
+
+/** timestamptz as the slonik pool parses it (epoch ms); int8 is text in pg already. */
+const logTypes = new pg.TypeOverrides();
+logTypes.setTypeParser(pg.types.builtins.TIMESTAMPTZ, (value: string) => Date.parse(value));
+
+const createSlonikPool = (url: string, options: { maximumPoolSize?: number } = {}): Promise<DatabasePool> =>
   createPool(withPlannerSettings(url), {
     interceptors: [resultParser],
     typeParsers: [
@@ -49,3 +61,22 @@ export const createDb = (url: string, options: { maximumPoolSize?: number } = {}
     // set_config(…, true); the one session lock, partitionIndex.ts, resets and unlocks itself).
     resetConnection: () => Promise.resolve(),
   });
+
+export const createDb = async (url: string, options: { maximumPoolSize?: number } = {}): Promise<Db> => {
+  const pool = await createSlonikPool(url, options);
+  const logPool = new pg.Pool({
+    connectionString: withPlannerSettings(url),
+    max: LOG_POOL_SIZE,
+    statement_timeout: 60_000,
+    types: logTypes,
+  });
+  // An idle connection that fails (a server restart) must not crash the process: the next query reconnects.
+  logPool.on('error', () => undefined);
+  const endSlonik = pool.end.bind(pool);
+  return Object.assign(pool, {
+    logPool,
+    end: async () => {
+      await Promise.all([logPool.end(), endSlonik()]);
+    },
+  });
+};

@@ -1,7 +1,7 @@
 // Gap-free reading of the log (design notes §1). Positions are taken at insert but become
 // visible at commit, so a reader ordered by position alone could skip a late committer. Rows are
 // read in (transaction_id, position) order and only below the oldest transaction still open.
-import { sql, type CommonQueryMethods } from 'slonik';
+import type { Db } from './createDb.ts';
 
 export type Checkpoint = Readonly<{ tx: string; pos: string }>;
 export const START: Checkpoint = { tx: '0', pos: '0' };
@@ -34,26 +34,24 @@ export type ReadResult = Readonly<{ rows: LogRow[]; scannedTo: Checkpoint | null
 /**
  * At most `limit` rows after `from`; with a partition, only that partition's rows, by its index
  * (docs/scaling.md, "Reading the log per partition"). Without the index, right but slower.
+ * Through the log pool (createDb.ts): the projector's hot path.
  */
-export const readAfter = async (
-  db: CommonQueryMethods,
-  from: Checkpoint,
-  options: ReadAfterOptions,
-): Promise<ReadResult> => {
+export const readAfter = async (db: Db, from: Checkpoint, options: ReadAfterOptions): Promise<ReadResult> => {
   // The count is written as a constant, as in the index expression, so the planner matches it.
   const mine = options.partition
-    ? sql.fragment`page_hash % ${sql.literalValue(String(options.partition.count))}::bigint = ${options.partition.index}`
-    : sql.fragment`true`;
-  // Not parsed by zod here: this is the projector's hot path, and the projector parses each row
-  // it applies once, with StoredEvent.
-  const rows = (await db.any(sql.unsafe`
-    SELECT transaction_id::text AS tx, position::text AS position, type, page, at, data FROM event_log
+    ? `page_hash % ${String(Math.trunc(options.partition.count))}::bigint = $4`
+    : '$4::int IS NULL';
+  // Not parsed by zod here: the projector parses each row it applies once, with StoredEvent.
+  const { rows } = await db.logPool.query<LogRow>(
+    `SELECT transaction_id::text AS tx, position::text AS position, type, page, at, data FROM event_log
     WHERE ${mine}
-      AND (transaction_id, position) > (${from.tx}::xid8, ${from.pos}::bigint)
+      AND (transaction_id, position) > ($1::xid8, $2::bigint)
       AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
     -- Qualified names in ORDER BY: a bare position would sort the text alias (10 < 9).
     ORDER BY event_log.transaction_id, event_log.position
-    LIMIT ${options.limit}`)) as readonly LogRow[];
+    LIMIT $3`,
+    [from.tx, from.pos, options.limit, options.partition?.index ?? null],
+  );
   const last = rows.at(-1);
-  return { rows: [...rows], scannedTo: last ? { tx: last.tx, pos: last.position } : null };
+  return { rows, scannedTo: last ? { tx: last.tx, pos: last.position } : null };
 };

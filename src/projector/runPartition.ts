@@ -2,7 +2,7 @@
 // checkpoint, plan its writes, commit them with the checkpoint compare-and-set, render what the
 // batch made dirty; on a new minute, render what the clock changed.
 import type { RedisClient } from '../store/redisClient.ts';
-import type { DatabasePool } from 'slonik';
+import type { Db } from '../eventLog/createDb.ts';
 import type { UrlSettings } from '../../projections/types.ts';
 import { formatCheckpoint, parseCheckpoint, readAfter, type LogRow } from '../eventLog/readAfter.ts';
 import { partitionTag } from '../../projections/store/control/keys.ts';
@@ -23,7 +23,7 @@ import { renderPages, type PageRender, type QuarantineNotice } from './renderPag
 import { renderSla } from '../readModels/sla/renderSla.ts';
 
 export type ProjectorDeps = Readonly<{
-  db: DatabasePool;
+  db: Db;
   redis: RedisClient;
   clock: Clock;
   urls: UrlSettings;

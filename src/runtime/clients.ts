@@ -3,7 +3,7 @@
 // (REDIS_CLUSTER_NODES), the rest of the code does not care which (src/store/redisClient.ts).
 import { Cluster, Redis, type RedisOptions } from 'ioredis';
 import type { Config } from '../config.ts';
-import { createDb, type DatabasePool } from '../eventLog/createDb.ts';
+import { createDb, type Db } from '../eventLog/createDb.ts';
 import type { RedisClient } from '../store/redisClient.ts';
 import { createLogger, type Logger } from '../shared/logger.ts';
 
@@ -15,7 +15,7 @@ import { createLogger, type Logger } from '../shared/logger.ts';
 const READ_COMMAND_TIMEOUT_MS = 500;
 
 export type Clients = Readonly<{
-  db: DatabasePool;
+  db: Db;
   /** The projector's: its scripts may run for a while, so no command timeout. */
   redis: RedisClient;
   /** The API's reads and the probes: every command bounded by READ_COMMAND_TIMEOUT_MS. */

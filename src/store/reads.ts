@@ -17,11 +17,25 @@ type ReadResults<R extends readonly Read<unknown>[]> = {
   -readonly [K in keyof R]: R[K] extends Read<infer T> ? T : never;
 };
 
-const one = <T>(queue: Read<T>['queue'], decode: (reply: unknown) => T): Read<T> => ({
-  size: 1,
-  queue,
-  decode: (replies, at) => decode(replies[at]),
-});
+/*
+ * The combinators are classes rather than objects of closures: their methods are compiled once
+ * and stay compiled, while closures made per read were compiled again after each major GC (a
+ * worker makes thousands of reads a minute).
+ */
+class One<T> implements Read<T> {
+  readonly size = 1;
+  readonly queue: Read<T>['queue'];
+  private readonly decodeReply: (reply: unknown) => T;
+  constructor(queue: Read<T>['queue'], decodeReply: (reply: unknown) => T) {
+    this.queue = queue;
+    this.decodeReply = decodeReply;
+  }
+  decode(replies: readonly unknown[], at: number): T {
+    return this.decodeReply(replies[at]);
+  }
+}
+
+const one = <T>(queue: Read<T>['queue'], decode: (reply: unknown) => T): Read<T> => new One(queue, decode);
 
 const asString = (reply: unknown): string | null => (typeof reply === 'string' ? reply : null);
 const asStrings = (reply: unknown): string[] => (Array.isArray(reply) ? (reply as string[]) : []);
@@ -114,27 +128,53 @@ export const zsetScoredByScoreDesc = (key: string, max: Bound, min: Bound, count
 /** A read that needs no reply (a value known without asking Redis). */
 export const known = <T>(value: T): Read<T> => ({ size: 0, queue: () => undefined, decode: () => value });
 
-export const mapRead = <A, B>(read: Read<A>, f: (value: A) => B): Read<B> => ({
-  size: read.size,
-  queue: read.queue,
-  decode: (replies, at) => f(read.decode(replies, at)),
-});
+class MapRead<A, B> implements Read<B> {
+  readonly size: number;
+  readonly queue: Read<B>['queue'];
+  private readonly read: Read<A>;
+  private readonly f: (value: A) => B;
+  constructor(read: Read<A>, f: (value: A) => B) {
+    this.size = read.size;
+    this.queue = read.queue;
+    this.read = read;
+    this.f = f;
+  }
+  decode(replies: readonly unknown[], at: number): B {
+    return this.f(this.read.decode(replies, at));
+  }
+}
+
+export const mapRead = <A, B>(read: Read<A>, f: (value: A) => B): Read<B> => new MapRead(read, f);
+
+class TupleRead<T> implements Read<T[]> {
+  readonly size: number;
+  private readonly reads: readonly Read<T>[];
+  constructor(reads: readonly Read<T>[]) {
+    this.reads = reads;
+    let size = 0;
+    for (const read of reads) size += read.size;
+    this.size = size;
+  }
+  // A method, called as read.queue(p): bound so that it may be passed on as a function too.
+  readonly queue = (pipeline: ChainableCommander): void => queueAll(this.reads, pipeline);
+  decode(replies: readonly unknown[], at: number): T[] {
+    const values: T[] = [];
+    let offset = at;
+    for (const read of this.reads) {
+      values.push(read.decode(replies, offset));
+      offset += read.size;
+    }
+    return values;
+  }
+}
+
+const queueAll = (reads: readonly Read<unknown>[], pipeline: ChainableCommander): void => {
+  for (const read of reads) read.queue(pipeline);
+};
 
 /** Several reads as one: their replies, in order, as a typed tuple. */
-export const tupleRead = <const R extends readonly Read<unknown>[]>(reads: R): Read<ReadResults<R>> => ({
-  size: reads.reduce((n, read) => n + read.size, 0),
-  queue: (pipeline) => {
-    for (const read of reads) read.queue(pipeline);
-  },
-  decode: (replies, at) => {
-    let offset = at;
-    return reads.map((read) => {
-      const value = read.decode(replies, offset);
-      offset += read.size;
-      return value;
-    }) as ReadResults<R>;
-  },
-});
+export const tupleRead = <const R extends readonly Read<unknown>[]>(reads: R): Read<ReadResults<R>> =>
+  new TupleRead(reads) as unknown as Read<ReadResults<R>>;
 
 /** A list of reads of one type as one read of a list. */
 export const listRead = <T>(reads: readonly Read<T>[]): Read<T[]> => tupleRead(reads);

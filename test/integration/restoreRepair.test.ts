@@ -12,7 +12,7 @@ import pg from 'pg';
 import { sql } from 'slonik';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { z } from 'zod';
-import { createDb, type DatabasePool } from '../../src/eventLog/createDb.ts';
+import { createDb, type Db } from '../../src/eventLog/createDb.ts';
 import { LogRestored, verifyLogOrigin } from '../../src/eventLog/logOrigin.ts';
 import { withDatabase } from '../../src/eventLog/migrate.ts';
 import { readAfter, START } from '../../src/eventLog/readAfter.ts';
@@ -71,7 +71,7 @@ const runCommand = (command: string, databaseUrl: string, prefix: string) =>
   );
 
 /** Positions of the log as the projector reads it, from the start. */
-const readablePositions = async (db: DatabasePool) =>
+const readablePositions = async (db: Db) =>
   (await readAfter(db, START, { limit: 1_000_000 })).rows.map((row) => row.position);
 
 /** A version's keys, checkpoints reduced to their position (transaction ids differ by design). */
@@ -90,7 +90,7 @@ describe('a log restored into another PostgreSQL cluster', () => {
   let env: ProjectorEnv;
   let cluster: PgCluster;
   let restoredUrl: string;
-  let restored: DatabasePool;
+  let restored: Db;
   let dir: string;
   let originalPositions: string[];
   const repairPrefix = freshRedisPrefix();

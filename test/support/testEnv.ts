@@ -5,13 +5,13 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
-import { createDb, type DatabasePool } from '../../src/eventLog/createDb.ts';
+import { createDb, type Db } from '../../src/eventLog/createDb.ts';
 import { withDatabase } from '../../src/eventLog/migrate.ts';
 import { isCluster, type RedisClient } from '../../src/store/redisClient.ts';
 import { scanKeys } from '../../src/store/scanKeys.ts';
 import { createRedis, type RedisTarget } from '../../src/runtime/clients.ts';
 
-export type TestDatabase = { url: string; db: DatabasePool; close: () => Promise<void> };
+export type TestDatabase = { url: string; db: Db; close: () => Promise<void> };
 
 export const freshDatabase = async (): Promise<TestDatabase> => {
   const server = inject('pgServerUrl');

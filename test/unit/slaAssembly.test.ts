@@ -251,5 +251,6 @@ describe('SLA reports assembled at read time', () => {
       }),
       { numRuns: Number(process.env['PROPERTY_RUNS'] ?? 150) },
     );
-  });
+    // 150 random windows take about 3 s alone: more than the default 5 s beside the whole suite.
+  }, 60_000);
 });

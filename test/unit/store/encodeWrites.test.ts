@@ -139,4 +139,34 @@ describe('encodeWrites', () => {
     const keys = ['t:ckpt', 't:short', 't:h', 't:long'].join('').length;
     expect(callBytes(call)).toBe(call.writes.length + keys + doc.length * 3);
   });
+
+  it('carries every string exactly: quotes, backslashes, control characters and non-ASCII text', () => {
+    const awkward = [
+      'a"b',
+      'back\\slash',
+      'line\nbreak\ttab',
+      'nul\u0000',
+      'é ü 日本',
+      '😀',
+      '',
+      '{"json":[1]}',
+    ];
+    const { writes } = encodeWrites(
+      ['t:ckpt'],
+      awkward.flatMap((text): WriteOp[] => [
+        { op: 'set', key: 't:s', value: text },
+        { op: 'hset', key: 't:h', fields: [[text, text]] },
+        { op: 'zadd', key: 't:z', score: 1, member: text },
+        { op: 'publish', channel: text, message: text },
+      ]),
+    );
+    expect(JSON.parse(writes)).toEqual(
+      awkward.flatMap((text) => [
+        ['SET', 2, text],
+        ['HSET', 3, text, text],
+        ['ZADD', 4, '1', text],
+        ['PUBLISH', text, text],
+      ]),
+    );
+  });
 });
