@@ -130,14 +130,15 @@ export const known = <T>(value: T): Read<T> => ({ size: 0, queue: () => undefine
 
 class MapRead<A, B> implements Read<B> {
   readonly size: number;
-  readonly queue: Read<B>['queue'];
   private readonly read: Read<A>;
   private readonly f: (value: A) => B;
   constructor(read: Read<A>, f: (value: A) => B) {
     this.size = read.size;
-    this.queue = read.queue;
     this.read = read;
     this.f = f;
+  }
+  queue(pipeline: ChainableCommander): void {
+    this.read.queue(pipeline);
   }
   decode(replies: readonly unknown[], at: number): B {
     return this.f(this.read.decode(replies, at));
@@ -155,8 +156,9 @@ class TupleRead<T> implements Read<T[]> {
     for (const read of reads) size += read.size;
     this.size = size;
   }
-  // A method, called as read.queue(p): bound so that it may be passed on as a function too.
-  readonly queue = (pipeline: ChainableCommander): void => queueAll(this.reads, pipeline);
+  queue(pipeline: ChainableCommander): void {
+    for (const read of this.reads) read.queue(pipeline);
+  }
   decode(replies: readonly unknown[], at: number): T[] {
     const values: T[] = [];
     let offset = at;
@@ -167,10 +169,6 @@ class TupleRead<T> implements Read<T[]> {
     return values;
   }
 }
-
-const queueAll = (reads: readonly Read<unknown>[], pipeline: ChainableCommander): void => {
-  for (const read of reads) read.queue(pipeline);
-};
 
 /** Several reads as one: their replies, in order, as a typed tuple. */
 export const tupleRead = <const R extends readonly Read<unknown>[]>(reads: R): Read<ReadResults<R>> =>
