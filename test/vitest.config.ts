@@ -6,7 +6,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const integration = { hookTimeout: 60_000, testTimeout: 60_000, pool: 'forks' } as const;
 
 // The API and projector tests that also run against a Redis Cluster: reads and writes of every
-// model, the live streams and custom domains (pub/sub), rebuilds and version GC, page deletion.
+// model (and the partition reads' scripts), the live streams and custom domains (pub/sub), rebuilds and version GC, page deletion.
 const ON_CLUSTER = [
   'projectorBasics',
   'projectorFigures',
@@ -18,6 +18,7 @@ const ON_CLUSTER = [
   'embedStream',
   'customDomains',
   'commitWritesVersioned',
+  'partitionReads',
 ].map((name) => `test/integration/${name}.test.ts`);
 
 export default defineConfig({

@@ -4,7 +4,8 @@
 import type { PageState } from '../../projections/types.ts';
 import type { ProjectedEvent } from '../events/storedEvent.ts';
 import { pageForBatchRead, type TouchedDocs } from '../readModels/pageState/reads.ts';
-import { listRead, mapRead, readAll, runRead, tupleRead } from '../store/reads.ts';
+import { listRead, mapRead, tupleRead } from '../store/reads.ts';
+import { runPartitionRead } from '../store/partitionReads.ts';
 import type { TimelineHead } from '../../projections/timeline/codec.ts';
 import { failuresRead, headRead, recentAroundRead } from '../readModels/timeline/reads.ts';
 import { recentCutoff } from '../../projections/timeline/retention.ts';
@@ -66,10 +67,14 @@ export const loadBatchInputs = async (
       ),
     ),
   ];
-  const [states, heads] = await readAll(redis, [
-    listRead([...touched].map(([slug, docs]) => pageForBatchRead({ tag, slug }, docs))),
-    listRead(monitorIds.map((monitorId) => headRead({ tag, monitorId }))),
-  ]);
+  const [states, heads] = await runPartitionRead(
+    redis,
+    tag,
+    tupleRead([
+      listRead([...touched].map(([slug, docs]) => pageForBatchRead({ tag, slug }, docs))),
+      listRead(monitorIds.map((monitorId) => headRead({ tag, monitorId }))),
+    ]),
+  );
   const loaded = {
     states: new Map<string, PageState | null>(pages.map((slug, i) => [slug, states[i]?.state ?? null])),
     heads: new Map<number, TimelineHead | null>(monitorIds.map((id, i) => [id, heads[i] ?? null])),
@@ -79,8 +84,9 @@ export const loadBatchInputs = async (
     e.type === 'page.deleted' ? Object.keys(loaded.states.get(e.page)?.monitors ?? {}).map(Number) : [],
   );
   const orphans = [...new Set(ofDeletedPages)].filter((id) => !loaded.heads.has(id));
-  const orphanHeads = await runRead(
+  const orphanHeads = await runPartitionRead(
     redis,
+    tag,
     listRead(orphans.map((monitorId) => headRead({ tag, monitorId }))),
   );
   orphans.forEach((id, i) => loaded.heads.set(id, orphanHeads[i] ?? null));
@@ -96,8 +102,9 @@ export const loadBatchInputs = async (
       const page = must(evolved.pageOf.get(m.monitorId), 'the page of a checked monitor');
       backfills.set(m.monitorId, await loadBackfill(log, page, m));
     }
-  const spans = await runRead(
+  const spans = await runPartitionRead(
     redis,
+    tag,
     listRead(
       late.map((m) => {
         const monitor = { tag, monitorId: m.monitorId };

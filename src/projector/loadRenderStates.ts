@@ -7,6 +7,7 @@ import { decodePage } from '../../projections/pageState/codec.ts';
 import { pageStateKeys } from '../../projections/pageState/keys.ts';
 import { pageStateRead } from '../readModels/pageState/reads.ts';
 import type { RedisClient } from '../store/redisClient.ts';
+import { runPartitionRead } from '../store/partitionReads.ts';
 import {
   getString,
   hashGetAll,
@@ -15,7 +16,6 @@ import {
   known,
   listRead,
   mapRead,
-  runRead,
   setMembers,
   tupleRead,
   zsetByScore,
@@ -147,14 +147,16 @@ const coreOf = (probe: Probe): PageState | null =>
  */
 export const loadRenderStates = async <A, P>(
   redis: RedisClient,
-  wanted: readonly StateWanted[],
+  /** `tag`: the partition of every page wanted (its reads go as script calls, partitionReads.ts). */
+  { tag, wanted }: Readonly<{ tag: string; wanted: readonly StateWanted[] }>,
   alongside: Read<A>,
   perPage: (state: PageState | null, index: number) => Read<P>,
 ): Promise<{ states: RenderState[]; alongside: A; perPage: P[] }> => {
   const results: RenderState[] = [];
   // Each read of a page keeps the page's index (i) and what it needs next with its result.
-  const [wholes, probed, along] = await runRead(
+  const [wholes, probed, along] = await runPartitionRead(
     redis,
+    tag,
     tupleRead([
       listRead(wanted.map((want) => (want.whole ? wholeRead(want) : known(null)))),
       listRead(
@@ -173,8 +175,9 @@ export const loadRenderStates = async <A, P>(
     ...wholes.flatMap((whole, i) => (whole ? [[i, whole.state] as const] : [])),
     ...indexed.map(({ i, probe }) => [i, coreOf(probe)] as const),
   ]);
-  const [fallbacks, firsts, earlyReads] = await runRead(
+  const [fallbacks, firsts, earlyReads] = await runPartitionRead(
     redis,
+    tag,
     tupleRead([
       listRead(unindexed.map(({ i, want }) => mapRead(wholeRead(want), (fallback) => ({ i, fallback })))),
       listRead(
@@ -190,8 +193,9 @@ export const loadRenderStates = async <A, P>(
     ]),
   );
   for (const { i, fallback } of fallbacks) results[i] = fallback;
-  const [withTies, lateReads] = await runRead(
+  const [withTies, lateReads] = await runPartitionRead(
     redis,
+    tag,
     tupleRead([
       listRead(
         firsts.map((page) => {

@@ -101,7 +101,7 @@ export const renderPages = async (
     };
     const first = await loadRenderStates(
       redis,
-      wanted(chunk),
+      { tag, wanted: wanted(chunk) },
       tupleRead([controlRead, listRead(refs.map((page) => maintenanceMonthsRead(page)))]),
       monitorsOf,
     );
@@ -115,7 +115,7 @@ export const renderPages = async (
       widens(render) ? { ...render, scope: { ...render.scope, incidents: true } } : render,
     );
     const loaded = chunk.some(widens)
-      ? await loadRenderStates(redis, wanted(renders), known(null), monitorsOf)
+      ? await loadRenderStates(redis, { tag, wanted: wanted(renders) }, known(null), monitorsOf)
       : first;
     const writes: WriteOp[] = [];
     for (const [i, render] of renders.entries()) {

@@ -8,6 +8,8 @@ import type { RedisClient } from './redisClient.ts';
 const scripts = {
   /** KEYS: checkpoint, then every written key; numberOfKeys is passed by the caller. */
   commitWrites: { file: 'commitWrites.lua' },
+  /** KEYS: one per read; numberOfKeys is passed by the caller. */
+  readKeys: { file: 'readKeys.lua' },
   pageList: { file: 'pageList.lua', numberOfKeys: 3 },
   releaseLock: { file: 'releaseLock.lua', numberOfKeys: 1 },
   renewLock: { file: 'renewLock.lua', numberOfKeys: 1 },
@@ -19,6 +21,7 @@ type ScriptName = keyof typeof scripts;
 declare module 'ioredis' {
   interface RedisCommander<Context> {
     commitWrites(numberOfKeys: number, ...keysThenArgs: string[]): Result<number, Context>;
+    readKeys(numberOfKeys: number, ...keysThenArgs: string[]): Result<unknown[], Context>;
     pageList(
       accessKey: string,
       zsetKey: string,
