@@ -30,7 +30,8 @@ export type ProjectorEnv = {
 export const URLS = { baseUrl: 'http://status.test', pageUrlTemplate: '{base_url}/s/{slug}' } as const;
 
 export const startProjectorEnv = async (
-  options: { partitions?: number; now?: string } = {},
+  /** batchSize: rows per projector batch, 500 unless given. */
+  options: { partitions?: number; now?: string; batchSize?: number } = {},
 ): Promise<ProjectorEnv> => {
   const t = await freshDatabase();
   const redis = testRedis();
@@ -43,7 +44,7 @@ export const startProjectorEnv = async (
     redis,
     clock,
     urls: URLS,
-    batchSize: 500,
+    batchSize: options.batchSize ?? 500,
     log: pino({ level: 'silent' }),
   };
   const version = await createVersion(redis, prefix, partitions, clock());
