@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -31,6 +32,10 @@ const ON_CLUSTER = [
 export default defineConfig({
   test: {
     root,
+    // At least two files at a time: the integration files mostly wait on PostgreSQL, Redis and
+    // child processes (run one at a time, they kept 0.6 of a core busy), and vitest's default on
+    // a two-core machine is one.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     // No fork per file. Unit files share one process, modules and all: they mock nothing and keep
     // no global state, and a fork per file was most of their time (49 s for the project, 17 s
     // without). The integration projects reuse processes too, with fresh modules per file (above).
