@@ -23,6 +23,7 @@ import {
   zsetSize,
 } from '../../src/store/reads.ts';
 import type { RedisClient } from '../../src/store/redisClient.ts';
+import { withScripts } from '../../src/store/scripts.ts';
 import { dropRedisPrefix, freshRedisPrefix, testRedis } from '../support/testEnv.ts';
 
 describe('reads of one partition as script calls', () => {
@@ -106,6 +107,13 @@ describe('reads of one partition as script calls', () => {
       listRead(Array.from({ length: count }, (_, i) => getString(`${tag}:n:${i}`))),
     );
     expect(values).toEqual(Array.from({ length: count }, (_, i) => `v${i}`));
+  });
+
+  it('runs reads only: the script refuses any other command', async () => {
+    await expect(withScripts(redis).readKeys(1, `${tag}:doc`, 'set', '1', 'overwritten')).rejects.toThrow(
+      'not a read: set',
+    );
+    expect(await redis.get(`${tag}:doc`)).toBe('{"title":"Ünïcode ✓ \\"quoted\\""}');
   });
 
   it('goes as a pipeline when a read names another partition or a command scripts do not carry', async () => {
