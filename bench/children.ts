@@ -1,7 +1,11 @@
 // Child processes of a benchmark: servers under test (bench/server.ts), the real projector
 // worker (`src/main.ts work`) and production commands (`node dist/main.js serve`). Every child is
 // stopped by stopAll(), also on Ctrl-C.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -28,7 +32,7 @@ const stop = (child: ChildProcess): Promise<void> =>
  */
 const profiling = (args: readonly string[]): string[] => {
   const api = args[0] === 'bench/server.ts' && args[1] === 'app';
-  const worker = args[0] === 'src/main.ts' && args[1] === 'work';
+  const worker = args[1] === 'work';
   const dir = api
     ? process.env['BENCH_CPU_PROF_DIR']
     : worker
@@ -37,18 +41,23 @@ const profiling = (args: readonly string[]): string[] => {
   return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];
 };
 
-/** Starts `script` with tsx; resolves once a stdout line satisfies `ready` (returning a value). */
+/**
+ * Starts `script` with tsx (or, `runner` 'node', a built one as is); resolves once a stdout line
+ * satisfies `ready` (returning a value).
+ */
 const startChild = <T>(
   args: string[],
   env: Record<string, string>,
   ready: (line: string) => T | undefined,
   timeoutMs = 30_000,
+  runner: 'tsx' | 'node' = 'tsx',
 ) =>
   new Promise<{ value: T; pid: number; stop: () => Promise<void>; output: () => string }>(
     (resolve, reject) => {
       // --expose-gc: the hostile bench asks the API for its heap after a full collection.
       const flags = args[0] === 'bench/server.ts' ? ['--expose-gc'] : [];
-      const child = spawn(process.execPath, [...profiling(args), ...flags, '--import', 'tsx', ...args], {
+      const loader = runner === 'tsx' ? ['--import', 'tsx'] : [];
+      const child = spawn(process.execPath, [...profiling(args), ...flags, ...loader, ...args], {
         cwd: root,
         env: { ...process.env, ...env },
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -128,10 +137,21 @@ export const startOfferedLoad = async (env: Record<string, string>) => {
 };
 
 /** The production worker process (projector workers and scheduler), as `npm run work` runs it. */
-export const startWorker = async (env: Record<string, string>) =>
-  startChild(['src/main.ts', 'work'], { LOG_LEVEL: 'info', WORKER_PROBE_PORT: '0', ...env }, (line) =>
-    line.includes('projector workers started') ? true : undefined,
+export const startWorker = async (env: Record<string, string>, entry?: string) =>
+  startChild(
+    [entry ?? 'src/main.ts', 'work'],
+    { LOG_LEVEL: 'info', WORKER_PROBE_PORT: '0', ...env },
+    (line) => (line.includes('projector workers started') ? true : undefined),
+    30_000,
+    entry === undefined ? 'tsx' : 'node',
   );
+
+/** The service built into a scratch directory of its own (dist/ is left alone); `remove` deletes it. */
+export const buildToScratch = async (): Promise<{ entry: string; remove: () => Promise<void> }> => {
+  const dir = join(root, '.scratch', `bench-dist-${randomBytes(4).toString('hex')}`);
+  await promisify(execFile)(process.execPath, ['build/build.js', '--outdir', dir], { cwd: root });
+  return { entry: join(dir, 'main.js'), remove: () => rm(dir, { recursive: true, force: true }) };
+};
 
 /**
  * A production command as operators run it: `node <build>/main.js …` ('node') or the sources under

@@ -18,7 +18,7 @@ import { runPartition } from '../src/projector/runPartition.ts';
 import { partitionOf } from '../src/shared/pageHash.ts';
 import { MINUTE_MS, formatTimestamp } from '../src/shared/time.ts';
 import { projectorDeps, type BenchEnv } from './benchEnv.ts';
-import { startWorker } from './children.ts';
+import { buildToScratch, startWorker } from './children.ts';
 import {
   appendAll,
   benchMonitors,
@@ -264,11 +264,20 @@ export const fleetPhase = async (env: BenchEnv, settings: FleetSettings, log: Lo
     .join(', ');
 
   log(`  steady state for ${settings.steadyMinutes} minutes, one worker process…`);
-  const worker = await startWorker({
-    REDIS_URL: env.redisUrl,
-    REDIS_PREFIX: env.prefix,
-    DATABASE_URL: env.url,
-    PROJECTOR_PARTITIONS: String(PARTITIONS),
+  // The worker as operators run it (`npm run work`: the build under node), not the sources under
+  // tsx: its CPU is the figure.
+  const build = await buildToScratch();
+  const worker = await startWorker(
+    {
+      REDIS_URL: env.redisUrl,
+      REDIS_PREFIX: env.prefix,
+      DATABASE_URL: env.url,
+      PROJECTOR_PARTITIONS: String(PARTITIONS),
+    },
+    build.entry,
+  ).catch(async (error: unknown) => {
+    await build.remove();
+    throw error;
   });
   await sleep(5_000); // its start-up and first clock render out of the way
   const cpuBefore = await cpuSeconds(worker.pid);
@@ -277,6 +286,7 @@ export const fleetPhase = async (env: BenchEnv, settings: FleetSettings, log: Lo
   const minutes = (performance.now() - started) / MINUTE_MS;
   const cpu = (await cpuSeconds(worker.pid)) - cpuBefore;
   await worker.stop();
+  await build.remove();
   const fewIncidentsMs = await incidentUpdateCost(env, FEW_INCIDENTS, log);
   const incidentMs = await incidentUpdateCost(env, settings.incidents, log);
 

@@ -2,20 +2,13 @@
 // command under tsx (the development runner), and req/s on one endpoint with WEB_CONCURRENCY = the
 // machine's cores against WEB_CONCURRENCY=1. Both run the real command against the bench's
 // database and Redis prefix; the build goes to a directory of its own (dist/ is left alone).
-import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import os from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { spawnService } from './children.ts';
+import { buildToScratch, spawnService } from './children.ts';
 import { httpLoad, warmUp, type LoadResult } from './httpLoad.ts';
 import type { Figure } from './report.ts';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const ENDPOINT = '/api/embed/status?slug=demo&inc=1&rtm=60&upd=7';
 const CONNECTIONS = 64;
 const READY_WITHIN_MS = 60_000;
@@ -141,14 +134,12 @@ const throughputFigure = async (entry: string, options: Options): Promise<Figure
 };
 
 export const procsPhase = async (options: Options): Promise<Figure[]> => {
-  const dir = join(root, '.scratch', `bench-dist-${randomBytes(4).toString('hex')}`);
   const began = performance.now();
-  await promisify(execFile)(process.execPath, ['build/build.js', '--outdir', dir], { cwd: root });
+  const build = await buildToScratch();
   options.log(`  npm run build: ${Math.round(performance.now() - began)} ms`);
   try {
-    const entry = join(dir, 'main.js');
-    return [await startupFigures(entry, options), await throughputFigure(entry, options)];
+    return [await startupFigures(build.entry, options), await throughputFigure(build.entry, options)];
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    await build.remove();
   }
 };

@@ -20,7 +20,7 @@ type ScriptName = keyof typeof scripts;
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
-    commitWrites(numberOfKeys: number, ...keysThenArgs: string[]): Result<number, Context>;
+    commitWrites(numberOfKeys: number, ...keysThenArgs: (string | Buffer)[]): Result<number, Context>;
     readKeys(numberOfKeys: number, ...keysThenArgs: string[]): Result<unknown[], Context>;
     pageList(
       accessKey: string,

@@ -100,4 +100,25 @@ describe('commitWrites', () => {
     expect(await redis.zrange(`${tag}:anchor`, 0, -1, 'WITHSCORES')).toEqual(['g', '6']);
     expect(await redis.zrange(`${tag}:h1`, 0, -1, 'WITHSCORES')).toEqual(['h', '8']);
   });
+  it('stores long values (sent as arguments of their own) byte for byte', async () => {
+    await redis.set(ckpt, '2:0');
+    // Past the length that sends a value as its own argument, with characters of 2, 3 and 4 bytes.
+    const long = `{"title":"Ünïcode — 状態 ${'✓'.repeat(300)} 🚦","body":"${'x'.repeat(2_000)}"}`;
+    const fence = { tag, expected: '2:0', next: '2:1' };
+    const applied = await commitWrites(redis, fence, [
+      { op: 'set', key: `${tag}:long`, value: long },
+      {
+        op: 'hset',
+        key: `${tag}:longs`,
+        fields: [
+          ['doc', long],
+          ['short', 'é'],
+        ],
+      },
+    ]);
+    expect(applied).toBe(true);
+    expect(await redis.get(`${tag}:long`)).toBe(long);
+    expect(await redis.hgetall(`${tag}:longs`)).toEqual({ doc: long, short: 'é' });
+    expect(await redis.strlen(`${tag}:long`)).toBe(Buffer.byteLength(long));
+  });
 });

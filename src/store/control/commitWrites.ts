@@ -79,7 +79,9 @@ const call = async (
     fence.expected,
     next,
     encoded.writes,
-    ...encoded.args,
+    // The long values (rendered documents) as Buffers: ioredis then sends the call as one buffer
+    // rather than one string built by concatenation, which cost a third more CPU per render.
+    ...encoded.args.map((arg) => Buffer.from(arg)),
   );
   return applied === 1;
 };
