@@ -1,6 +1,6 @@
 // Child processes of a benchmark: servers under test (bench/server.ts), the real projector
-// worker (`src/main.ts work`) and production commands (`node dist/main.js serve`). Every child is
-// stopped by stopAll(), also on Ctrl-C.
+// worker (`src/main.ts work`, or a build's `main.js work`) and production commands (`node
+// dist/main.js serve`). Every child is stopped by stopAll(), also on Ctrl-C.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
@@ -136,7 +136,10 @@ export const startOfferedLoad = async (env: Record<string, string>) => {
   };
 };
 
-/** The production worker process (projector workers and scheduler), as `npm run work` runs it. */
+/**
+ * The production worker process (projector workers and scheduler): the sources under tsx, or with
+ * `entry` (buildToScratch) the build under node, as `npm run work` runs it.
+ */
 export const startWorker = async (env: Record<string, string>, entry?: string) =>
   startChild(
     [entry ?? 'src/main.ts', 'work'],
