@@ -144,6 +144,38 @@ const steadyState = async (
   return { lags, freshness };
 };
 
+/**
+ * Runs `measure` beside one worker process as operators run it (`npm run work`: the build under
+ * node, not the sources under tsx: its CPU is the figure), 5 s after its start-up; answers what
+ * `measure` found with the minutes it took and the worker's CPU seconds meanwhile.
+ */
+const measureWorker = async <T>(env: BenchEnv, measure: () => Promise<T>) => {
+  const build = await buildToScratch();
+  try {
+    const worker = await startWorker(
+      {
+        REDIS_URL: env.redisUrl,
+        REDIS_PREFIX: env.prefix,
+        DATABASE_URL: env.url,
+        PROJECTOR_PARTITIONS: String(PARTITIONS),
+      },
+      build.entry,
+    );
+    try {
+      await sleep(5_000); // its start-up and first clock render out of the way
+      const cpuBefore = await cpuSeconds(worker.pid);
+      const started = performance.now();
+      const found = await measure();
+      const minutes = (performance.now() - started) / MINUTE_MS;
+      return { ...found, minutes, cpu: (await cpuSeconds(worker.pid)) - cpuBefore };
+    } finally {
+      await worker.stop();
+    }
+  } finally {
+    await build.remove();
+  }
+};
+
 /** Worker CPU of one incident update on a page with `count` incidents, in this process (median of 20). */
 export const incidentUpdateCost = async (env: BenchEnv, count: number, log: Log) => {
   const deps = projectorDeps(env);
@@ -264,29 +296,9 @@ export const fleetPhase = async (env: BenchEnv, settings: FleetSettings, log: Lo
     .join(', ');
 
   log(`  steady state for ${settings.steadyMinutes} minutes, one worker process…`);
-  // The worker as operators run it (`npm run work`: the build under node), not the sources under
-  // tsx: its CPU is the figure.
-  const build = await buildToScratch();
-  const worker = await startWorker(
-    {
-      REDIS_URL: env.redisUrl,
-      REDIS_PREFIX: env.prefix,
-      DATABASE_URL: env.url,
-      PROJECTOR_PARTITIONS: String(PARTITIONS),
-    },
-    build.entry,
-  ).catch(async (error: unknown) => {
-    await build.remove();
-    throw error;
-  });
-  await sleep(5_000); // its start-up and first clock render out of the way
-  const cpuBefore = await cpuSeconds(worker.pid);
-  const started = performance.now();
-  const { lags, freshness } = await steadyState(env, pages, settings, log);
-  const minutes = (performance.now() - started) / MINUTE_MS;
-  const cpu = (await cpuSeconds(worker.pid)) - cpuBefore;
-  await worker.stop();
-  await build.remove();
+  const { lags, freshness, minutes, cpu } = await measureWorker(env, () =>
+    steadyState(env, pages, settings, log),
+  );
   const fewIncidentsMs = await incidentUpdateCost(env, FEW_INCIDENTS, log);
   const incidentMs = await incidentUpdateCost(env, settings.incidents, log);
 

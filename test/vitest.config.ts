@@ -14,7 +14,8 @@ const integration = {
 } as const;
 
 // The API and projector tests that also run against a Redis Cluster: reads and writes of every
-// model (and the partition reads' scripts), the live streams and custom domains (pub/sub), rebuilds and version GC, page deletion.
+// model (and the partition reads' scripts), the live streams and custom domains (pub/sub),
+// rebuilds and version GC, page deletion.
 const ON_CLUSTER = [
   'projectorBasics',
   'projectorFigures',
