@@ -1,6 +1,7 @@
 // `npm run work`: projector workers and the scheduler, with their own probes.
 import './v8Tuning.ts';
-import { Registry, collectDefaultMetrics } from 'prom-client';
+import { Registry } from 'prom-client';
+import { collectProcessMetrics } from '../src/runtime/processMetrics.ts';
 import type { Config } from '../src/config.ts';
 import { buildOperatorApp } from '../src/operatorApp.ts';
 import { createEdgePurger } from '../src/edge/edgePurger.ts';
@@ -101,7 +102,7 @@ export const work = async (
   onShutdown(() => worker.close()); // waits for running jobs (BullMQ going-to-production)
   onShutdown(() => scheduler.stop());
   if (options.probes) {
-    collectDefaultMetrics({ register: registry });
+    collectProcessMetrics(registry);
     const probes = await listen(
       buildOperatorApp({
         db,

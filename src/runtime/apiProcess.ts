@@ -1,7 +1,8 @@
 // One of the public API's processes when WEB_CONCURRENCY > 1 (a node:cluster worker): only the
 // public listener, reading Redis. The primary runs everything that must run once: migrations, the
 // operator listener (ingest, probes, metrics), and with `npm start` the projector and scheduler.
-import { Registry, collectDefaultMetrics } from 'prom-client';
+import { Registry } from 'prom-client';
+import { collectProcessMetrics } from './processMetrics.ts';
 import type { Config } from '../config.ts';
 import { createLogger } from '../shared/logger.ts';
 import { createReadRedis } from './clients.ts';
@@ -16,7 +17,7 @@ export const apiProcess = async (config: Config): Promise<null> => {
   const { onShutdown } = createShutdown(log);
   onShutdown(() => redis.disconnect());
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  collectProcessMetrics(registry);
   answerMetricsRequests(registry);
   await servePublic(config, { redis, log }, onShutdown, registry);
   log.info({ port: config.port }, 'API process listening');

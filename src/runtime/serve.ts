@@ -2,7 +2,8 @@
 // WEB_CONCURRENCY > 1 the public API runs in that many processes (apiProcesses.ts) and this
 // process keeps the operator listener, so ingest, probes and metrics answer once per machine.
 import type { RedisClient } from '../store/redisClient.ts';
-import { Registry, collectDefaultMetrics } from 'prom-client';
+import { Registry } from 'prom-client';
+import { collectProcessMetrics } from './processMetrics.ts';
 import { buildPublicHandler } from '../app.ts';
 import type { Config } from '../config.ts';
 import { createReadPath } from '../http/readPath.ts';
@@ -115,7 +116,7 @@ const serveOperator = async (
 export const serve = async (config: Config, clients: Clients, onShutdown: OnShutdown, processes: number) => {
   const { log } = clients;
   const registry = processes > 1 ? new ClusterRegistry() : new Registry();
-  collectDefaultMetrics({ register: registry });
+  collectProcessMetrics(registry);
   const wake = await serveOperator(config, clients, onShutdown, registry);
   if (processes > 1) {
     const api = await startApiProcesses(processes, log);
