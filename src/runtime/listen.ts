@@ -3,8 +3,9 @@ import { loadListenSettings, type ListenSettings } from './listenSettings.ts';
 
 /**
  * Applies the connection bounds: headers and whole requests within their timeouts (408 after),
- * a connection that sends nothing closed after the headers timeout (Node only times requests that
- * have begun), one without traffic after the idle timeout, and at most `maxConnections`.
+ * a connection that sends nothing closed after the headers timeout (by its socket's timeout, or
+ * by Node's check with a 408, whichever comes first), one without traffic after the idle
+ * timeout, and at most `maxConnections`.
  */
 const bound = (server: Server, settings: ListenSettings): void => {
   server.headersTimeout = settings.headersTimeoutMs;

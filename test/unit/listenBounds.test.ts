@@ -37,8 +37,10 @@ describe('listener connection bounds', () => {
   afterAll(() => server.close());
   const connect = () => net.connect(port, '127.0.0.1');
 
-  it('closes a connection that never sends a byte', async () => {
-    expect(await received(connect())).toBe('');
+  it('closes a connection that never sends a byte (silently, or with a 408 when Node times it first)', async () => {
+    // Both the socket's timeout and Node's headers timeout fall due at headersTimeoutMs: which
+    // closes it first is a race between two timers.
+    expect(['', 'HTTP/1.1 408 Request Timeout']).toContain((await received(connect())).split('\r\n')[0]);
   });
 
   it('answers 408 to headers that trickle in, and closes the connection', async () => {
