@@ -3,7 +3,7 @@ import http from 'node:http';
 import type net from 'node:net';
 import { Writable } from 'node:stream';
 import express, { type Express } from 'express';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { RedisClient } from '../../src/store/redisClient.ts';
 import { pino } from 'pino';
 import { sql, type DatabasePool } from 'slonik';
@@ -14,7 +14,7 @@ import { createDb } from '../../src/eventLog/createDb.ts';
 import { PROBE_TIMEOUT_MS, probesRouter } from '../../src/http/probes.ts';
 import { ingestRouter } from '../../src/ingest/ingestRouter.ts';
 import { tcpProxy } from '../support/tcpProxy.ts';
-import { freshDatabase, testRedis, type TestDatabase } from '../support/testEnv.ts';
+import { freshDatabase, redisAway, testRedis, type TestDatabase } from '../support/testEnv.ts';
 
 const TOKEN = 'ingest-token-for-tests-0123456789';
 const PAGE_TOKEN = 'page-secret-token-abcdef-98765';
@@ -64,7 +64,7 @@ describe('POST /v1/events and probes', () => {
 
   const buildApp = (deps: { db?: DatabasePool; redis?: RedisClient; ingestToken?: string | null } = {}) =>
     express()
-      .use(probesRouter({ db: deps.db ?? t.db, redis: deps.redis ?? redis }))
+      .use(probesRouter({ db: deps.db ?? t.db, redis: deps.redis ?? redis, prefix: 'probes-test' }))
       .use(
         ingestRouter({
           db: deps.db ?? t.db,
@@ -529,12 +529,7 @@ describe('POST /v1/events and probes', () => {
     });
 
     it('names redis when it does not answer', async () => {
-      const away = new Redis('redis://127.0.0.1:1', {
-        lazyConnect: true,
-        maxRetriesPerRequest: 0,
-        retryStrategy: () => null,
-      });
-      away.on('error', () => undefined);
+      const away = redisAway();
       try {
         const res = await request(buildApp({ redis: away })).get('/readyz');
         expect(res.status).toBe(503);

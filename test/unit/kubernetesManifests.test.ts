@@ -130,7 +130,7 @@ describe('the Kubernetes manifests', () => {
         for (const port of container.ports ?? [])
           expect(port.containerPort, port.name).toBe(ports[port.name]);
         for (const probe of [container.livenessProbe, container.readinessProbe].flatMap((p) => p ?? [])) {
-          expect(['/healthz', '/readyz']).toContain(probe.httpGet.path);
+          expect(['/healthz', '/readyz', '/readyz/reads']).toContain(probe.httpGet.path);
           expect(container.ports?.map((p) => p.name)).toContain(probe.httpGet.port);
         }
         expect(container.envFrom).toEqual([
@@ -142,7 +142,9 @@ describe('the Kubernetes manifests', () => {
     const api = podSpec(find('Deployment', 'statuspage-api')).containers[0]!;
     expect(api.command[2]).toBe('serve');
     expect(api.livenessProbe?.httpGet.path).toBe('/healthz');
-    expect(api.readinessProbe?.httpGet).toEqual({ path: '/readyz', port: 'operator' });
+    // Public reads need Redis and the read models, not PostgreSQL: /readyz asks PostgreSQL too, and a
+    // database failover would empty the Service (readinessForReads.test.ts: /readyz/reads does not).
+    expect(api.readinessProbe?.httpGet).toEqual({ path: '/readyz/reads', port: 'operator' });
     expect(podSpec(find('Deployment', 'statuspage-worker')).containers[0]!.command[2]).toBe('work');
     expect(podSpec(find('Job', 'statuspage-migrate')).containers[0]!.command[2]).toBe('migrate');
   });
@@ -227,6 +229,22 @@ describe('the Kubernetes manifests', () => {
       expect(url.hostname).toBe(`${operator.metadata.name}.statuspage.svc.cluster.local`);
       expect(Number(url.port)).toBe(loadConfig({ ...configMap, ...secret }).ingestPort);
       expect(url.pathname).toBe('/v1/autoscale');
+    }
+  });
+
+  it('leave the replica count to the autoscaler wherever one owns it (kubectl apply would reset it)', () => {
+    type Target = { scaleTargetRef: { name: string; kind?: string } };
+    const scaled = manifests
+      .filter((d) => ['HorizontalPodAutoscaler', 'ScaledObject'].includes(d.doc.kind))
+      .map((d) => (d.doc['spec'] as Target).scaleTargetRef);
+    expect(scaled.map((ref) => ref.name).sort()).toEqual([
+      'statuspage-api',
+      'statuspage-worker',
+      'statuspage-worker', // worker-hpa.yaml, the alternative to the ScaledObject
+    ]);
+    for (const ref of scaled) {
+      expect(ref.kind ?? 'Deployment').toBe('Deployment');
+      expect(find('Deployment', ref.name)['spec'], ref.name).not.toHaveProperty('replicas');
     }
   });
 
