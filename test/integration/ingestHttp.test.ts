@@ -162,6 +162,25 @@ describe('POST /v1/events and probes', () => {
       expect(res.body).toMatchObject({ accepted: 8, duplicates: 0 });
     });
 
+    it('accepts a weak page token as the spec does, and logs a warning naming the page, never the token', async () => {
+      const [weak, strong] = [slug(), slug()];
+      const res = await post([
+        pageConfigured(strong, { auth_token: PAGE_TOKEN }),
+        pageConfigured(weak, { auth_token: '0123456789abcdef' }),
+      ]);
+      expect([res.status, res.body.accepted]).toEqual([202, 2]);
+      const warnings = captured.lines.filter((line) => line.includes('weak page token'));
+      expect(warnings).toHaveLength(1);
+      expect(JSON.parse(warnings[0]!)).toMatchObject({
+        level: 40,
+        event: 1,
+        msg:
+          `ingest: weak page token: page "${weak}": auth_token carries at most 64 bits of randomness, ` +
+          'fewer than 128: replace it with 32 random hex characters (openssl rand -hex 16) or more',
+      });
+      expect(warnings[0]).not.toContain('0123456789abcdef');
+    });
+
     it('still answers 202 when waking the projectors fails, and logs it', async () => {
       wakeFails = true;
       const res = await post([pageConfigured(slug())]);
