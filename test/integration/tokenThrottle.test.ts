@@ -9,8 +9,10 @@ import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createTokenThrottle, tokenFailuresKey } from '../../src/http/tokenThrottle.ts';
 import { hashToken } from '../../src/shared/hashToken.ts';
+import { errorCodeOf } from '../../src/http/errors.ts';
 import { check, monitorConfigured, pageConfigured } from '../support/events.ts';
 import { startProjectorEnv, URLS, type ProjectorEnv } from '../support/projectorEnv.ts';
+import { redisAway } from '../support/testEnv.ts';
 
 const TOKEN = 'vault-token-0123456789abcdef';
 const PATHS = [
@@ -155,5 +157,27 @@ describe('private-page tokens', () => {
     });
     await sleep(1100);
     await expect(throttle.attempt('10.8.0.1', 'a-page', false)).resolves.toBeUndefined();
+  });
+
+  it('fails closed without Redis (503), but refuses a counter it already knows full (429)', async () => {
+    const settings = { maxFailures: 1, windowMs: 60_000 };
+    const throttle = createTokenThrottle({ redis: env.redis, prefix: env.prefix, settings });
+    await throttle.attempt('10.9.0.1', 'b-page', true);
+    await expect(throttle.attempt('10.9.0.1', 'b-page', true)).rejects.toMatchObject({
+      code: 'too_many_requests',
+    });
+    // The process remembers the full counter until its window ends, whatever Redis holds now.
+    await env.redis.del(tokenFailuresKey(env.prefix, '10.9.0.1', 'b-page'));
+    await expect(throttle.attempt('10.9.0.1', 'b-page', false)).rejects.toMatchObject({
+      code: 'too_many_requests',
+    });
+    const away = redisAway();
+    try {
+      const cut = createTokenThrottle({ redis: away, prefix: env.prefix, settings });
+      const outage = await cut.attempt('10.9.0.2', 'b-page', false).catch((error: unknown) => error);
+      expect(errorCodeOf(outage)).toBe('service_unavailable');
+    } finally {
+      away.disconnect();
+    }
   });
 });
