@@ -72,18 +72,17 @@ export const requestToken = (req: Request): string | undefined => {
   return query.success ? query.data.auth_token : undefined;
 };
 
-type Gate = (
-  access: PageAccess | null,
-  rules: AccessRules,
-) => Readonly<{ tokenHash: string | null; plan: Plan; title: string | null }>;
+/** A page that exists and is not blocked: what the token rule and the route need of it. */
+type OpenPage = Readonly<{ tokenHash: string | null; plan: Plan; title: string | null }>;
 
-const existing: Gate = (access, rules) => {
+/** @throws ApiError per `rules` for an unknown, deleted or blocked page */
+const existing = (access: PageAccess | null, rules: AccessRules): OpenPage => {
   if (access === null || access.state === 'deleted') throw new ApiError(rules.missing);
   if (access.state === 'blocked') throw new ApiError(rules.blocked);
   return access;
 };
 
-const admitted = ({ tokenHash, plan, title }: ReturnType<Gate>): Admitted => ({
+const admitted = ({ tokenHash, plan, title }: OpenPage): Admitted => ({
   isPrivate: tokenHash !== null,
   plan,
   title,
