@@ -2,7 +2,8 @@
 // assets as built, the live-stream gauge on /metrics), and with
 // WEB_CONCURRENCY=2 `serve` runs the public API in two processes that both answer, replaces one
 // that is killed, and drains them all on SIGTERM, exiting 0; a guesser of a private page's token
-// gets no more wrong tokens checked from the two than from one.
+// gets no more wrong tokens checked from the two than from one; with its PostgreSQL stopped, an
+// API process stays ready for reads and answers them.
 import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
@@ -13,6 +14,7 @@ import { socketOwner } from '../support/socketOwner.ts';
 import * as testEnv from '../support/testEnv.ts';
 import { pageConfigured } from '../support/events.ts';
 import { startProjectorEnv } from '../support/projectorEnv.ts';
+import { startPgCluster } from '../support/pgCluster.ts';
 
 /** GET on a connection kept open, so the process that answered still holds it. */
 const openRequest = (port: number, path: string, headers = '') =>
@@ -166,6 +168,30 @@ describe('the production build', () => {
       server.child.kill('SIGTERM');
       expect(await server.exited).toEqual({ code: 0, signal: null });
     } finally {
+      await env.close();
+    }
+  });
+
+  it('stays ready for reads, and answers them, while its PostgreSQL is stopped; /readyz names it', async () => {
+    const env = await startProjectorEnv();
+    const pg = await startPgCluster();
+    try {
+      await env.append(pageConfigured('open', { plan: 'pro' }));
+      await env.project();
+      const { port, ingestPort } = await serve(1, { DATABASE_URL: pg.url, REDIS_PREFIX: env.prefix });
+      await pg.stop();
+      const get = async (at: number, path: string) => {
+        const res = await fetch(`http://127.0.0.1:${at}${path}`);
+        return [res.status, await res.json()] as const;
+      };
+      expect(await get(ingestPort, '/readyz')).toEqual([503, { status: 'not ready', failing: ['postgres'] }]);
+      expect(await get(ingestPort, '/readyz/reads')).toEqual([200, { status: 'ready' }]);
+      expect(await get(port, '/api/status-pages/open/incidents')).toEqual([
+        200,
+        { incidents: [], page: 1, page_size: 20, total_pages: 0, total_items: 0 },
+      ]);
+    } finally {
+      await pg.stop();
       await env.close();
     }
   });
