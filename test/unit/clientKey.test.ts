@@ -8,10 +8,12 @@ describe('client key', () => {
   });
 
   it('counts an IPv4-mapped IPv6 address as its IPv4 address', () => {
-    expect([clientKey('::ffff:203.0.113.7'), clientKey('::FFFF:203.0.113.7')]).toEqual([
-      '203.0.113.7',
-      '203.0.113.7',
-    ]);
+    expect(
+      ['::ffff:203.0.113.7', '::FFFF:203.0.113.7', '::ffff:cb00:7107', '0:0:0:0:0:ffff:cb00:7107'].map(
+        clientKey,
+      ),
+    ).toEqual(Array(4).fill('203.0.113.7'));
+    expect(clientKey('::ffff:0:203.0.113.7')).toBe('0:0:0:0::/64'); // IPv4-translated: not mapped
   });
 
   it('counts an IPv6 address by its /64, however it is written', () => {
