@@ -1,5 +1,6 @@
 // deploy/kubernetes/: every manifest is valid against the Kubernetes, KEDA and Prometheus Operator
-// schemas (the validators kubernetes-models ships: offline, no cluster), and agrees with the code:
+// schemas (the validators kubernetes-models ships, and its TypeScript interfaces for unknown
+// fields: offline, no cluster), and agrees with the code:
 // the settings parse, ports and commands are the ones the processes use, grace periods outlast the
 // drains, the autoscaler reads the operator Service, the PrometheusRule is alerts.yml.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -16,6 +17,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { JOB_BUDGET_MS } from '../../src/projector/projectPartition.ts';
 import { DRAIN_WITHIN_MS } from '../../src/runtime/apiProcesses.ts';
+import { manifestTypeErrors } from '../support/manifestTypes.ts';
 import { deployFile, kubernetesDocuments, root } from '../support/operatorKit.ts';
 
 type Doc = Record<string, unknown> & {
@@ -93,6 +95,25 @@ describe('the Kubernetes manifests', () => {
       ).not.toThrow();
     }
   });
+
+  it('hold no field the Kubernetes, KEDA and Prometheus Operator APIs do not know, at any depth', () => {
+    // The validators above accept unknown fields (a misspelt probe would pass): the models'
+    // TypeScript interfaces do not.
+    expect(manifestTypeErrors(manifests)).toEqual([]);
+    const api = find('Deployment', 'statuspage-api') as Doc & { spec: { template: { spec: PodSpec } } };
+    const [container] = api.spec.template.spec.containers;
+    const misspelt = { ...container, readinesProbe: container?.readinessProbe };
+    const typo = {
+      ...api,
+      spec: {
+        ...api.spec,
+        template: { ...api.spec.template, spec: { ...api.spec.template.spec, containers: [misspelt] } },
+      },
+    };
+    expect(manifestTypeErrors([{ file: 'typo.yaml', doc: typo }])).toEqual([
+      expect.stringContaining("'\"readinesProbe\"' does not exist in type 'IContainer'"),
+    ]);
+  }, 30_000); // the compiler takes seconds to load the models' types
 
   it('are all in kustomization.yaml but the HPA alternative, which is documented', () => {
     const files = readdirSync(deployFile('kubernetes')).filter(
