@@ -91,7 +91,11 @@ export const buildApp = (deps: AppDeps, observe: RequestObserver = observerOf(de
   app.set('etag', false); // strong ETags come from the stored bodies
   app.set('query parser', 'simple'); // flat strings; a repeated parameter becomes an array (invalid)
   app.set('trust proxy', deps.config.trustProxy); // whose X-Forwarded-Host req.hostname believes
-  app.locals[THROTTLE_LOCAL] = createTokenThrottle(deps.tokenThrottle ?? loadTokenThrottleSettings());
+  app.locals[THROTTLE_LOCAL] = createTokenThrottle({
+    redis: deps.redis,
+    prefix: deps.prefix,
+    settings: deps.tokenThrottle ?? loadTokenThrottleSettings(),
+  });
   app.use(requestLog(observe));
   app.use(cors);
 

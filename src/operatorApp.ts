@@ -30,7 +30,7 @@ export const buildOperatorApp = (deps: OperatorDeps): Express => {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.use(probesRouter({ db: deps.db, redis: deps.redis }));
+  app.use(probesRouter({ db: deps.db, redis: deps.redis, prefix: deps.prefix }));
   if (deps.ingest)
     app.use(
       ingestRouter({

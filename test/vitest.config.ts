@@ -28,6 +28,7 @@ const ON_CLUSTER = [
   'customDomains',
   'commitWritesVersioned',
   'partitionReads',
+  'tokenThrottle', // its counters, one Lua script on one hash-tagged key
 ].map((name) => `test/integration/${name}.test.ts`);
 
 export default defineConfig({

@@ -4,6 +4,7 @@
 import type { z } from 'zod';
 import { hashToken } from '../shared/hashToken.ts';
 import { normalizeTimestamp } from '../shared/time.ts';
+import { MIN_TOKEN_BITS, tokenBits } from './tokenStrength.ts';
 import {
   MAX_AT_AHEAD_MS,
   MAX_NESTING,
@@ -19,7 +20,14 @@ const TIMESTAMP_FIELDS = ['scheduled_start', 'scheduled_end'] as const;
 
 /** An event that passed the schemas, ready to append; `index` is its place in its batch. */
 export type ParsedEvent = StoredEventBody &
-  Readonly<{ index: number; id: string | null; page: string; atMs: number }>;
+  Readonly<{
+    index: number;
+    id: string | null;
+    page: string;
+    atMs: number;
+    /** A page.configured whose token looks weaker than MIN_TOKEN_BITS: the bits it can carry (accepted, warned about). */
+    weakTokenBits?: number;
+  }>;
 export type EventError = Readonly<{ index: number; message: string }>;
 
 const describe = (error: z.ZodError): string =>
@@ -53,6 +61,13 @@ const toStored = (event: IncomingEvent): StoredEventBody => {
   return event; // every other type is stored as it came
 };
 
+// The spec accepts any token of 16–200 characters: a weak one is accepted, and said so.
+const weakToken = (event: IncomingEvent): { weakTokenBits?: number } => {
+  if (event.type !== 'page.configured' || event.data.auth_token === null) return {};
+  const bits = tokenBits(event.data.auth_token);
+  return bits < MIN_TOKEN_BITS ? { weakTokenBits: bits } : {};
+};
+
 const scheduledTooFar = (data: Window, now: Date): string | null =>
   TIMESTAMP_FIELDS.find((field) => {
     const value = data[field];
@@ -81,7 +96,7 @@ export const parseEvent = (raw: unknown, index: number, now: Date): ParsedEvent 
       ? scheduledTooFar(event.data, now)
       : null;
   if (farWindow !== null) return { index, message: `data.${farWindow}: more than 10 years in the future` };
-  return { index, id: id ?? null, page, atMs, ...toStored(parsed.data) };
+  return { index, id: id ?? null, page, atMs, ...toStored(parsed.data), ...weakToken(parsed.data) };
 };
 
 export const isEventError = (value: ParsedEvent | EventError): value is EventError => 'message' in value;

@@ -6,6 +6,7 @@ import { appendParsed, InvalidBatch, type AppendResult } from '../eventLog/appen
 import { isEventError, type EventError } from '../events/parseEvent.ts';
 import { wakeAfterAppend, type Wake } from '../projector/queue.ts';
 import { readNdjson } from './readNdjson.ts';
+import { weakTokenWarnings } from './weakTokens.ts';
 
 export const CHUNK_SIZE = 2_000;
 const PROGRESS_MS = 250;
@@ -131,6 +132,8 @@ export const cliIngest = async (args: CliIngestArgs): Promise<number> => {
         onCommitted: wake,
         ownHost: args.ownHost ?? null,
       });
+      for (const { index, message } of weakTokenWarnings(chunk))
+        args.err.write(`line ${String(index + 1)}: warning: ${message}\n`);
       total.accepted += result.accepted;
       total.duplicates += result.duplicates;
       total.lastPosition = result.lastPosition ?? total.lastPosition;

@@ -10,6 +10,7 @@ import { hashToken, tokenMatches } from '../shared/hashToken.ts';
 import type { Logger } from '../shared/logger.ts';
 import { parseEvent, type EventError, type ParsedEvent } from '../events/parseEvent.ts';
 import { isBlank, parseNdjsonLine } from './readNdjson.ts';
+import { weakTokenWarnings } from './weakTokens.ts';
 
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
 const MAX_EVENTS = 10_000;
@@ -178,6 +179,8 @@ export const ingestRouter = (deps: IngestDeps): Router => {
           ownHost: deps.ownHost ?? null,
           lockTimeoutMs: APPEND_LOCK_TIMEOUT_MS,
         });
+        for (const { index, message } of weakTokenWarnings(events))
+          deps.log.warn({ event: index }, `ingest: weak page token: ${message}`);
         res.status(202).json({
           accepted: result.accepted,
           duplicates: result.duplicates,

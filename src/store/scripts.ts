@@ -14,6 +14,7 @@ const scripts = {
   releaseLock: { file: 'releaseLock.lua', numberOfKeys: 1 },
   renewLock: { file: 'renewLock.lua', numberOfKeys: 1 },
   activateVersion: { file: 'activate.lua', numberOfKeys: 2 },
+  tokenAttempt: { file: 'tokenAttempt.lua', numberOfKeys: 1 },
 } as const;
 
 type ScriptName = keyof typeof scripts;
@@ -36,6 +37,12 @@ declare module 'ioredis' {
       token: string,
       value: string,
     ): Result<string | null, Context>;
+    tokenAttempt(
+      counterKey: string,
+      maxFailures: number,
+      windowMs: number,
+      wrong: '0' | '1',
+    ): Result<number, Context>;
   }
 }
 

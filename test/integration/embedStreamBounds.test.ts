@@ -192,6 +192,17 @@ describe('live streams, bounded', () => {
     for (const s of [a2, b1, a4]) s.close();
   });
 
+  it('counts an IPv6 client by its /64 and an IPv4-mapped address as its IPv4 address', async () => {
+    const { base } = await serve({ perClient: 2, total: 10 });
+    const from = (ip: string) => openStream(`${base}/api/embed/stream?slug=acme`, { 'X-Forwarded-For': ip });
+    const opened = [];
+    for (const ip of ['2001:db8:5:1::1', '2001:db8:5:1::2', '2001:db8:5:1:ffff::3', '2001:db8:5:2::1'])
+      opened.push(await from(ip));
+    for (const ip of ['10.0.1.1', '::ffff:10.0.1.1', '10.0.1.1']) opened.push(await from(ip));
+    expect(opened.map((stream) => stream.status)).toEqual([200, 200, 429, 200, 200, 200, 429]);
+    for (const stream of opened) stream.close();
+  });
+
   it('drops a stream whose client does not read, and reports open streams on the gauge', async () => {
     let held: ServerResponse | undefined;
     const { hub, base } = await serve({ maxUnsentBytes: 64 }, { seen: (res) => (held = res) });

@@ -112,6 +112,21 @@ describe('npm run ingest (cliIngest)', () => {
     expect(await count('big')).toBe(5_000);
   });
 
+  it('appends a page with a weak token and warns about it by line, never printing the token', async () => {
+    const weak = {
+      ...page('weak-token'),
+      data: { title: 'w', plan: 'pro', auth_token: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' },
+    };
+    const path = await fileOf('weak.ndjson', ndjson([page('strong-token'), weak]));
+    const result = await run(path);
+    expect([result.code, result.err]).toEqual([
+      0,
+      'line 2: warning: page "weak-token": auth_token carries at most 0 bits of randomness, fewer than 128: ' +
+        'replace it with 32 random hex characters (openssl rand -hex 16) or more\n',
+    ]);
+    expect(await count('weak-token')).toBe(1);
+  });
+
   it('names every bad line by its number and appends nothing', async () => {
     const path = await fileOf(
       'bad.ndjson',

@@ -3,7 +3,7 @@ import http from 'node:http';
 import type net from 'node:net';
 import { Writable } from 'node:stream';
 import express, { type Express } from 'express';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { RedisClient } from '../../src/store/redisClient.ts';
 import { pino } from 'pino';
 import { sql, type DatabasePool } from 'slonik';
@@ -14,7 +14,7 @@ import { createDb } from '../../src/eventLog/createDb.ts';
 import { PROBE_TIMEOUT_MS, probesRouter } from '../../src/http/probes.ts';
 import { ingestRouter } from '../../src/ingest/ingestRouter.ts';
 import { tcpProxy } from '../support/tcpProxy.ts';
-import { freshDatabase, testRedis, type TestDatabase } from '../support/testEnv.ts';
+import { freshDatabase, redisAway, testRedis, type TestDatabase } from '../support/testEnv.ts';
 
 const TOKEN = 'ingest-token-for-tests-0123456789';
 const PAGE_TOKEN = 'page-secret-token-abcdef-98765';
@@ -64,7 +64,7 @@ describe('POST /v1/events and probes', () => {
 
   const buildApp = (deps: { db?: DatabasePool; redis?: RedisClient; ingestToken?: string | null } = {}) =>
     express()
-      .use(probesRouter({ db: deps.db ?? t.db, redis: deps.redis ?? redis }))
+      .use(probesRouter({ db: deps.db ?? t.db, redis: deps.redis ?? redis, prefix: 'probes-test' }))
       .use(
         ingestRouter({
           db: deps.db ?? t.db,
@@ -160,6 +160,25 @@ describe('POST /v1/events and probes', () => {
       ]);
       expect(res.status).toBe(202);
       expect(res.body).toMatchObject({ accepted: 8, duplicates: 0 });
+    });
+
+    it('accepts a weak page token as the spec does, and logs a warning naming the page, never the token', async () => {
+      const [weak, strong] = [slug(), slug()];
+      const res = await post([
+        pageConfigured(strong, { auth_token: PAGE_TOKEN }),
+        pageConfigured(weak, { auth_token: '0123456789abcdef' }),
+      ]);
+      expect([res.status, res.body.accepted]).toEqual([202, 2]);
+      const warnings = captured.lines.filter((line) => line.includes('weak page token'));
+      expect(warnings).toHaveLength(1);
+      expect(JSON.parse(warnings[0]!)).toMatchObject({
+        level: 40,
+        event: 1,
+        msg:
+          `ingest: weak page token: page "${weak}": auth_token carries at most 64 bits of randomness, ` +
+          'fewer than 128: replace it with 32 random hex characters (openssl rand -hex 16) or more',
+      });
+      expect(warnings[0]).not.toContain('0123456789abcdef');
     });
 
     it('still answers 202 when waking the projectors fails, and logs it', async () => {
@@ -529,12 +548,7 @@ describe('POST /v1/events and probes', () => {
     });
 
     it('names redis when it does not answer', async () => {
-      const away = new Redis('redis://127.0.0.1:1', {
-        lazyConnect: true,
-        maxRetriesPerRequest: 0,
-        retryStrategy: () => null,
-      });
-      away.on('error', () => undefined);
+      const away = redisAway();
       try {
         const res = await request(buildApp({ redis: away })).get('/readyz');
         expect(res.status).toBe(503);

@@ -1,7 +1,9 @@
 // The production build (`node dist/main.js`, built by build/build.js) serves (the status page's
 // assets as built, the live-stream gauge on /metrics), and with
 // WEB_CONCURRENCY=2 `serve` runs the public API in two processes that both answer, replaces one
-// that is killed, and drains them all on SIGTERM, exiting 0.
+// that is killed, and drains them all on SIGTERM, exiting 0; a guesser of a private page's token
+// gets no more wrong tokens checked from the two than from one; with its PostgreSQL stopped, an
+// API process stays ready for reads and answers them.
 import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
@@ -10,12 +12,15 @@ import { freePort } from '../support/redisServer.ts';
 import { buildDist, startDist, type Build, type DistProcess } from '../support/distProcess.ts';
 import { socketOwner } from '../support/socketOwner.ts';
 import * as testEnv from '../support/testEnv.ts';
+import { pageConfigured } from '../support/events.ts';
+import { startProjectorEnv } from '../support/projectorEnv.ts';
+import { startPgCluster } from '../support/pgCluster.ts';
 
 /** GET on a connection kept open, so the process that answered still holds it. */
-const openRequest = (port: number, path: string) =>
+const openRequest = (port: number, path: string, headers = '') =>
   new Promise<{ status: number; clientPort: number; close: () => void }>((resolve, reject) => {
     const socket = connect(port, '127.0.0.1', () => {
-      socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n`);
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n${headers}\r\n`);
     });
     socket.once('error', reject);
     socket.once('data', (chunk: Buffer) => {
@@ -57,7 +62,7 @@ describe('the production build', () => {
   const prefix = testEnv.freshRedisPrefix();
   const running: DistProcess[] = [];
 
-  const serve = async (processes: number) => {
+  const serve = async (processes: number, env: Record<string, string> = {}) => {
     const [port, ingestPort] = [await freePort(), await freePort()];
     const server = startDist(build.main, ['serve'], {
       DATABASE_URL: t.url,
@@ -68,6 +73,7 @@ describe('the production build', () => {
       INGEST_PORT: String(ingestPort),
       LOG_LEVEL: 'info',
       WEB_CONCURRENCY: String(processes),
+      ...env,
     });
     running.push(server);
     const listening = await server.waitForLine((line) => line.msg === 'public API listening');
@@ -129,5 +135,64 @@ describe('the production build', () => {
     server.child.kill('SIGTERM');
     expect(await server.exited).toEqual({ code: 0, signal: null });
     expect([second, replaced.pid].filter((pid) => isRunning(pid!))).toEqual([]);
+  });
+
+  it('WEB_CONCURRENCY=2: wrong tokens for a private page count once across the API processes', async () => {
+    const env = await startProjectorEnv();
+    try {
+      await env.append(
+        pageConfigured('vault', { plan: 'business', auth_token: 'vault-token-0123456789abcdef' }),
+      );
+      await env.project();
+      const {
+        server,
+        port,
+        pids = [],
+      } = await serve(2, {
+        DATABASE_URL: env.t.url,
+        REDIS_PREFIX: env.prefix,
+        TOKEN_FAILURES_MAX: '3',
+      });
+      const answers: { status: number; pid: number | null }[] = [];
+      for (let i = 0; i < 8; i++) {
+        const guess = await openRequest(
+          port,
+          '/api/status-pages/vault/incidents',
+          `Authorization: Bearer guess-${String(i)}-0123456789abcdef\r\n`,
+        );
+        answers.push({ status: guess.status, pid: await socketOwner(port, guess.clientPort, pids) });
+        guess.close();
+      }
+      expect(new Set(answers.map((answer) => answer.pid))).toEqual(new Set(pids)); // both processes answered
+      expect(answers.map((answer) => answer.status)).toEqual([401, 401, 401, 429, 429, 429, 429, 429]);
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toEqual({ code: 0, signal: null });
+    } finally {
+      await env.close();
+    }
+  });
+
+  it('stays ready for reads, and answers them, while its PostgreSQL is stopped; /readyz names it', async () => {
+    const env = await startProjectorEnv();
+    const pg = await startPgCluster();
+    try {
+      await env.append(pageConfigured('open', { plan: 'pro' }));
+      await env.project();
+      const { port, ingestPort } = await serve(1, { DATABASE_URL: pg.url, REDIS_PREFIX: env.prefix });
+      await pg.stop();
+      const get = async (at: number, path: string) => {
+        const res = await fetch(`http://127.0.0.1:${at}${path}`);
+        return [res.status, await res.json()] as const;
+      };
+      expect(await get(ingestPort, '/readyz')).toEqual([503, { status: 'not ready', failing: ['postgres'] }]);
+      expect(await get(ingestPort, '/readyz/reads')).toEqual([200, { status: 'ready' }]);
+      expect(await get(port, '/api/status-pages/open/incidents')).toEqual([
+        200,
+        { incidents: [], page: 1, page_size: 20, total_pages: 0, total_items: 0 },
+      ]);
+    } finally {
+      await pg.stop();
+      await env.close();
+    }
   });
 });

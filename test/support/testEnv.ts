@@ -2,6 +2,7 @@
 // prefix of its own (so no FLUSHALL between files). Redis is one server, or in the `cluster`
 // project a Redis Cluster (test/support/clusterSetup.ts), reached through the product's factory.
 import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
@@ -68,3 +69,14 @@ export const clientList = async (redis: RedisClient): Promise<string> => {
 export const isSubscriberNamed = (line: string, name: string): boolean =>
   (line.includes(` name=${name} `) || line.includes(` name=ioredis-cluster(subscriber):${name} `)) &&
   / p?sub=[1-9]/.test(line);
+
+/** A Redis client for a port nothing listens on: every command fails at once (an outage). */
+export const redisAway = (): Redis => {
+  const away = new Redis('redis://127.0.0.1:1', {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
+  away.on('error', () => undefined);
+  return away;
+};

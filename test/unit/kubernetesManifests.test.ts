@@ -1,5 +1,6 @@
 // deploy/kubernetes/: every manifest is valid against the Kubernetes, KEDA and Prometheus Operator
-// schemas (the validators kubernetes-models ships: offline, no cluster), and agrees with the code:
+// schemas (the validators kubernetes-models ships, and its TypeScript interfaces for unknown
+// fields: offline, no cluster), and agrees with the code:
 // the settings parse, ports and commands are the ones the processes use, grace periods outlast the
 // drains, the autoscaler reads the operator Service, the PrometheusRule is alerts.yml.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -16,6 +17,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { JOB_BUDGET_MS } from '../../src/projector/projectPartition.ts';
 import { DRAIN_WITHIN_MS } from '../../src/runtime/apiProcesses.ts';
+import { manifestTypeErrors } from '../support/manifestTypes.ts';
 import { deployFile, kubernetesDocuments, root } from '../support/operatorKit.ts';
 
 type Doc = Record<string, unknown> & {
@@ -94,6 +96,25 @@ describe('the Kubernetes manifests', () => {
     }
   });
 
+  it('hold no field the Kubernetes, KEDA and Prometheus Operator APIs do not know, at any depth', () => {
+    // The validators above accept unknown fields (a misspelt probe would pass): the models'
+    // TypeScript interfaces do not.
+    expect(manifestTypeErrors(manifests)).toEqual([]);
+    const api = find('Deployment', 'statuspage-api') as Doc & { spec: { template: { spec: PodSpec } } };
+    const [container] = api.spec.template.spec.containers;
+    const misspelt = { ...container, readinesProbe: container?.readinessProbe };
+    const typo = {
+      ...api,
+      spec: {
+        ...api.spec,
+        template: { ...api.spec.template, spec: { ...api.spec.template.spec, containers: [misspelt] } },
+      },
+    };
+    expect(manifestTypeErrors([{ file: 'typo.yaml', doc: typo }])).toEqual([
+      expect.stringContaining("'\"readinesProbe\"' does not exist in type 'IContainer'"),
+    ]);
+  }, 30_000); // the compiler takes seconds to load the models' types
+
   it('are all in kustomization.yaml but the HPA alternative, which is documented', () => {
     const files = readdirSync(deployFile('kubernetes')).filter(
       (f) => f.endsWith('.yaml') && f !== 'kustomization.yaml',
@@ -130,7 +151,7 @@ describe('the Kubernetes manifests', () => {
         for (const port of container.ports ?? [])
           expect(port.containerPort, port.name).toBe(ports[port.name]);
         for (const probe of [container.livenessProbe, container.readinessProbe].flatMap((p) => p ?? [])) {
-          expect(['/healthz', '/readyz']).toContain(probe.httpGet.path);
+          expect(['/healthz', '/readyz', '/readyz/reads']).toContain(probe.httpGet.path);
           expect(container.ports?.map((p) => p.name)).toContain(probe.httpGet.port);
         }
         expect(container.envFrom).toEqual([
@@ -142,7 +163,9 @@ describe('the Kubernetes manifests', () => {
     const api = podSpec(find('Deployment', 'statuspage-api')).containers[0]!;
     expect(api.command[2]).toBe('serve');
     expect(api.livenessProbe?.httpGet.path).toBe('/healthz');
-    expect(api.readinessProbe?.httpGet).toEqual({ path: '/readyz', port: 'operator' });
+    // Public reads need Redis and the read models, not PostgreSQL: /readyz asks PostgreSQL too, and a
+    // database failover would empty the Service (readinessForReads.test.ts: /readyz/reads does not).
+    expect(api.readinessProbe?.httpGet).toEqual({ path: '/readyz/reads', port: 'operator' });
     expect(podSpec(find('Deployment', 'statuspage-worker')).containers[0]!.command[2]).toBe('work');
     expect(podSpec(find('Job', 'statuspage-migrate')).containers[0]!.command[2]).toBe('migrate');
   });
@@ -227,6 +250,22 @@ describe('the Kubernetes manifests', () => {
       expect(url.hostname).toBe(`${operator.metadata.name}.statuspage.svc.cluster.local`);
       expect(Number(url.port)).toBe(loadConfig({ ...configMap, ...secret }).ingestPort);
       expect(url.pathname).toBe('/v1/autoscale');
+    }
+  });
+
+  it('leave the replica count to the autoscaler wherever one owns it (kubectl apply would reset it)', () => {
+    type Target = { scaleTargetRef: { name: string; kind?: string } };
+    const scaled = manifests
+      .filter((d) => ['HorizontalPodAutoscaler', 'ScaledObject'].includes(d.doc.kind))
+      .map((d) => (d.doc['spec'] as Target).scaleTargetRef);
+    expect(scaled.map((ref) => ref.name).sort()).toEqual([
+      'statuspage-api',
+      'statuspage-worker',
+      'statuspage-worker', // worker-hpa.yaml, the alternative to the ScaledObject
+    ]);
+    for (const ref of scaled) {
+      expect(ref.kind ?? 'Deployment').toBe('Deployment');
+      expect(find('Deployment', ref.name)['spec'], ref.name).not.toHaveProperty('replicas');
     }
   });
 

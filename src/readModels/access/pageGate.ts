@@ -16,6 +16,7 @@ import { ApiError, type ApiErrorCode } from '../../http/errors.ts';
 import type { CachedReads } from '../../http/readCache.ts';
 import { AuthTokenQuery, Slug } from '../../http/schemas.ts';
 import { THROTTLE_LOCAL, type TokenThrottle } from '../../http/tokenThrottle.ts';
+import { clientKey } from '../../http/clientKey.ts';
 
 export type PageLocator = (slug: string) => Promise<PageRef>;
 
@@ -60,9 +61,6 @@ export const availabilityRules: AccessRules = {
 
 type Admitted = Readonly<{ isPrivate: boolean; plan: Plan; title: string | null }>;
 
-/** A page token, and who presents it and their app's throttle (none for a stream's kept token). */
-type Credentials = Readonly<{ token: string | undefined; client?: string; throttle?: TokenThrottle }>;
-
 const BEARER = /^Bearer +([\x21-\x7e]+) *$/i;
 
 /** A request's page token: `Authorization: Bearer <token>`, else its `auth_token` parameter. */
@@ -74,33 +72,55 @@ export const requestToken = (req: Request): string | undefined => {
   return query.success ? query.data.auth_token : undefined;
 };
 
-const credentialsOf = (from: Request | Credentials): Credentials => {
-  if (!('headers' in from)) return from;
-  const throttle = from.app.locals[THROTTLE_LOCAL] as TokenThrottle | undefined;
-  return { token: requestToken(from), client: from.ip ?? '', ...(throttle ? { throttle } : {}) };
+/** A page that exists and is not blocked: what the token rule and the route need of it. */
+type OpenPage = Readonly<{ tokenHash: string | null; plan: Plan; title: string | null }>;
+
+/** @throws ApiError per `rules` for an unknown, deleted or blocked page */
+const existing = (access: PageAccess | null, rules: AccessRules): OpenPage => {
+  if (access === null || access.state === 'deleted') throw new ApiError(rules.missing);
+  if (access.state === 'blocked') throw new ApiError(rules.blocked);
+  return access;
+};
+
+const admitted = ({ tokenHash, plan, title }: OpenPage): Admitted => ({
+  isPrivate: tokenHash !== null,
+  plan,
+  title,
+});
+
+/**
+ * The rules for a token already checked once (an open stream's, kept): no throttle.
+ * @throws ApiError per `rules` for an unknown, deleted, blocked or locked page
+ */
+export const admitToken = (
+  access: PageAccess | null,
+  token: string | undefined,
+  rules: AccessRules,
+): Admitted => {
+  const page = existing(access, rules);
+  if (page.tokenHash !== null && !tokenMatches(token, page.tokenHash)) throw new ApiError(rules.locked);
+  return admitted(page);
 };
 
 /**
+ * The rules for a request; the tokens it presents for a private page go through the app's
+ * throttle (tokenThrottle.ts), per client (clientKey.ts).
  * @throws ApiError per `rules` for an unknown, deleted, blocked or locked page; too_many_requests
- * while the client's wrong tokens for the page are throttled (tokenThrottle.ts)
+ * while the client's wrong tokens for the page fill the window
  */
-export const admit = (
+export const admit = async (
   access: PageAccess | null,
-  from: Request | Credentials,
+  req: Request,
   rules: AccessRules,
-): Admitted => {
-  if (access === null || access.state === 'deleted') throw new ApiError(rules.missing);
-  if (access.state === 'blocked') throw new ApiError(rules.blocked);
-  if (access.tokenHash !== null) {
-    const { token, client, throttle } = credentialsOf(from);
-    // No token is no guess (a page's shell asks for one): only presented tokens count.
-    const key = token === undefined || client === undefined ? null : `${client}\n${access.tokenHash}`;
-    const wait = key === null || throttle === undefined ? 0 : throttle.wait(key);
-    if (wait > 0) throw new ApiError('too_many_requests', { retryAfter: wait });
-    if (!tokenMatches(token, access.tokenHash)) {
-      if (key !== null) throttle?.failed(key);
-      throw new ApiError(rules.locked);
-    }
-  }
-  return { isPrivate: access.tokenHash !== null, plan: access.plan, title: access.title };
+): Promise<Admitted> => {
+  const page = existing(access, rules);
+  if (page.tokenHash === null) return admitted(page);
+  const token = requestToken(req);
+  const matches = tokenMatches(token, page.tokenHash);
+  const throttle = req.app.locals[THROTTLE_LOCAL] as TokenThrottle | undefined;
+  // No token is no guess (a page's shell asks for one): only presented tokens count.
+  if (token !== undefined && throttle !== undefined)
+    await throttle.attempt(clientKey(req.ip), page.tokenHash, !matches);
+  if (!matches) throw new ApiError(rules.locked);
+  return admitted(page);
 };

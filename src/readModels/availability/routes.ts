@@ -23,7 +23,7 @@ export const availabilityRoutes = ({ reads, locate, cache }: RouteDeps): Route[]
         load: () => reads.availability(page, monitorId, period),
         bytes: storedSize,
       });
-      const { isPrivate } = admit(read.access, req, availabilityRules);
+      const { isPrivate } = await admit(read.access, req, availabilityRules);
       if (!read.monitorExists) throw new ApiError('not_found');
       if (!query.success) throw new ApiError('invalid_period');
       if (read.stored === null) throw new ApiError('service_unavailable'); // monitor known, period not rendered

@@ -42,7 +42,7 @@ export const chartRoutes = ({ reads, locate, cache, clock }: RouteDeps): Route[]
       },
       bytes: storedSize,
     });
-    const { isPrivate } = admit(read.access, req, chartRules);
+    const { isPrivate } = await admit(read.access, req, chartRules);
     if (read.stored === null) throw new ApiError('service_unavailable'); // page known, status not rendered yet
     sendBody(req, res, {
       ...read.stored,

@@ -49,7 +49,7 @@ export const badgeRoutes = ({ reads, locate, cache }: RouteDeps): Route[] => [
       const slug = parseSlug(file?.[1], 'not_found');
       const page = await locate(slug);
       const read = await cache.get(page, 'overall', { load: () => reads.overall(page), bytes: () => 0 });
-      const { isPrivate, plan } = admit(read.access, req, pageRules);
+      const { isPrivate, plan } = await admit(read.access, req, pageRules);
       if (plan === 'free') throw new ApiError('embeds_not_in_plan');
       if (!isOverall(read.overall)) throw new ApiError('service_unavailable');
       const image = badge(read.overall);

@@ -63,7 +63,7 @@ export const embedRoutes = ({ reads, locate, cache, clock }: RouteDeps): Route[]
           },
           bytes: (value) => value.ready?.body.length ?? 0,
         });
-        const { isPrivate, plan } = admit(read.access, req, pageRules);
+        const { isPrivate, plan } = await admit(read.access, req, pageRules);
         if (plan === 'free') throw new ApiError('embeds_not_in_plan');
         if (plan === 'pro' && asksForExtras(req)) throw new ApiError('plan_inc_rtm_upd');
         if (!query.success) throw new ApiError('invalid_parameters');
@@ -86,7 +86,7 @@ export const embedRoutes = ({ reads, locate, cache, clock }: RouteDeps): Route[]
           load: () => reads.snippets(page),
           bytes: storedSize,
         });
-        const { isPrivate, plan } = admit(read.access, req, pageRules);
+        const { isPrivate, plan } = await admit(read.access, req, pageRules);
         if (plan === 'free' || plan === 'pro') throw new ApiError('markdown_not_in_plan');
         if (read.stored === null) throw new ApiError('service_unavailable');
         sendBody(req, res, {

@@ -7,6 +7,7 @@ import { EmbedStatusQuery } from '../../http/schemas.ts';
 import type { SubscriptionReads } from '../subscriptionReads.ts';
 import type { ChangeHub } from './changeHub.ts';
 import { within } from './streamLimits.ts';
+import { clientKey } from '../../http/clientKey.ts';
 import { eventId, statusEvent, writeEvent, type StreamClient } from './streamClient.ts';
 import { embedBody, needsSeries } from './embedBody.ts';
 import { MINUTE_MS, floorTo } from '../../shared/time.ts';
@@ -28,7 +29,7 @@ export const embedStreamRoutes = (
     handle: async (req, res) => {
       const slug = embedSlug(req);
       // Counted from here until the response closes, whatever happens in between (streamLimits.ts).
-      hub.slots.take(req.ip ?? '', res);
+      hub.slots.take(clientKey(req.ip), res);
       let closed = false;
       res.once('close', () => (closed = true));
       const gone = (): boolean => closed;
@@ -43,7 +44,7 @@ export const embedStreamRoutes = (
       const series = query.success && needsSeries(query.data);
       const read = await reads.embedStream(page, series ? now : null);
       if (gone()) return; // nothing is registered for a client that left
-      const { plan } = admit(read.access, req, pageRules);
+      const { plan } = await admit(read.access, req, pageRules);
       if (plan === 'free') throw new ApiError('embeds_not_in_plan');
       if (plan === 'pro' && asksForExtras(req)) throw new ApiError('plan_inc_rtm_upd');
       if (!query.success) throw new ApiError('invalid_parameters');

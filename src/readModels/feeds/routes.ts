@@ -34,7 +34,7 @@ const feedRoute =
       load: () => reads.feed(page, format),
       bytes: (value) => value.stored?.body.length ?? 0,
     });
-    const { isPrivate } = admit(read.access, req, feedRules);
+    const { isPrivate } = await admit(read.access, req, feedRules);
     if (read.stored === null) throw new ApiError('service_unavailable');
     const cacheControl = cacheFor(isPrivate, FEED_CACHE);
     // Maintenance entries follow their status, which moves with the clock.

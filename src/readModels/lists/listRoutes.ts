@@ -48,13 +48,13 @@ export const pageListHandlers = ({ reads, locate, cache }: RouteDeps, kind: List
    * Sends `answer`, or invalid_parameters when the query was not `valid`; `cached` false for one
    * made for this request alone (the memo keeps none).
    */
-  const send = (
+  const send = async (
     req: Request,
     res: Response,
     answer: ListAnswer,
     { valid, cached = true, counts = false }: SendOptions,
   ) => {
-    const { isPrivate } = admit(answer.access, req, pageRules);
+    const { isPrivate } = await admit(answer.access, req, pageRules);
     if (!valid || answer.ready === null) throw new ApiError('invalid_parameters');
     sendBody(req, res, {
       ...answer.ready,
@@ -90,14 +90,14 @@ export const pageListHandlers = ({ reads, locate, cache }: RouteDeps, kind: List
       if (month !== null && outsideLog(month)) {
         const { access } = await accessOnly(ref);
         const emptyMonth = { access, ready: readyBody(empty(month)) };
-        send(req, res, emptyMonth, { valid: true, cached: false, counts: name === 'counts' });
+        await send(req, res, emptyMonth, { valid: true, cached: false, counts: name === 'counts' });
         return;
       }
       const answered = await cache.get(ref, `${kind.field}|${name}|${month}`, {
         load: () => answer(ref, month),
         bytes: answerSize,
       });
-      send(req, res, answered, { valid: query.success, counts: name === 'counts' });
+      await send(req, res, answered, { valid: query.success, counts: name === 'counts' });
     };
 
   return {
@@ -109,7 +109,7 @@ export const pageListHandlers = ({ reads, locate, cache }: RouteDeps, kind: List
         const query = schema.safeParse(req.query);
         const ref = await locate(slug);
         if (!query.success) {
-          send(req, res, await accessOnly(ref), { valid: false });
+          await send(req, res, await accessOnly(ref), { valid: false });
           return;
         }
         const zset = listOf(ref, query.data);
@@ -136,11 +136,11 @@ export const pageListHandlers = ({ reads, locate, cache }: RouteDeps, kind: List
           const total = first.total ?? 0;
           if (first.ready !== null && page > Math.max(1, Math.ceil(total / page_size))) {
             const pastEnd = { access: first.access, ready: readyBody(bodyOf([], total, page)) };
-            send(req, res, pastEnd, { valid: true, cached: false });
+            await send(req, res, pastEnd, { valid: true, cached: false });
             return;
           }
         }
-        send(req, res, await pageAnswer(page), { valid: true });
+        await send(req, res, await pageAnswer(page), { valid: true });
       },
 
     /** GET …/filter?month=YYYY-MM: every item of the month, in list order. */

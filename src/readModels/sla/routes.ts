@@ -110,7 +110,7 @@ export const slaApiRoutes = (deps: RouteDeps, sla: SlaReads): Route[] => [
       const format = single(req.query['format']) ?? 'json';
       const known = format === 'json' || format === 'csv';
       const head = await headOf(deps, sla, page);
-      const { isPrivate } = admit(head.access, req, availabilityRules);
+      const { isPrivate } = await admit(head.access, req, availabilityRules);
       const ready = readyOf(head);
       if (ready === null) throw new ApiError('service_unavailable'); // page known, reports not rendered yet
       const servable = servablePeriod(period === undefined ? '' : (period ?? ready.current), ready.current);
@@ -170,9 +170,9 @@ const withTokenInCsvLink = (body: Buffer, req: Request): Buffer => {
 };
 
 /** Whether the request's token opens the page (wrong ones count toward the throttle's 429). */
-const tokenAccepted = (access: PageAccess, req: Request): boolean => {
+const tokenAccepted = async (access: PageAccess, req: Request): Promise<boolean> => {
   try {
-    admit(access, req, availabilityRules);
+    await admit(access, req, availabilityRules);
     return true;
   } catch (error) {
     if (error instanceof ApiError && error.code === availabilityRules.locked) return false;
@@ -220,7 +220,7 @@ export const slaPageRoutes = (deps: RouteDeps, sla: SlaReads): Route[] => [
         return;
       }
       const isPrivate = access.tokenHash !== null;
-      if (isPrivate && !tokenAccepted(access, req)) {
+      if (isPrivate && !(await tokenAccepted(access, req))) {
         sendHtml(res, 401, tokenForm(slug, requestToken(req) !== undefined));
         return;
       }

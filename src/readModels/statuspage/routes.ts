@@ -20,7 +20,7 @@ export const statuspageApiRoutes = ({ locate, cache }: RouteDeps, reads: Subscri
         load: () => reads.statuspage(page, document),
         bytes: storedSize,
       });
-      const { isPrivate } = admit(read.access, req, pageRules);
+      const { isPrivate } = await admit(read.access, req, pageRules);
       if (read.stored === null) throw new ApiError('service_unavailable');
       sendBody(req, res, {
         ...read.stored,
