@@ -16,12 +16,11 @@ import { streamRefusal } from './streamAccess.ts';
 import { eventId, statusEvent, variantOf, writeEvent, type StreamClient } from './streamClient.ts';
 import { createStreamSlots, defaultStreamLimits, type StreamLimitSettings } from './streamLimits.ts';
 
-const HEARTBEAT_MS = 25_000;
-
 type ChangeHubDeps = Readonly<{
   redis: RedisClient;
   prefix: string;
   log: Logger;
+  /** Overrides the limits' heartbeat interval (tests). */
   heartbeatMs?: number;
   /** The process's shared subscriber; without one the hub opens (and closes) its own. */
   subscriber?: Subscriber;
@@ -81,9 +80,31 @@ export const createChangeHub = (deps: ChangeHubDeps) => {
     minuteTimer.unref();
   };
 
+  /** Takes a stream out of the hub: nothing is written to it from now on. */
+  const forget = (client: StreamClient): void => {
+    const set = clients.get(client.slug);
+    if (set === undefined || !set.delete(client)) return;
+    size -= 1;
+    if (set.size === 0) clients.delete(client.slug);
+    if (size === 0 && heartbeat !== null) {
+      clearInterval(heartbeat);
+      heartbeat = null;
+    }
+  };
+
+  /**
+   * Ends a stream, once. It leaves the hub at once, not at `close`: a client that is not reading
+   * keeps the response open until its unsent bytes drain or the socket times out.
+   */
+  const end = (client: StreamClient, last?: string): void => {
+    forget(client);
+    client.res.end(last);
+  };
+
   /** Drops a stream whose client does not read: its unsent bytes would grow without a bound. */
   const overfull = (client: StreamClient): boolean => {
     if (client.res.writableLength <= limits.maxUnsentBytes) return false;
+    forget(client);
     client.res.destroy();
     return true;
   };
@@ -93,7 +114,7 @@ export const createChangeHub = (deps: ChangeHubDeps) => {
     const bodies = new Map<string, { id: number; event: Buffer } | null>();
     for (const client of targets) {
       if (streamRefusal(read.access, client) !== null) {
-        client.res.end(); // its reconnection gets the HTTP error
+        end(client); // its reconnection gets the HTTP error
         continue;
       }
       const variant = variantOf(client.query);
@@ -123,7 +144,7 @@ export const createChangeHub = (deps: ChangeHubDeps) => {
         if (targets === undefined) break;
         const now = clock().getTime();
         const read = await reads.embedStream(await locate(slug), anyNeedsSeries(targets) ? now : null);
-        deliver(read, [...targets], now);
+        deliver(read, [...(clients.get(slug) ?? [])], now); // those ended during the read are gone
       } while (refreshing.get(slug) === true);
     } catch (error) {
       deps.log.warn({ err: error, slug }, 'live stream refresh failed');
@@ -149,7 +170,7 @@ export const createChangeHub = (deps: ChangeHubDeps) => {
     const now = Date.now();
     for (const set of clients.values())
       for (const client of [...set]) {
-        if (now >= client.endsAt) client.res.end(reconnectHint());
+        if (now >= client.endsAt) end(client, reconnectHint());
         else if (!overfull(client)) client.res.write(': heartbeat\n\n');
       }
   };
@@ -173,22 +194,19 @@ export const createChangeHub = (deps: ChangeHubDeps) => {
       clients.set(client.slug, set);
       set.add(client);
       size += 1;
-      heartbeat ??= setInterval(beat, deps.heartbeatMs ?? HEARTBEAT_MS);
+      heartbeat ??= setInterval(beat, deps.heartbeatMs ?? limits.heartbeatMs);
       if (minuteTimer === null && needsSeries(client.query)) armMinute();
-      client.res.once('close', () => {
-        if (!set.delete(client)) return;
-        size -= 1;
-        if (set.size === 0) clients.delete(client.slug);
-        if (size === 0 && heartbeat !== null) {
-          clearInterval(heartbeat);
-          heartbeat = null;
-        }
+      client.res.once('close', () => forget(client));
+      // A failed write (the client reset the connection) is a stream gone, not the process's end.
+      client.res.on('error', (error) => {
+        forget(client);
+        deps.log.debug({ err: error, slug: client.slug }, 'live stream write failed');
       });
     },
     size: (): number => size,
     /** Ends every stream and the subscription (shutdown). */
     close: async (): Promise<void> => {
-      for (const set of [...clients.values()]) for (const client of [...set]) client.res.end();
+      for (const set of [...clients.values()]) for (const client of [...set]) end(client);
       if (heartbeat !== null) clearInterval(heartbeat);
       heartbeat = null;
       if (minuteTimer !== null) clearTimeout(minuteTimer);
