@@ -6,7 +6,7 @@ import type { Logger } from '../../shared/logger.ts';
 import { MINUTE_MS, floorTo } from '../../shared/time.ts';
 import { createPageLocator } from '../access/pageGate.ts';
 import type { EmbedStatusQuery } from '../../http/schemas.ts';
-import { embedBody, needsSeries } from './embedBody.ts';
+import { embedBody, needsSeries, withFigures, type SeriesFigures } from './embedBody.ts';
 import { createActiveVersionReader } from '../../store/control/activeVersionReader.ts';
 import { changesPattern } from '../../../projections/store/control/keys.ts';
 import { parsePageChange } from '../../../projections/store/changes.ts';
@@ -34,11 +34,13 @@ type ChangeHubDeps = Readonly<{
 // (a herd after an outage) come back spread out, and resume by Last-Event-ID.
 const reconnectHint = (): string => `retry: ${1000 + Math.floor(Math.random() * 9000)}\n\n`;
 
-/** The event a stream of this variant would get at `now`; null while the embed is not rendered. */
-const streamBody = (read: EmbedStreamRead, query: EmbedStatusQuery, now: number) => {
+type StreamSource = EmbedStreamRead & Readonly<{ figures: SeriesFigures | null; now: number }>;
+
+/** The event a stream of this variant would get; null while the embed is not rendered. */
+const streamBody = (source: StreamSource, query: EmbedStatusQuery) => {
   try {
-    const id = eventId({ ...read, minute: floorTo(now, MINUTE_MS) }, query);
-    return { id, event: statusEvent(id, embedBody({ ...read, now }, query)) };
+    const id = eventId({ ...source, minute: floorTo(source.now, MINUTE_MS) }, query);
+    return { id, event: statusEvent(id, embedBody(source, query)) };
   } catch {
     return null; // a part is missing (models being rebuilt): wait for the next change
   }
@@ -111,6 +113,7 @@ export const createChangeHub = (deps: ChangeHubDeps) => {
 
   /** Sends the stored embed to every stream of the page whose body has a newer id; ends refused ones. */
   const deliver = (read: EmbedStreamRead, targets: Iterable<StreamClient>, now: number) => {
+    const source = withFigures(read, now);
     const bodies = new Map<string, { id: number; event: Buffer } | null>();
     for (const client of targets) {
       if (streamRefusal(read.access, client) !== null) {
@@ -120,7 +123,7 @@ export const createChangeHub = (deps: ChangeHubDeps) => {
       const variant = variantOf(client.query);
       let out = bodies.get(variant);
       if (out === undefined) {
-        out = streamBody(read, client.query, now);
+        out = streamBody(source, client.query);
         bodies.set(variant, out);
       }
       if (out !== null && out.id > client.lastId) {
