@@ -1,6 +1,6 @@
-// The flood of the hostile bench (bench/hostilePhase.ts): (a) RSS growth over random URLs and over
-// every valid variant of a page against the caches' bound, and what the process keeps of it; (b)
-// the hot URLs' memo hit ratio during the random flood.
+// The flood of the hostile bench (bench/hostilePhase.ts): (a) RSS growth over random URLs, over
+// every valid variant of a page and over one URL at the same rate, against the caches' bound, and
+// what the process keeps of it; (b) the hot URLs' memo hit ratio during the random flood.
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { readFile } from 'node:fs/promises';
@@ -127,6 +127,13 @@ const requestAll = async (server: ServerChild, next: () => string | null): Promi
   return sent;
 };
 
+/** `paths` in turn from 32 connections for `seconds`; how many requests were sent. */
+const requestFor = (server: ServerChild, seconds: number, paths: readonly string[]): Promise<number> => {
+  const until = performance.now() + seconds * 1000;
+  let next = 0;
+  return requestAll(server, () => (performance.now() < until ? paths[next++ % paths.length]! : null));
+};
+
 const mb = (value: number): string => value.toFixed(1);
 
 type FloodOptions = Readonly<{ floodRequests: number; variantSeconds: number; cacheBoundMb: number }>;
@@ -188,7 +195,7 @@ const growthFigures = (
 /**
  * (a) and (b): the flood of random URLs from 32 connections while the hot URLs are read (first
  * the hot URLs alone); then every distinct valid variant of the demo page, in turn, for
- * `variantSeconds`.
+ * `variantSeconds`; then one URL for as long.
  */
 export const flood = async (server: ServerChild, options: FloodOptions): Promise<Figure[]> => {
   // Without a flood, a hot URL misses only when its cache entry expires (READ_CACHE_TTL_MS).
@@ -201,10 +208,11 @@ export const flood = async (server: ServerChild, options: FloodOptions): Promise
     ),
   );
   const variants = validVariants();
-  const until = performance.now() + options.variantSeconds * 1000;
-  let v = 0;
-  const [sent, valid] = await measured(server, () =>
-    requestAll(server, () => (performance.now() < until ? variants[v++ % variants.length]! : null)),
+  const [sent, valid] = await measured(server, () => requestFor(server, options.variantSeconds, variants));
+  // The same rate on one URL the routes answer from the cache (SLA reports have no memo answer):
+  // what request handling alone takes, with nothing new to keep.
+  const [sentOne, one] = await measured(server, () =>
+    requestFor(server, options.variantSeconds, ['/api/status-pages/demo/sla']),
   );
   return [
     ...growthFigures(`${options.floodRequests.toLocaleString('en-US')} random URLs`, random, options),
@@ -214,6 +222,9 @@ export const flood = async (server: ServerChild, options: FloodOptions): Promise
       options,
       { requests: sent },
     ),
+    ...growthFigures(`${options.variantSeconds} s of one URL answered from the cache`, one, options, {
+      requests: sentOne,
+    }),
     {
       section: 'hostile',
       name: '(b) hot URLs answered from the memo during the flood',
