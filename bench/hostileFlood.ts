@@ -1,11 +1,13 @@
-// The flood of the hostile bench (bench/hostilePhase.ts): (a) RSS growth over random URLs against
-// the cache bound, and what the process keeps of it; (b) the hot URLs' memo hit ratio meanwhile.
+// The flood of the hostile bench (bench/hostilePhase.ts): (a) RSS growth over random URLs, over
+// every valid variant of a page and over one URL at the same rate, against the caches' bound, and
+// what the process keeps of it; (b) the hot URLs' memo hit ratio during the random flood.
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServerChild } from './children.ts';
 import type { Figure } from './report.ts';
+import { validVariants } from './validVariants.ts';
 
 export const HOT = [
   '/api/status/demo/charts',
@@ -50,6 +52,9 @@ export const stats = async (base: string) =>
     hot: { requests: number; memo: number };
     live_streams_open: number;
     heap_mb: number;
+    memo?: { answers: number; bytes: number };
+    cache?: { entries: number; bytes: number };
+    memory: NodeJS.MemoryUsage;
   };
 
 const HOT_CONNECTIONS = 4;
@@ -73,57 +78,162 @@ const readHot = async (server: ServerChild, until: Promise<unknown>) => {
   return { requests, ratio: (after.memo - before.memo) / requests };
 };
 
-/** (a) and (b): the flood from 32 connections while the hot URLs are read; first the hot URLs alone. */
-export const flood = async (
-  server: ServerChild,
-  options: Readonly<{ floodRequests: number; cacheBoundMb: number }>,
-): Promise<Figure[]> => {
-  // Without a flood, a hot URL misses only when its cache entry expires (READ_CACHE_TTL_MS).
-  const quiet = await readHot(server, sleep(3000));
+type Growth = Readonly<{
+  rssBefore: number;
+  rssAfter: number;
+  /** After 10 s without requests and a full collection: what the process gave back. */
+  rssSettled: number;
+  heapBefore: number;
+  heapAfter: number;
+  /** What the cache and the memo count against their bounds afterwards, in MB. */
+  counted: { cache_mb: number; cache_entries: number; memo_mb: number; memo_answers: number };
+  memory: NodeJS.MemoryUsage;
+}>;
+
+/** Runs `load`, with the server's RSS and its heap after a full collection before and after. */
+const measured = async <T>(server: ServerChild, load: () => Promise<T>): Promise<[T, Growth]> => {
   const heapBefore = (await stats(server.url)).heap_mb;
-  const before = await rssMb(server.pid);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
-  let next = 0;
-  const worker = async () => {
-    while (next < options.floodRequests) await get(agent, server.url, floodPath(next++));
+  const rssBefore = await rssMb(server.pid);
+  const result = await load();
+  const rssAfter = await rssMb(server.pid);
+  const after = await stats(server.url);
+  const counted = {
+    cache_mb: (after.cache?.bytes ?? 0) / 2 ** 20,
+    cache_entries: after.cache?.entries ?? 0,
+    memo_mb: (after.memo?.bytes ?? 0) / 2 ** 20,
+    memo_answers: after.memo?.answers ?? 0,
   };
-  const hot = await readHot(server, Promise.all(Array.from({ length: 32 }, worker)));
-  agent.destroy();
-  const after = await rssMb(server.pid);
-  const heapAfter = (await stats(server.url)).heap_mb;
-  const growth = after - before;
-  const ratio = hot.ratio;
-  const hotRequests = hot.requests;
+  await sleep(10_000);
+  await stats(server.url); // a full collection
+  const rssSettled = await rssMb(server.pid);
   return [
-    {
-      section: 'hostile',
-      name: `(a) RSS growth over ${options.floodRequests.toLocaleString('en-US')} random URLs`,
-      unit: 'MB',
-      value: growth,
-      baseline: { name: 'READ_CACHE_MAX_MB', value: options.cacheBoundMb },
-      ratio: null,
-      target: { text: `≤ bound + 50 MB`, met: growth <= options.cacheBoundMb + 50 },
-      detail: { rss_before_mb: before, rss_after_mb: after },
-    },
+    result,
+    { rssBefore, rssAfter, rssSettled, heapBefore, heapAfter: after.heap_mb, counted, memory: after.memory },
+  ];
+};
+
+/** Requests from 32 connections, the next path from `next` until it gives null. */
+const requestAll = async (server: ServerChild, next: () => string | null): Promise<number> => {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
+  let sent = 0;
+  const worker = async () => {
+    for (let path = next(); path !== null; path = next()) {
+      sent += 1;
+      await get(agent, server.url, path);
+    }
+  };
+  await Promise.all(Array.from({ length: 32 }, worker));
+  agent.destroy();
+  return sent;
+};
+
+/** `paths` in turn from 32 connections for `seconds`; how many requests were sent. */
+const requestFor = (server: ServerChild, seconds: number, paths: readonly string[]): Promise<number> => {
+  const until = performance.now() + seconds * 1000;
+  let next = 0;
+  return requestAll(server, () => (performance.now() < until ? paths[next++ % paths.length]! : null));
+};
+
+const mb = (value: number): string => value.toFixed(1);
+
+type FloodOptions = Readonly<{ floodRequests: number; variantSeconds: number; cacheBoundMb: number }>;
+
+/**
+ * RSS growth against the bound of the cache and the memo (2 × READ_CACHE_MAX_MB) + 50 MB: right
+ * after the flood, and once 10 s without requests and a full collection passed (V8 and the
+ * allocator give back the room the flood's garbage took); and the heap kept.
+ */
+const growthFigures = (
+  what: string,
+  growth: Growth,
+  options: FloodOptions,
+  detail: { requests?: number } = {},
+): Figure[] => {
+  const c = growth.counted;
+  const m = growth.memory;
+  const bound = 2 * options.cacheBoundMb;
+  const rssFigure = (name: string, value: number, extra: Figure['detail']): Figure => ({
+    section: 'hostile',
+    name,
+    unit: 'MB',
+    value,
+    baseline: { name: '2 × READ_CACHE_MAX_MB', value: bound },
+    ratio: null,
+    target: { text: `≤ bound + 50 MB`, met: value <= bound + 50 },
+    detail: { rss_before_mb: growth.rssBefore, ...extra },
+  });
+  return [
+    rssFigure(`(a) RSS growth over ${what}`, growth.rssAfter - growth.rssBefore, {
+      rss_after_mb: growth.rssAfter,
+      ...detail,
+    }),
+    rssFigure('(a) the same, 10 s after it, full GC', growth.rssSettled - growth.rssBefore, {
+      rss_settled_mb: growth.rssSettled,
+    }),
     {
       // What the process keeps of it: the heap after a full collection, before and after the flood.
       section: 'hostile',
       name: '(a) of which kept: heap growth after a full GC',
       unit: 'MB',
-      value: heapAfter - heapBefore,
+      value: growth.heapAfter - growth.heapBefore,
       baseline: null,
       ratio: null,
-      detail: { heap_before_mb: heapBefore, heap_after_mb: heapAfter },
+      detail: {
+        heap_before_mb: growth.heapBefore,
+        heap_after_mb: growth.heapAfter,
+        ...c,
+        note:
+          `after ${what}${detail.requests === undefined ? '' : ` (${detail.requests} requests)`}: the cache counts ${mb(c.cache_mb)} MB (${c.cache_entries} entries), the memo ` +
+          `${mb(c.memo_mb)} MB (${c.memo_answers} answers); the V8 heap ${mb(m.heapUsed / 2 ** 20)} MB ` +
+          `used of ${mb(m.heapTotal / 2 ** 20)} MB, external ${mb(m.external / 2 ** 20)} MB, RSS ` +
+          `${mb(m.rss / 2 ** 20)} MB (after a full GC)`,
+      },
     },
+  ];
+};
+
+/**
+ * (a) and (b): the flood of random URLs from 32 connections while the hot URLs are read (first
+ * the hot URLs alone); then every distinct valid variant of the demo page, in turn, for
+ * `variantSeconds`; then one URL for as long.
+ */
+export const flood = async (server: ServerChild, options: FloodOptions): Promise<Figure[]> => {
+  // Without a flood, a hot URL misses only when its cache entry expires (READ_CACHE_TTL_MS).
+  const quiet = await readHot(server, sleep(3000));
+  let i = 0;
+  const [hot, random] = await measured(server, () =>
+    readHot(
+      server,
+      requestAll(server, () => (i < options.floodRequests ? floodPath(i++) : null)),
+    ),
+  );
+  const variants = validVariants();
+  const [sent, valid] = await measured(server, () => requestFor(server, options.variantSeconds, variants));
+  // The same rate on one URL the routes answer from the cache (SLA reports have no memo answer):
+  // what request handling alone takes, with nothing new to keep.
+  const [sentOne, one] = await measured(server, () =>
+    requestFor(server, options.variantSeconds, ['/api/status-pages/demo/sla']),
+  );
+  return [
+    ...growthFigures(`${options.floodRequests.toLocaleString('en-US')} random URLs`, random, options),
+    ...growthFigures(
+      `${options.variantSeconds} s of the ${variants.length.toLocaleString('en-US')} valid variants of a page`,
+      valid,
+      options,
+      { requests: sent },
+    ),
+    ...growthFigures(`${options.variantSeconds} s of one URL answered from the cache`, one, options, {
+      requests: sentOne,
+    }),
     {
       section: 'hostile',
       name: '(b) hot URLs answered from the memo during the flood',
       unit: '',
-      value: ratio,
+      value: hot.ratio,
       baseline: { name: 'no flood', value: quiet.ratio },
-      ratio: ratio / quiet.ratio,
-      target: { text: '≥ 0.9', met: ratio >= 0.9 },
-      detail: { hot_requests: hotRequests },
+      ratio: hot.ratio / quiet.ratio,
+      target: { text: '≥ 0.9', met: hot.ratio >= 0.9 },
+      detail: { hot_requests: hot.requests },
     },
   ];
 };

@@ -1,9 +1,10 @@
 // Hostile and careless clients against ONE API process (the real app, its listener's connection
-// bounds, stream limits and caches as configured by default), in one run (issue "Bounded at the
-// edge"): (a) RSS growth over a flood of random URLs against the cache bound, (b) the hot URLs'
-// memo hit ratio during that flood, (c) how long 500 slow-header and 500 silent sockets live and
-// an ordinary client's p99 meanwhile ÷ idle, (d) open streams reported after thousands opened and
-// reset at once, (e) the share of 429s among wrong-token guesses past the throttle's threshold.
+// bounds, stream limits and caches as configured by default, but READ_CACHE_MAX_MB=16), in one
+// run: (a) RSS growth over a flood of random URLs, then over every valid variant of a page,
+// against the bound of the cache and the memo, (b) the hot URLs' memo hit ratio during the random
+// flood, (c) how long 500 slow-header and 500 silent sockets live and an ordinary client's p99
+// meanwhile ÷ idle, (d) open streams reported after thousands opened and reset at once, (e) the
+// share of 429s among wrong-token guesses past the throttle's threshold.
 import http from 'node:http';
 import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -16,6 +17,8 @@ import type { Figure } from './report.ts';
 
 export type HostileOptions = Readonly<{
   floodRequests: number;
+  /** How long every valid variant of the demo page is requested, in turn. */
+  variantSeconds: number;
   sockets: number;
   streams: number;
   guesses: number;
@@ -162,7 +165,7 @@ const guesses = async (server: ServerChild, options: HostileOptions): Promise<Fi
 };
 
 const hostilePhase = async (server: ServerChild, options: HostileOptions): Promise<Figure[]> => {
-  options.log('  (a, b) flood of random URLs…');
+  options.log('  (a, b) flood of random URLs, then of valid variants…');
   const figures = await flood(server, options);
   options.log('  (c) slow and silent sockets…');
   figures.push(...(await slowSockets(server, options)));
@@ -173,21 +176,32 @@ const hostilePhase = async (server: ServerChild, options: HostileOptions): Promi
   return figures;
 };
 
-/** The phase on a server of its own: defaults throughout, but the per-address stream cap (one bench address). */
+// Small, so that the floods fill the caches many times over.
+const CACHE_BOUND_MB = 16;
+
+/**
+ * The phase on a server of its own: defaults throughout, but the per-address stream cap (one bench
+ * address) and READ_CACHE_MAX_MB.
+ */
 export const runHostile = async (
   serverEnv: Record<string, string>,
   quick: boolean,
   log: (line: string) => void,
 ): Promise<Figure[]> => {
   const streams = streamsWithinFdLimit(quick ? 1_000 : 3_000, log);
-  const server = await startServer('app', { ...serverEnv, LIVE_STREAMS_PER_CLIENT: String(streams + 100) });
+  const server = await startServer('app', {
+    ...serverEnv,
+    LIVE_STREAMS_PER_CLIENT: String(streams + 100),
+    READ_CACHE_MAX_MB: String(CACHE_BOUND_MB),
+  });
   try {
     return await hostilePhase(server, {
       floodRequests: quick ? 20_000 : 100_000,
+      variantSeconds: 20,
       sockets: quick ? 200 : 500,
       streams,
       guesses: 600,
-      cacheBoundMb: 64,
+      cacheBoundMb: CACHE_BOUND_MB,
       privateSlug: PRIVATE_PAGE.slug,
       tokenFailuresMax: 10,
       log,

@@ -75,7 +75,16 @@ if (mode === 'app') {
       void registry.getSingleMetricAsString('live_streams_open').then((text) => {
         const open = Number(/^live_streams_open (\d+)$/m.exec(text)?.[1]);
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ hot, live_streams_open: open, heap_mb: heapMb, memo: memo?.stats() }));
+        res.end(
+          JSON.stringify({
+            hot,
+            live_streams_open: open,
+            heap_mb: heapMb,
+            memo: memo?.stats(),
+            cache: readPath.cache?.stats(),
+            memory: process.memoryUsage(),
+          }),
+        );
       });
       return;
     }

@@ -8,7 +8,8 @@ import type { Subscriber } from '../store/subscriber.ts';
 
 type ReadCacheOptions = Readonly<{ ttlMs: number; maxBytes: number }>;
 
-type Entry = Readonly<{ value: unknown; bytes: number; stale?: true }>;
+/** `long`: kept past the cache's TTL (a variant made for its minute). */
+type Entry = Readonly<{ value: unknown; bytes: number; stale?: true; long?: true }>;
 type Fill = Readonly<{ page: string; promise: Promise<unknown> }>;
 /** Where an entry is kept: its page (what an announcement marks stale) and its own key. */
 type Slot = Readonly<{ page: string; key: string }>;
@@ -73,8 +74,10 @@ export const createReadCache = (subscriber: Subscriber, prefix: string, options:
     for (const [key, fill] of fills) if (fill.page === page) fills.delete(key);
     for (const key of byPage.get(page) ?? []) {
       const entry = entries.peek(key);
-      if (entry !== undefined && !entry.stale)
-        entries.set(key, { ...entry, stale: true }, { noUpdateTTL: true }); // still dies at its TTL
+      if (entry === undefined || entry.stale) continue;
+      // A stale answer is never older than the TTL: one kept longer may be a minute behind the log.
+      if (entry.long) entries.delete(key);
+      else entries.set(key, { ...entry, stale: true }, { noUpdateTTL: true }); // still dies at its TTL
     }
   };
 
@@ -92,7 +95,8 @@ export const createReadCache = (subscriber: Subscriber, prefix: string, options:
   sweep.unref();
 
   const store = ({ page, key }: Slot, value: unknown, bytes: number, ttl: number) => {
-    entries.set(key, { value, bytes: bytes + ENTRY_OVERHEAD + 2 * key.length }, { ttl }); // key: UTF-16
+    const entry = { value, bytes: bytes + ENTRY_OVERHEAD + 2 * key.length }; // key: UTF-16
+    entries.set(key, ttl > options.ttlMs ? { ...entry, long: true } : entry, { ttl });
     if (typeof value === 'object' && value !== null) keyOfValue.set(value, key);
     let keys = byPage.get(page);
     if (keys === undefined) byPage.set(page, (keys = new Set()));

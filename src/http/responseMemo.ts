@@ -115,8 +115,8 @@ export const createResponseMemo = (cache: Pick<ReadCache, 'isCurrent'>, options:
       });
       stats.stored += 1;
     },
-    /** Answers given from the memo, and answers remembered, so far. */
-    stats: () => ({ ...stats, answers: answers.size }),
+    /** Answers given from the memo, and answers remembered, so far; answers held and their bytes. */
+    stats: () => ({ ...stats, answers: answers.size, bytes: answers.calculatedSize }),
   };
   return memo;
 };

@@ -8,7 +8,7 @@ import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildPublicHandler } from '../../src/app.ts';
+import { buildApp, buildPublicHandler } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createReadCache, type ReadCache } from '../../src/http/readCache.ts';
 import { createResponseMemo } from '../../src/http/responseMemo.ts';
@@ -251,5 +251,22 @@ describe('the response cache', () => {
       expect(res.status, path).toBe(200);
       expect(res.headers['etag'], path).toBe(etagOf(res.text));
     }
+  });
+
+  it("reads a page's embed once for all its variants in a minute, each body the uncached app's", async () => {
+    const t = await cachedApp(600_000);
+    const plain = buildApp({ redis: env.redis, prefix: env.prefix, clock: env.now, config: config(), log });
+    const paths = [1, 7, 60, 240].flatMap((rtm) =>
+      [undefined, 1, 30].map(
+        (upd) => `/api/embed/status?slug=acme&inc=1&rtm=${rtm}${upd ? `&upd=${upd}` : ''}`,
+      ),
+    );
+    await t.get(paths[0]!);
+    const misses = t.cache.stats().misses;
+    for (const path of paths) {
+      const [cached, uncached] = [await t.get(path), await request(plain).get(path)];
+      expect([path, cached.status, cached.text]).toEqual([path, 200, uncached.text]);
+    }
+    expect(t.cache.stats().misses - misses).toBe(0);
   });
 });

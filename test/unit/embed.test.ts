@@ -130,7 +130,7 @@ describe('renderEmbedParts', () => {
     const parts = renderEmbedParts(base);
     const query = { slug: 'acme', inc: '1' } as const;
     const at = (updatedAt: number | null) =>
-      embedBody({ parts, updatedAt, monitors: null, now: base.nowMs }, query);
+      embedBody({ parts, updatedAt, figures: null, now: base.nowMs }, query);
     expect(at(base.updatedAt)).toBe(
       `{${parts.head},"updated":"2026-11-22T10:00:00Z","incidents":${parts.incidents},"dns_only":true}`,
     );

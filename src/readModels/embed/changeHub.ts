@@ -6,7 +6,7 @@ import type { Logger } from '../../shared/logger.ts';
 import { MINUTE_MS, floorTo } from '../../shared/time.ts';
 import { createPageLocator } from '../access/pageGate.ts';
 import type { EmbedStatusQuery } from '../../http/schemas.ts';
-import { embedBody, needsSeries } from './embedBody.ts';
+import { embedBody, needsSeries, withFigures, type SeriesFigures } from './embedBody.ts';
 import { createActiveVersionReader } from '../../store/control/activeVersionReader.ts';
 import { changesPattern } from '../../../projections/store/control/keys.ts';
 import { parsePageChange } from '../../../projections/store/changes.ts';
@@ -16,12 +16,11 @@ import { streamRefusal } from './streamAccess.ts';
 import { eventId, statusEvent, variantOf, writeEvent, type StreamClient } from './streamClient.ts';
 import { createStreamSlots, defaultStreamLimits, type StreamLimitSettings } from './streamLimits.ts';
 
-const HEARTBEAT_MS = 25_000;
-
 type ChangeHubDeps = Readonly<{
   redis: RedisClient;
   prefix: string;
   log: Logger;
+  /** Overrides the limits' heartbeat interval (tests). */
   heartbeatMs?: number;
   /** The process's shared subscriber; without one the hub opens (and closes) its own. */
   subscriber?: Subscriber;
@@ -35,11 +34,13 @@ type ChangeHubDeps = Readonly<{
 // (a herd after an outage) come back spread out, and resume by Last-Event-ID.
 const reconnectHint = (): string => `retry: ${1000 + Math.floor(Math.random() * 9000)}\n\n`;
 
-/** The event a stream of this variant would get at `now`; null while the embed is not rendered. */
-const streamBody = (read: EmbedStreamRead, query: EmbedStatusQuery, now: number) => {
+type StreamSource = EmbedStreamRead & Readonly<{ figures: SeriesFigures | null; now: number }>;
+
+/** The event a stream of this variant would get; null while the embed is not rendered. */
+const streamBody = (source: StreamSource, query: EmbedStatusQuery) => {
   try {
-    const id = eventId({ ...read, minute: floorTo(now, MINUTE_MS) }, query);
-    return { id, event: statusEvent(id, embedBody({ ...read, now }, query)) };
+    const id = eventId({ ...source, minute: floorTo(source.now, MINUTE_MS) }, query);
+    return { id, event: statusEvent(id, embedBody(source, query)) };
   } catch {
     return null; // a part is missing (models being rebuilt): wait for the next change
   }
@@ -81,25 +82,48 @@ export const createChangeHub = (deps: ChangeHubDeps) => {
     minuteTimer.unref();
   };
 
+  /** Takes a stream out of the hub: nothing is written to it from now on. */
+  const forget = (client: StreamClient): void => {
+    const set = clients.get(client.slug);
+    if (set === undefined || !set.delete(client)) return;
+    size -= 1;
+    if (set.size === 0) clients.delete(client.slug);
+    if (size === 0 && heartbeat !== null) {
+      clearInterval(heartbeat);
+      heartbeat = null;
+    }
+  };
+
+  /**
+   * Ends a stream, once. It leaves the hub at once, not at `close`: a client that is not reading
+   * keeps the response open until its unsent bytes drain or the socket times out.
+   */
+  const end = (client: StreamClient, last?: string): void => {
+    forget(client);
+    client.res.end(last);
+  };
+
   /** Drops a stream whose client does not read: its unsent bytes would grow without a bound. */
   const overfull = (client: StreamClient): boolean => {
     if (client.res.writableLength <= limits.maxUnsentBytes) return false;
+    forget(client);
     client.res.destroy();
     return true;
   };
 
   /** Sends the stored embed to every stream of the page whose body has a newer id; ends refused ones. */
   const deliver = (read: EmbedStreamRead, targets: Iterable<StreamClient>, now: number) => {
+    const source = withFigures(read, now);
     const bodies = new Map<string, { id: number; event: Buffer } | null>();
     for (const client of targets) {
       if (streamRefusal(read.access, client) !== null) {
-        client.res.end(); // its reconnection gets the HTTP error
+        end(client); // its reconnection gets the HTTP error
         continue;
       }
       const variant = variantOf(client.query);
       let out = bodies.get(variant);
       if (out === undefined) {
-        out = streamBody(read, client.query, now);
+        out = streamBody(source, client.query);
         bodies.set(variant, out);
       }
       if (out !== null && out.id > client.lastId) {
@@ -123,7 +147,7 @@ export const createChangeHub = (deps: ChangeHubDeps) => {
         if (targets === undefined) break;
         const now = clock().getTime();
         const read = await reads.embedStream(await locate(slug), anyNeedsSeries(targets) ? now : null);
-        deliver(read, [...targets], now);
+        deliver(read, [...(clients.get(slug) ?? [])], now); // those ended during the read are gone
       } while (refreshing.get(slug) === true);
     } catch (error) {
       deps.log.warn({ err: error, slug }, 'live stream refresh failed');
@@ -149,7 +173,7 @@ export const createChangeHub = (deps: ChangeHubDeps) => {
     const now = Date.now();
     for (const set of clients.values())
       for (const client of [...set]) {
-        if (now >= client.endsAt) client.res.end(reconnectHint());
+        if (now >= client.endsAt) end(client, reconnectHint());
         else if (!overfull(client)) client.res.write(': heartbeat\n\n');
       }
   };
@@ -173,22 +197,19 @@ export const createChangeHub = (deps: ChangeHubDeps) => {
       clients.set(client.slug, set);
       set.add(client);
       size += 1;
-      heartbeat ??= setInterval(beat, deps.heartbeatMs ?? HEARTBEAT_MS);
+      heartbeat ??= setInterval(beat, deps.heartbeatMs ?? limits.heartbeatMs);
       if (minuteTimer === null && needsSeries(client.query)) armMinute();
-      client.res.once('close', () => {
-        if (!set.delete(client)) return;
-        size -= 1;
-        if (set.size === 0) clients.delete(client.slug);
-        if (size === 0 && heartbeat !== null) {
-          clearInterval(heartbeat);
-          heartbeat = null;
-        }
+      client.res.once('close', () => forget(client));
+      // A failed write (the client reset the connection) is a stream gone, not the process's end.
+      client.res.on('error', (error) => {
+        forget(client);
+        deps.log.debug({ err: error, slug: client.slug }, 'live stream write failed');
       });
     },
     size: (): number => size,
     /** Ends every stream and the subscription (shutdown). */
     close: async (): Promise<void> => {
-      for (const set of [...clients.values()]) for (const client of [...set]) client.res.end();
+      for (const set of [...clients.values()]) for (const client of [...set]) end(client);
       if (heartbeat !== null) clearInterval(heartbeat);
       heartbeat = null;
       if (minuteTimer !== null) clearTimeout(minuteTimer);

@@ -1,14 +1,15 @@
-// GET /api/embed/status and GET /api/embed/markdown, joined from the stored embed fragments once
-// per change of the page.
+// GET /api/embed/status and GET /api/embed/markdown, joined from the stored embed fragments (and,
+// for rtm and upd, the series' figures of the minute).
 import type { Request } from 'express';
 import { pageKeys } from '../../edge/surrogateKeys.ts';
 import { createAssemblyClock } from '../../http/assemblyClock.ts';
 import { ApiError } from '../../http/errors.ts';
 import { admit, pageRules, parseSlug, type RouteDeps } from '../access/pageGate.ts';
-import { embedBody, needsSeries } from './embedBody.ts';
+import { embedBody, needsSeries, seriesFigures, type SeriesFigures } from './embedBody.ts';
 import { EmbedStatusQuery } from '../../http/schemas.ts';
 import { cacheControl, cacheFor, readyBody, sendBody } from '../../http/send.ts';
 import type { PageAccess } from '../../../projections/access/codec.ts';
+import type { EmbedParts } from '../../../projections/embed/codec.ts';
 import { MINUTE_MS } from '../../shared/time.ts';
 import { storedSize } from '../pageReads.ts';
 import type { Route } from '../../http/routeTable.ts';
@@ -24,12 +25,24 @@ export const embedSlug = (req: Request): string => {
 export const asksForExtras = (req: Request): boolean =>
   req.query['inc'] !== undefined || req.query['rtm'] !== undefined || req.query['upd'] !== undefined;
 
-type EmbedVariant = Readonly<{
+/**
+ * What every variant of a page's embed is cut from (one cache entry per page, and per minute for
+ * the variants with rtm or upd): one Redis read and one pass over the series, however many
+ * variants are asked for. Each variant's body is joined from it when the memo has no answer.
+ */
+type EmbedSourceRead = Readonly<{
   access: PageAccess | null;
-  /** null: the query is invalid, or a part it needs is not rendered (`missing`). */
-  ready: Readonly<{ body: Buffer; etag: string }> | null;
-  missing: boolean;
+  parts: Partial<EmbedParts>;
+  updatedAt: number | null;
+  figures: SeriesFigures | null;
+  /** The instant it was made for (the body's `updated` before the page's first event). */
+  now: number;
 }>;
+
+// Parts as UTF-16 strings, the figures as numbers.
+const sourceSize = ({ parts, figures }: EmbedSourceRead): number =>
+  2 * ((parts.head?.length ?? 0) + (parts.incidents?.length ?? 0) + (parts.tail?.length ?? 0)) +
+  16 * ((figures?.rtm.length ?? 0) + (figures?.upd.length ?? 0));
 
 export const embedRoutes = ({ reads, locate, cache, clock }: RouteDeps): Route[] => {
   const instant = createAssemblyClock(clock);
@@ -43,33 +56,20 @@ export const embedRoutes = ({ reads, locate, cache, clock }: RouteDeps): Route[]
         const now = instant(page, 'embed');
         const series = query.success && needsSeries(query.data);
         // rtm and upd shift with the minute: a new minute is a new entry for those variants.
-        const variant = query.success
-          ? `embed|${query.data.inc}|${query.data.rtm}|${query.data.upd}|${series ? Math.floor(now / MINUTE_MS) : ''}`
-          : 'embed|-';
-        const read = await cache.get(page, variant, {
-          load: async (): Promise<EmbedVariant> => {
-            const { access, ...source } = await reads.embed(page, series ? now : null);
-            if (!query.success) return { access, ready: null, missing: false };
-            try {
-              return {
-                access,
-                ready: readyBody(embedBody({ ...source, now }, query.data)),
-                missing: false,
-              };
-            } catch (error) {
-              if (error instanceof ApiError) return { access, ready: null, missing: true };
-              throw error;
-            }
+        const read = await cache.get(page, `embed|${series ? Math.floor(now / MINUTE_MS) : ''}`, {
+          load: async (): Promise<EmbedSourceRead> => {
+            const { access, parts, updatedAt, monitors } = await reads.embed(page, series ? now : null);
+            const figures = monitors === null ? null : seriesFigures(monitors, now);
+            return { access, parts, updatedAt, figures, now };
           },
-          bytes: (value) => value.ready?.body.length ?? 0,
+          bytes: sourceSize,
         });
         const { isPrivate, plan } = await admit(read.access, req, pageRules);
         if (plan === 'free') throw new ApiError('embeds_not_in_plan');
         if (plan === 'pro' && asksForExtras(req)) throw new ApiError('plan_inc_rtm_upd');
         if (!query.success) throw new ApiError('invalid_parameters');
-        if (read.ready === null) throw new ApiError('service_unavailable');
         sendBody(req, res, {
-          ...read.ready,
+          ...readyBody(embedBody(read, query.data)), // service_unavailable while a part is missing
           cacheControl: cacheFor(isPrivate, cacheControl.embed),
           from: read,
           edge: { keys: pageKeys(slug, true), lifetime: 'minute' },

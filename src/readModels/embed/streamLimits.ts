@@ -10,6 +10,7 @@ export type StreamLimitSettings = Readonly<{
   maxUnsentBytes: number;
   maxLifetimeMs: number;
   hubWaitMs: number;
+  heartbeatMs: number;
 }>;
 
 const Env = z.object({
@@ -18,6 +19,7 @@ const Env = z.object({
   LIVE_STREAM_MAX_UNSENT_KB: z.coerce.number().int().min(1).max(65_536).default(256),
   LIVE_STREAM_MAX_LIFETIME_S: z.coerce.number().int().min(1).max(86_400).default(3600),
   LIVE_STREAM_HUB_WAIT_MS: z.coerce.number().int().min(1).max(120_000).default(5000),
+  LIVE_STREAM_HEARTBEAT_S: z.coerce.number().int().min(1).max(3600).default(25),
 });
 
 /** @throws ConfigError naming the bad variables */
@@ -29,6 +31,7 @@ export const loadStreamLimits = (env: NodeJS.ProcessEnv = process.env): StreamLi
     maxUnsentBytes: e.LIVE_STREAM_MAX_UNSENT_KB * 1024,
     maxLifetimeMs: e.LIVE_STREAM_MAX_LIFETIME_S * 1000,
     hubWaitMs: e.LIVE_STREAM_HUB_WAIT_MS,
+    heartbeatMs: e.LIVE_STREAM_HEARTBEAT_S * 1000,
   };
 };
 

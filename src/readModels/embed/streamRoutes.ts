@@ -9,7 +9,7 @@ import type { ChangeHub } from './changeHub.ts';
 import { within } from './streamLimits.ts';
 import { clientKey } from '../../http/clientKey.ts';
 import { eventId, statusEvent, writeEvent, type StreamClient } from './streamClient.ts';
-import { embedBody, needsSeries } from './embedBody.ts';
+import { embedBody, needsSeries, withFigures } from './embedBody.ts';
 import { MINUTE_MS, floorTo } from '../../shared/time.ts';
 import { asksForExtras, embedSlug } from './routes.ts';
 import type { Route } from '../../http/routeTable.ts';
@@ -48,7 +48,7 @@ export const embedStreamRoutes = (
       if (plan === 'free') throw new ApiError('embeds_not_in_plan');
       if (plan === 'pro' && asksForExtras(req)) throw new ApiError('plan_inc_rtm_upd');
       if (!query.success) throw new ApiError('invalid_parameters');
-      const body = embedBody({ ...read, now }, query.data);
+      const body = embedBody(withFigures(read, now), query.data);
       const token = requestToken(req);
       res.writeHead(200, {
         'Content-Type': 'text/event-stream',
