@@ -15,6 +15,7 @@ import {
   type OpenStream,
   type Topology,
 } from './edgeTopology.ts';
+import { launchChromium } from './browser.ts';
 import type { ProxyProcess } from './proxyProcess.ts';
 
 type Proxy = ProxyProcess;
@@ -83,6 +84,25 @@ export const edgeSuite = (name: string, startProxy: (apiPort: number) => Promise
       }
       const incidents = await get(at(PRIVATE_PATHS[0]!), { headers: bearer(PRIVATE_TOKEN) });
       expect(incidents.body).toContain('Vault secret incident');
+    });
+
+    it('shows a private status page in a browser that has its token, and only the token form to one without', async () => {
+      const browser = await launchChromium();
+      try {
+        // The page's script reads the API with the token as Authorization: Bearer.
+        const reader = await browser.newPage();
+        await reader.goto(at(`/s/vault?auth_token=${PRIVATE_TOKEN}`));
+        await expect
+          .poll(() => reader.locator('.monitor-name').allTextContents(), { timeout: 20_000 })
+          .toEqual(['Vault API']);
+        const stranger = await (await browser.newContext()).newPage();
+        await stranger.goto(at('/s/vault'));
+        await stranger.getByLabel('Access token').waitFor();
+        expect(await stranger.locator('.monitor').count()).toBe(0);
+        expect(await stranger.content()).not.toContain('Vault secret incident');
+      } finally {
+        await browser.close();
+      }
     });
 
     it('counts wrong tokens per reader: a guesser at 127.0.0.2 locks out only itself', async () => {
