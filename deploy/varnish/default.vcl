@@ -1,5 +1,5 @@
 # Varnish 7 in front of the status page API (docs/deploy.md, "Varnish"). Needs varnish-modules
-# for xkey (Debian: apt-get install varnish varnish-modules).
+# for xkey and var (Debian: apt-get install varnish varnish-modules).
 #
 # What it does:
 # - caches what the API marks cacheable for an edge (Surrogate-Control), for as long as it says,
@@ -13,11 +13,14 @@
 # - coalesces concurrent misses of one object into one backend fetch (Varnish's waiting list);
 # - serves stale for 30 s while it refetches, and for a day while the API fails: when the health
 #   probe on /healthz marks a stopped API sick (within about 3 s), and when the API answers 5xx
-#   while its probe is healthy (Redis down: reads answer 503, /healthz 200), by looking the
-#   request up again with the whole grace (vcl_deliver). A failed refresh never replaces a copy.
+#   while its probe is healthy (Redis down: reads answer 503, /healthz 200): such a request is
+#   looked up again with the whole grace (vcl_synth), and for 5 s after any failed fetch every
+#   request is (vcl_recv, vcl_miss), so a herd is answered from grace at once instead of queueing
+#   behind fetches that fail one after the other. A failed refresh never replaces a copy.
 vcl 4.1;
 
 import std;
+import var;
 import xkey;
 
 # The API's public listener (PORT). docker-compose's `edge` profile names it `api`.
@@ -76,8 +79,9 @@ sub vcl_recv {
         return (pass);
     }
     # Healthy API: stale for at most stale-while-revalidate (30 s) while one fetch refreshes it.
-    # Sick API, or a retry after the API failed: everything grace holds (stale-if-error, a day).
-    # (Set both ways: a restart keeps what the first pass set.)
+    # Sick API, a fetch failed in the last 5 s, or a retry after the API failed: everything grace
+    # holds (stale-if-error, a day). Set both ways: a restart keeps what the first pass set.
+    call sp_if_failing;
     if (std.healthy(req.backend_hint) && !req.http.sp-stale-if-error) {
         set req.grace = 30s;
     } else {
@@ -88,16 +92,50 @@ sub vcl_recv {
     return (hash);
 }
 
+# A request that waited for a fetch that failed (Varnish's waiting list) is looked up again with the
+# whole grace, instead of fetching in its turn: a herd never queues behind failing fetches.
+sub vcl_miss {
+    if (!req.http.sp-stale-if-error) {
+        call sp_if_failing;
+        if (req.http.sp-stale-if-error) {
+            return (restart);
+        }
+    }
+}
+
+# Marks a request to be answered from the whole grace while the API failed a fetch in the last 5 s.
+sub sp_if_failing {
+    if (std.real(var.global_get("sp-failed-at"), 0.0) + 5.0 > std.time2real(now, 0.0)) {
+        set req.http.sp-stale-if-error = "1";
+    }
+}
+
 # A failed fetch of a cacheable answer is dropped, never delivered nor stored, unless it is the retry
 # (vcl_synth): an error object would take the place of the stale copy the retry looks for.
 sub vcl_backend_error {
+    call sp_failed;
     if (bereq.is_bgfetch || (!bereq.uncacheable && !bereq.http.sp-stale-if-error)) {
         return (abandon);
     }
 }
 
+# While the API fails, a background refresh goes to it at most about once a second: the others end
+# at once, so requests waiting for one (Varnish's waiting list) never wait long.
+sub vcl_backend_fetch {
+    if (bereq.is_bgfetch
+        && std.real(var.global_get("sp-failed-at"), 0.0) + 1.0 > std.time2real(now, 0.0)) {
+        return (abandon);
+    }
+}
+
+# When the API last failed a fetch: for 5 s after it, requests take the whole grace (vcl_recv).
+sub sp_failed {
+    var.global_set("sp-failed-at", "" + std.time2real(now, 0.0));
+}
+
 sub vcl_backend_response {
     if (beresp.status >= 500) {
+        call sp_failed;
         # A failed refresh keeps the stale object; a reader's failed fetch is retried (above).
         if (bereq.is_bgfetch || (!bereq.uncacheable && !bereq.http.sp-stale-if-error)) {
             return (abandon);
