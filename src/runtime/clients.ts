@@ -29,13 +29,24 @@ export type Clients = Readonly<{
 /** Where Redis is: the part of the config createRedis needs. */
 export type RedisTarget = Pick<Config, 'redisUrl' | 'redisClusterNodes'>;
 
+/**
+ * Milliseconds before the read client's `times`-th reconnection try. ioredis's default grows to 2 s:
+ * after an outage the API would answer 503 for up to 2 s more; at most 500 ms, the edges in front
+ * refresh within a second of Redis returning (docs/deploy.md, "Behind a CDN or a shared cache").
+ */
+export const readReconnectDelay = (times: number): number => Math.min(times * 50, 500);
+
 /** What each use needs of its connection. */
 type RedisRole = 'projector' | 'read' | 'queue';
 
 const roleOptions: Record<RedisRole, RedisOptions> = {
   projector: { maxRetriesPerRequest: 2 },
   // A stalled Redis fails the API's commands, never hangs them.
-  read: { maxRetriesPerRequest: 1, commandTimeout: READ_COMMAND_TIMEOUT_MS },
+  read: {
+    maxRetriesPerRequest: 1,
+    commandTimeout: READ_COMMAND_TIMEOUT_MS,
+    retryStrategy: readReconnectDelay,
+  },
   queue: { maxRetriesPerRequest: null },
 };
 

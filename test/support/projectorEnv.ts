@@ -10,6 +10,7 @@ import { projectionStatus } from '../../src/projector/projectionStatus.ts';
 import { runPartition, type ProjectorDeps } from '../../src/projector/runPartition.ts';
 import { takeRebuildLock } from '../../src/store/control/rebuildLock.ts';
 import { activate, createVersion, readActive } from '../../src/store/control/versions.ts';
+import { createRedis } from '../../src/runtime/clients.ts';
 import { waitForLogHorizon } from './logHorizon.ts';
 import { dropRedisPrefix, freshDatabase, freshRedisPrefix, testRedis, type TestDatabase } from './testEnv.ts';
 
@@ -29,12 +30,19 @@ export type ProjectorEnv = {
 
 export const URLS = { baseUrl: 'http://status.test', pageUrlTemplate: '{base_url}/s/{slug}' } as const;
 
+/** A client of a server the test may stop: its reconnect errors are expected, not unhandled. */
+const ownRedis = (url: string): RedisClient => {
+  const redis = createRedis({ redisUrl: url, redisClusterNodes: null }, 'queue');
+  redis.on('error', () => undefined);
+  return redis;
+};
+
 export const startProjectorEnv = async (
-  /** batchSize: rows per projector batch, 500 unless given. */
-  options: { partitions?: number; now?: string; batchSize?: number } = {},
+  /** batchSize: rows per projector batch, 500 unless given; redisUrl: a server of the test's own. */
+  options: { partitions?: number; now?: string; batchSize?: number; redisUrl?: string } = {},
 ): Promise<ProjectorEnv> => {
   const t = await freshDatabase();
-  const redis = testRedis();
+  const redis = options.redisUrl === undefined ? testRedis() : ownRedis(options.redisUrl);
   const prefix = freshRedisPrefix();
   const partitions = options.partitions ?? 2;
   let nowMs = Date.parse(options.now ?? '2026-11-22T12:00:00Z');

@@ -17,6 +17,10 @@ export type RedisServer = Readonly<{
   thaw: () => void;
   /** SIGKILL, then a new server on the same port and directory (it reloads its AOF, if any). */
   restart: () => Promise<void>;
+  /** SIGKILL: nothing listens on the port until `start`. */
+  kill: () => Promise<void>;
+  /** A new server on the same port and directory after `kill` (it reloads its AOF, if any); none while one runs. */
+  start: () => Promise<void>;
   /** A client for the test's own use (not the code under test). */
   admin: () => Redis;
   stop: () => Promise<void>;
@@ -97,6 +101,11 @@ export const startRedisServer = async (options: RedisServerOptions = {}): Promis
     thaw: () => child.kill('SIGCONT'),
     restart: async () => {
       await killed();
+      await launch();
+    },
+    kill: killed,
+    start: async () => {
+      if (child.exitCode === null && child.signalCode === null) return; // still running
       await launch();
     },
     admin: () => {
