@@ -115,7 +115,7 @@ describe('behind Varnish with xkey', () => {
               path.includes('/embed/') ||
               path.includes('/badge/') ||
               path.includes('/api/v2/')
-            ? ['page-acme', 'page-acme-checks']
+            ? ['page-acme', 'page-acme.checks']
             : ['page-acme'],
       });
       expect([second.headers.get('surrogate-control'), second.headers.get('cdn-cache-control')]).toEqual([
@@ -130,7 +130,7 @@ describe('behind Varnish with xkey', () => {
     origin.hits.clear();
     const running = herd(varnish.url, paths, 64, 4);
     await sleep(1_200);
-    await project(checkOn('acme', 1, 'down')); // the status changes: page-acme-checks purged
+    await project(checkOn('acme', 1, 'down')); // the status changes: page-acme.checks purged
     await sleep(1_200);
     await project({
       type: 'incident.updated',
