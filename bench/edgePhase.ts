@@ -13,7 +13,8 @@ import { Registry } from 'prom-client';
 import type { DatabasePool } from 'slonik';
 import { createEdgePurger } from '../src/edge/edgePurger.ts';
 import { varnishTarget } from '../src/edge/providers.ts';
-import { purgeRenders } from '../src/projector/renderPurgeKeys.ts';
+import { activePartitions } from '../src/edge/activePartitions.ts';
+import { createActiveVersionReader } from '../src/store/control/activeVersionReader.ts';
 import { appendEvents } from '../src/eventLog/appendEvents.ts';
 import { runPartition, type ProjectorDeps } from '../src/projector/runPartition.ts';
 import { partitionOf } from '../src/shared/pageHash.ts';
@@ -94,6 +95,8 @@ export const edgePhase = async (deps: EdgeDeps, options: { seconds: number }): P
   const varnish = await startVarnish(proxy.port);
   const purgeSeconds: number[] = [];
   const purger = createEdgePurger([varnishTarget(varnish.url)], {
+    redis: deps.projector.redis,
+    partitions: activePartitions(createActiveVersionReader(deps.projector.redis, deps.prefix), deps.prefix),
     registry: new Registry(),
     log: pino({ level: 'silent' }),
     onPurged: (_provider, seconds) => purgeSeconds.push(seconds),
@@ -104,7 +107,7 @@ export const edgePhase = async (deps: EdgeDeps, options: { seconds: number }): P
       await sleep(50);
     }
     const paths = pagePaths(SLUG, MONITOR);
-    const projector: ProjectorDeps = { ...deps.projector, onRendered: (r) => purgeRenders(purger, r) };
+    const projector: ProjectorDeps = { ...deps.projector, edgePurge: { queued: purger.queued } };
     const ref = {
       prefix: deps.prefix,
       version: deps.version,

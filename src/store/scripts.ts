@@ -14,6 +14,7 @@ const scripts = {
   releaseLock: { file: 'releaseLock.lua', numberOfKeys: 1 },
   renewLock: { file: 'renewLock.lua', numberOfKeys: 1 },
   activateVersion: { file: 'activate.lua', numberOfKeys: 2 },
+  claimPurges: { file: 'claimPurges.lua', numberOfKeys: 2 },
 } as const;
 
 type ScriptName = keyof typeof scripts;
@@ -36,6 +37,13 @@ declare module 'ioredis' {
       token: string,
       value: string,
     ): Result<string | null, Context>;
+    claimPurges(
+      queuedKey: string,
+      claimedKey: string,
+      now: number,
+      claimEnd: number,
+      limit: number,
+    ): Result<string[], Context>;
   }
 }
 

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEdgePurger, type EdgePurger } from '../../src/edge/edgePurger.ts';
 import { TICK_SLACK_SECONDS } from '../../src/edge/edgeHeaders.ts';
 import { varnishTarget } from '../../src/edge/providers.ts';
-import { purgeRenders } from '../../src/projector/renderPurgeKeys.ts';
+import { activePartitions } from '../../src/edge/activePartitions.ts';
+import { createActiveVersionReader } from '../../src/store/control/activeVersionReader.ts';
 import {
   assetPaths,
   herd,
@@ -83,8 +84,13 @@ describe('behind Varnish with xkey', () => {
     );
     origin = await startCountingOrigin(env.redis, env.prefix, URLS);
     varnish = await startVarnish(origin.port);
-    purger = createEdgePurger([varnishTarget(varnish.url)], { registry, log: pino({ level: 'silent' }) });
-    Object.assign(env.deps, { onRendered: purgeRenders.bind(null, purger) });
+    purger = createEdgePurger([varnishTarget(varnish.url)], {
+      redis: env.redis,
+      partitions: activePartitions(createActiveVersionReader(env.redis, env.prefix), env.prefix),
+      registry,
+      log: pino({ level: 'silent' }),
+    });
+    Object.assign(env.deps, { edgePurge: { queued: purger.queued } });
     await until('the probe finds the API healthy', async () => (await varnish.backendHealth()) === 'healthy');
   });
   afterAll(async () => {
