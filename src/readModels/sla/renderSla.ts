@@ -144,6 +144,7 @@ export const renderSla = async (deps: SlaRenderDeps, tag: string, force: boolean
     const chunk = all.slice(c, c + CHUNK_PAGES);
     const found = await runRead(redis, listRead(chunk.map(pageRead)));
     const writes: WriteOp[] = [];
+    const moved: string[] = []; // a deleted page is purged hard by its render
     for (const { slug, state, meta } of found) {
       const page = { tag, slug };
       // The mark goes last: a commit spread over several calls and fenced midway must leave the
@@ -157,12 +158,14 @@ export const renderSla = async (deps: SlaRenderDeps, tag: string, force: boolean
       const from = force ? 0 : (dirty.get(slug) ?? null);
       writes.push(...(await renderOne(redis, { page, state, meta, from }, asOf, deps.log)));
       writes.push(announceSlaRender(page), ...clear);
+      moved.push(slug);
     }
     // The clock goes last, after the summaries of the months it completes: the API never makes a
     // report at an instant whose complete months are not stored yet.
     if (c + CHUNK_PAGES >= all.length && tick) writes.push(setSlaTick(tag, asOf));
     // A rebuild's render (force) is purged by its page keys once the version is active.
-    const purges = deps.edgePurge && !force ? queuePurges(tag, slaKeysOf(chunk), Date.now()) : [];
+    const purges =
+      deps.edgePurge && !force && moved.length > 0 ? queuePurges(tag, slaKeysOf(moved), Date.now()) : [];
     if (!(await commitWrites(redis, fence, [...writes, ...purges]))) return false;
     if (purges.length > 0) deps.edgePurge?.queued?.(tag);
   }
