@@ -39,12 +39,11 @@ const COALESCE_MS = 100;
 const SWEEP_MS = 1_000;
 const FIRST_RETRY_MS = 500;
 const MAX_RETRY_MS = 30_000;
-// Above a call's 5 s timeout (providers.ts) times the calls a claim needs at most.
-const CLAIM_MS = 30_000;
+// Above a call's 5 s timeout (providers.ts): a claim is a call or a few per edge (edges in parallel);
+// one that outlives it is only sent twice.
+const CLAIM_MS = 10_000;
 // The API reads the active pointer at most once a second.
 const SWITCH_MS = 1_500;
-/** Keys taken per claim: a few calls to each edge. */
-const CLAIM_LIMIT = 500;
 
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
@@ -75,6 +74,8 @@ export const createEdgePurger = (targets: readonly PurgeTarget[], options: Purge
   const claimMs = options.claimMs ?? CLAIM_MS;
   const switchMs = options.switchMs ?? SWITCH_MS;
   const metrics = createPurgeMetrics(options.registry, targets);
+  // Keys taken per claim: one call to the edge that takes the most (a few to the others).
+  const claimLimit = Math.max(...targets.map((t) => t.maxKeys));
   const timers = new Map<string, NodeJS.Timeout>();
   const running = new Map<string, Promise<void>>();
   const again = new Set<string>();
@@ -131,7 +132,7 @@ export const createEdgePurger = (targets: readonly PurgeTarget[], options: Purge
     if (clock() < retryAfter || !(await liveTags()).has(tag)) return;
     for (;;) {
       const now = clock();
-      const claims = await claimPurges(redis, tag, { now, claimEnd: now + claimMs, limit: CLAIM_LIMIT });
+      const claims = await claimPurges(redis, tag, { now, claimEnd: now + claimMs, limit: claimLimit });
       if (claims.length === 0) return;
       if (!(await sendAll(claims))) {
         failedInARow += 1;
@@ -142,7 +143,7 @@ export const createEdgePurger = (targets: readonly PurgeTarget[], options: Purge
       if (failedInARow > 0) log.info({ failures: failedInARow }, 'edge purges recovered');
       failedInARow = 0;
       await dropClaims(redis, tag, claims);
-      if (claims.length < CLAIM_LIMIT) return;
+      if (claims.length < claimLimit) return;
     }
   };
 
