@@ -63,6 +63,17 @@ describe('behind Varnish with xkey', () => {
     );
   };
 
+  /** The worker's drainer (what `npm run work` starts with EDGE_PURGE=varnish). */
+  const startPurger = () => {
+    purger = createEdgePurger([varnishTarget(varnish.url)], {
+      redis: env.redis,
+      partitions: activePartitions(createActiveVersionReader(env.redis, env.prefix), env.prefix),
+      registry,
+      log: pino({ level: 'silent' }),
+    });
+    Object.assign(env.deps, { edgePurge: { queued: purger.queued } });
+  };
+
   beforeAll(async () => {
     env = await startProjectorEnv({ now: '2026-11-22T12:00:30Z' });
     await project(
@@ -84,13 +95,7 @@ describe('behind Varnish with xkey', () => {
     );
     origin = await startCountingOrigin(env.redis, env.prefix, URLS);
     varnish = await startVarnish(origin.port);
-    purger = createEdgePurger([varnishTarget(varnish.url)], {
-      redis: env.redis,
-      partitions: activePartitions(createActiveVersionReader(env.redis, env.prefix), env.prefix),
-      registry,
-      log: pino({ level: 'silent' }),
-    });
-    Object.assign(env.deps, { edgePurge: { queued: purger.queued } });
+    startPurger();
     await until('the probe finds the API healthy', async () => (await varnish.backendHealth()) === 'healthy');
   });
   afterAll(async () => {
@@ -239,6 +244,31 @@ describe('behind Varnish with xkey', () => {
     for (const path of paths) expect((await get(path)).status).toBe(200);
     await project(pageConfigured('other', { plan: 'growth', auth_token: TOKEN }, '2026-11-22T12:00:00Z'));
     await until('the page is private at the edge', async () => (await get(paths[0]!)).status === 401);
+    for (const path of paths)
+      expect({ path, status: (await get(path)).status }).toEqual({
+        path,
+        status: path.includes('availability') ? 403 : 401,
+      });
+  });
+
+  it('purges a page made private hard once a worker drains again, though none was draining at its commit', async () => {
+    await project(
+      pageConfigured('later', { plan: 'growth' }),
+      monitorConfigured('later', 4),
+      checkOn('later', 4, 'up'),
+    );
+    const paths = pagePaths('later', 4).filter((p) => p.startsWith('/api/'));
+    const dayLong = '/api/status-pages/later/incidents';
+    for (const path of paths) await get(path);
+    expect(fromCache(await get(dayLong))).toBe(true);
+    await purger.close(); // the worker is gone: its commits still queue their purges in Redis
+    registry.clear();
+    await project(pageConfigured('later', { plan: 'growth', auth_token: TOKEN }, '2026-11-22T12:00:00Z'));
+    await sleep(300);
+    const stale = await get(dayLong);
+    expect([stale.status, fromCache(stale)]).toEqual([200, true]); // nothing purged it yet
+    startPurger(); // a worker starts again
+    await until('the page is private at the edge', async () => (await get(dayLong)).status === 401);
     for (const path of paths)
       expect({ path, status: (await get(path)).status }).toEqual({
         path,
