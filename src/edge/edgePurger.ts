@@ -86,20 +86,26 @@ export const createEdgePurger = (targets: readonly PurgeTarget[], options: Purge
   /** The version drained and the one seen last, with when it was first seen. */
   let live: { version: number; tags: ReadonlySet<string> } | null = null;
   let seen: { version: number; tags: ReadonlySet<string>; since: number } | null = null;
+  let looked = false;
 
   const backoffMs = (failures: number): number => {
     const base = Math.min(maxRetryMs, firstRetryMs * 2 ** (failures - 1));
     return Math.round(base * (0.8 + Math.random() * 0.4)); // jitter: workers do not retry in step
   };
 
-  /** The tags drained now: a new version's only once the API processes have switched to it. */
+  /**
+   * The tags drained now: a version that becomes active while this process runs (a rebuild's, or
+   * the first after Redis lost everything) only once the API processes have switched to it.
+   */
   const liveTags = async (): Promise<ReadonlySet<string>> => {
     const now = await options.partitions();
+    const atStart = !looked;
+    looked = true;
     if (now === null) return new Set();
     if (seen?.version !== now.version)
-      seen = { version: now.version, tags: new Set(now.tags), since: clock() };
-    if (live === null || live.version === seen.version || clock() - seen.since >= switchMs) live = seen;
-    return live.tags;
+      seen = { version: now.version, tags: new Set(now.tags), since: atStart ? -Infinity : clock() };
+    if (live?.version === seen.version || clock() - seen.since >= switchMs) live = seen;
+    return live?.tags ?? new Set();
   };
 
   /** Sends the claims to every edge; true when every edge accepted every call. */
