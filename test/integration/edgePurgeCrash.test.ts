@@ -30,7 +30,7 @@ const PARTITIONS = 2;
 const DOWN = { status: 503, body: '{"msg":"Service Unavailable"}' };
 
 const until = async (what: string, done: () => Promise<boolean> | boolean, ms = 90_000) => {
-  for (const started = Date.now(); !(await done()); ) {
+  for (const started = Date.now(); !(await done());) {
     if (Date.now() - started > ms) throw new Error(`timed out waiting for ${what}`);
     await sleep(50);
   }
