@@ -28,6 +28,8 @@ const ON_CLUSTER = [
   'customDomains',
   'commitWritesVersioned',
   'partitionReads',
+  'edgePurgeApis',
+  'edgePurgeOutbox',
 ].map((name) => `test/integration/${name}.test.ts`);
 
 export default defineConfig({
