@@ -13,7 +13,8 @@ import { Registry } from 'prom-client';
 import type { DatabasePool } from 'slonik';
 import { createEdgePurger } from '../src/edge/edgePurger.ts';
 import { varnishTarget } from '../src/edge/providers.ts';
-import { purgeRenders } from '../src/projector/renderPurgeKeys.ts';
+import { activePartitions } from '../src/edge/activePartitions.ts';
+import { createActiveVersionReader } from '../src/store/control/activeVersionReader.ts';
 import { appendEvents } from '../src/eventLog/appendEvents.ts';
 import { runPartition, type ProjectorDeps } from '../src/projector/runPartition.ts';
 import { partitionOf } from '../src/shared/pageHash.ts';
@@ -49,12 +50,15 @@ const cpuSeconds = (pid: number): number => {
 const countingProxy = async (originPort: number) => {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
   const hits = new Map<string, number>();
+  /** Answers the API marked as possibly predating a change (a short edge lifetime). */
+  const unsettled = { count: 0 };
   const server = http.createServer((req, res) => {
     const url = req.url ?? '/';
     if (url !== '/healthz') hits.set(url, (hits.get(url) ?? 0) + 1);
     const upstream = http.request(
       { host: '127.0.0.1', port: originPort, path: url, method: req.method, headers: req.headers, agent },
       (answer) => {
+        if (/^max-age=[01],/.test(String(answer.headers['surrogate-control']))) unsettled.count += 1;
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);
       },
@@ -66,6 +70,7 @@ const countingProxy = async (originPort: number) => {
   return {
     port: (server.address() as AddressInfo).port,
     hits,
+    unsettled,
     close: async () => {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
@@ -94,6 +99,8 @@ export const edgePhase = async (deps: EdgeDeps, options: { seconds: number }): P
   const varnish = await startVarnish(proxy.port);
   const purgeSeconds: number[] = [];
   const purger = createEdgePurger([varnishTarget(varnish.url)], {
+    redis: deps.projector.redis,
+    partitions: activePartitions(createActiveVersionReader(deps.projector.redis, deps.prefix), deps.prefix),
     registry: new Registry(),
     log: pino({ level: 'silent' }),
     onPurged: (_provider, seconds) => purgeSeconds.push(seconds),
@@ -104,7 +111,7 @@ export const edgePhase = async (deps: EdgeDeps, options: { seconds: number }): P
       await sleep(50);
     }
     const paths = pagePaths(SLUG, MONITOR);
-    const projector: ProjectorDeps = { ...deps.projector, onRendered: (r) => purgeRenders(purger, r) };
+    const projector: ProjectorDeps = { ...deps.projector, edgePurge: { queued: purger.queued } };
     const ref = {
       prefix: deps.prefix,
       version: deps.version,
@@ -126,6 +133,7 @@ export const edgePhase = async (deps: EdgeDeps, options: { seconds: number }): P
     deps.log(`edge: the same herd through Varnish, a status change every ${CHANGE_EVERY_MS / 1000} s…`);
     for (const path of paths) await fetch(`${varnish.url}${path}`).then((res) => res.arrayBuffer());
     proxy.hits.clear();
+    proxy.unsettled.count = 0;
     cpu = cpuSeconds(origin.pid);
     const started = Date.now();
     const running = herd(varnish.url, paths, CONNECTIONS, options.seconds);
@@ -162,7 +170,9 @@ export const edgePhase = async (deps: EdgeDeps, options: { seconds: number }): P
     const originRequests = [...proxy.hits.values()].reduce((a, b) => a + b, 0);
     deps.log(
       `edge: ${edge.requests} requests through Varnish (${direct.requests} straight), ${originRequests} reached ` +
-        `the API over ${changes} changes; per object per change: mean ${round(mean, 2)}, max ${round(Math.max(...perObject), 2)}`,
+        `the API over ${changes} changes (${proxy.unsettled.count} of them marked unsettled); per object per change: ` +
+        `mean ${round(mean, 2)}, max ${round(Math.max(...perObject), 2)}; change → shown: ` +
+        visible.map((s) => `${Math.round(s * 1000)} ms`).join(', '),
     );
     const section = 'edge';
     const herdNote = `${CONNECTIONS} connections × ${options.seconds} s over ${paths.length} public URLs of /s/${SLUG}`;

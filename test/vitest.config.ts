@@ -29,6 +29,8 @@ const ON_CLUSTER = [
   'commitWritesVersioned',
   'partitionReads',
   'tokenThrottle', // its counters, one Lua script on one hash-tagged key
+  'edgePurgeApis',
+  'edgePurgeOutbox',
 ].map((name) => `test/integration/${name}.test.ts`);
 
 export default defineConfig({

@@ -6,7 +6,7 @@ import type { Config } from '../src/config.ts';
 import { buildOperatorApp } from '../src/operatorApp.ts';
 import { createEdgePurger } from '../src/edge/edgePurger.ts';
 import { purgeTargets } from '../src/edge/providers.ts';
-import { purgeChecked, purgeRenders } from '../src/projector/renderPurgeKeys.ts';
+import { activePartitions } from '../src/edge/activePartitions.ts';
 import { createProjectorMetrics } from '../src/projector/projectorMetrics.ts';
 import { createProjectorQueue } from '../src/projector/queue.ts';
 import { collectStaleAtStart } from '../src/projector/rebuild.ts';
@@ -41,12 +41,18 @@ export const work = async (
     log,
     queue: queue.queue,
   });
-  // Purges go from here, the process that commits the render: once per change, not per API process.
+  const activeVersion = createActiveVersionReader(redis, config.redisPrefix);
+  // Purges go from the workers, never the API processes: once per change. Each commit queues its
+  // own in Redis; any worker drains them, so none is lost with a worker.
   const edge =
     config.edge.providers.length === 0
       ? null
-      : createEdgePurger(purgeTargets(config.edge), { registry, log });
-  const activeVersion = createActiveVersionReader(redis, config.redisPrefix);
+      : createEdgePurger(purgeTargets(config.edge), {
+          redis,
+          partitions: activePartitions(activeVersion, config.redisPrefix),
+          registry,
+          log,
+        });
   const recent = createRecentRuns(POLL_PERIOD_MS);
   const worker = startProjectorWorker(
     {
@@ -59,12 +65,7 @@ export const work = async (
       log,
       onBatch: metrics.onBatch,
       onLoss: metrics.onLoss,
-      ...(edge
-        ? {
-            onRendered: (renders) => purgeRenders(edge, renders),
-            onChecked: (slugs) => purgeChecked(edge, slugs),
-          }
-        : {}),
+      ...(edge ? { edgePurge: { queued: edge.queued } } : {}),
       onRender: metrics.onRender,
       prefix: config.redisPrefix,
       partitions: config.partitions,
@@ -98,7 +99,7 @@ export const work = async (
   );
   await queue.wakePartitions(Array.from({ length: config.partitions }, (_, p) => p));
   onShutdown(() => queue.close());
-  if (edge) onShutdown(() => edge.close()); // after the worker: its last renders' purges go out
+  if (edge) onShutdown(() => edge.close()); // after the worker: its last commits' purges go out
   onShutdown(() => worker.close()); // waits for running jobs (BullMQ going-to-production)
   onShutdown(() => scheduler.stop());
   if (options.probes) {

@@ -23,6 +23,7 @@ import type { WriteOp } from '../../projections/store/writeOps.ts';
 import { monitorSnapshotRead, monitorStatusRead } from '../readModels/series/monitorSnapshotRead.ts';
 import { clockParts, renderPage, type RenderScope } from '../../projections/pageRender/renderPage.ts';
 import { must } from '../shared/must.ts';
+import { activationKeysOf, purgeKeysOf, purgeWrites, type EdgePurgeQueue } from './renderPurgeKeys.ts';
 
 export type PageRender = Readonly<{
   slug: string;
@@ -61,12 +62,15 @@ export const renderPages = async (
     checkpoint?: string;
     extra?: readonly WriteOp[];
     onQuarantine?: (notice: QuarantineNotice) => void;
-    /** Told of each chunk of renders right after its commit (the edge purge). */
-    onCommitted?: ((renders: readonly PageRender[]) => void) | undefined;
+    /**
+     * Queue the edge purges of each chunk with its commit: `events`, what the marks it consumes
+     * changed; `all`, every page (a rebuild's render, purged once its version is active).
+     */
+    purge?: Readonly<{ mode: 'events' | 'all'; edge: EdgePurgeQueue }>;
   }> = {},
 ): Promise<boolean> => {
   const { tag, pages, now, urls } = render;
-  const { extra = [], onQuarantine, onCommitted } = options;
+  const { extra = [], onQuarantine, purge } = options;
   if (pages.length === 0 && extra.length === 0) return true;
   // Read with the first chunk's documents: the checkpoint the commits are fenced by, quarantines.
   type Control = readonly [checkpoint: string | null, quarantined: ReadonlyMap<string, Quarantine>];
@@ -153,9 +157,19 @@ export const renderPages = async (
       for (const [set, member] of render.clear) writes.push(clearRenderMark(tag, set, member));
     }
     if (c === chunks.length - 1) writes.push(...extra);
+    const purges =
+      purge === undefined
+        ? []
+        : purgeWrites(
+            tag,
+            purge.edge,
+            purge.mode === 'all'
+              ? activationKeysOf(renders.map((r, i) => [r.slug, loaded.states[i]?.state ?? null]))
+              : purgeKeysOf(renders),
+          );
     const fence = { tag, expected: checkpoint, next: null };
-    if (!(await commitWrites(redis, fence, writes))) return false;
-    onCommitted?.(chunk);
+    if (!(await commitWrites(redis, fence, [...writes, ...purges]))) return false;
+    if (purges.length > 0) purge?.edge.queued?.(tag);
   }
   return true;
 };

@@ -19,8 +19,9 @@ import { ModelsLost } from './detectLoss.ts';
 import { poisonedPages, quarantineWrites, recordDeadLetters } from './poisonedPages.ts';
 import { planWithinCommit } from './planWithinCommit.ts';
 import { projectBatch } from './projectBatch.ts';
-import { renderPages, type PageRender, type QuarantineNotice } from './renderPages.ts';
+import { renderPages, type QuarantineNotice } from './renderPages.ts';
 import { renderSla } from '../readModels/sla/renderSla.ts';
+import { checkedKeysOf, purgeWrites, type EdgePurgeQueue } from './renderPurgeKeys.ts';
 
 export type ProjectorDeps = Readonly<{
   db: Db;
@@ -30,10 +31,8 @@ export type ProjectorDeps = Readonly<{
   batchSize: number;
   log: Logger;
   onBatch?: (info: { partition: number; events: number; seconds: number }) => void;
-  /** Told of the renders each live (not rebuild) render commit made: the edge purge listens. */
-  onRendered?: (renders: readonly PageRender[]) => void;
-  /** Told of the pages whose monitors a live batch checked (their assembled answers moved). */
-  onChecked?: (slugs: ReadonlySet<string>) => void;
+  /** Set when an edge is purged (EDGE_PURGE): commits queue their purges in the partition's outbox. */
+  edgePurge?: EdgePurgeQueue;
   /** Pages rendered (projector_renders_total). */
   onRender?: (pages: number) => void;
 }>;
@@ -129,6 +128,10 @@ export const runPartition = async (
         ...effects.writes,
         ...quarantineWrites(tag, poisoned, now),
         ...(effects.domainsChanged ? [announceDomainChanges(ref.prefix, tag)] : []),
+        // A rebuild purges every page once it is active (its last render); a live batch, its checks.
+        ...(options.mode === 'continuous'
+          ? purgeWrites(tag, deps.edgePurge, checkedKeysOf(effects.checked, effects.urgent))
+          : []),
       ];
       return { effects, poisoned, encoded: encodeBatch(tag, writes) };
     };
@@ -158,7 +161,8 @@ export const runPartition = async (
     committed.set(tag, fence.next);
     result.events += batch.rows.length;
     slaMarked ||= effects.slaMarked;
-    if (options.mode === 'continuous' && effects.checked.size > 0) deps.onChecked?.(effects.checked);
+    if (options.mode === 'continuous' && [...effects.checked].some((slug) => !effects.urgent.has(slug)))
+      deps.edgePurge?.queued?.(tag);
     deps.onBatch?.({
       partition: ref.partition,
       events: batch.rows.length,
@@ -182,7 +186,7 @@ export const runPartition = async (
           {
             checkpoint: fence.next,
             onQuarantine: logQuarantine(deps.log),
-            onCommitted: deps.onRendered,
+            ...purgeOf(deps, 'events'),
           },
         );
         if (!rendered) return fenced();
@@ -200,7 +204,12 @@ export const runPartition = async (
   // A rebuild renders once, when its partition has caught up.
   if (options.mode === 'rebuild' && !result.caughtUp) return result;
   const minute = Math.floor(clock().getTime() / MINUTE_MS) * MINUTE_MS;
-  const sla = { redis, now: clock().getTime(), log: deps.log };
+  const sla = {
+    redis,
+    now: clock().getTime(),
+    log: deps.log,
+    ...(deps.edgePurge ? { edgePurge: deps.edgePurge } : {}),
+  };
   if (options.mode === 'continuous' && (clocksAt.get(tag) ?? -Infinity) >= minute) {
     // Both clocks stand at this minute: only what the run itself asks for. A run that projected
     // nothing (the scheduler's poll, a retry) renders what earlier renders left marked.
@@ -215,6 +224,10 @@ export const runPartition = async (
   clocksAt.set(tag, minute);
   return result;
 };
+
+/** The render option that queues a commit's purges (none when the edge is not purged). */
+const purgeOf = (deps: ProjectorDeps, mode: 'events' | 'all') =>
+  deps.edgePurge === undefined ? {} : { purge: { mode, edge: deps.edgePurge } };
 
 /**
  * Renders what the render sets ask for and, on a tick, the pages the clock made due (setting the
@@ -233,7 +246,7 @@ const renderMarked = async (
     {
       ...(tick ? { extra: [setTick(tag, tick.minute)] } : {}),
       onQuarantine: logQuarantine(deps.log),
-      ...(tick?.live === false ? {} : { onCommitted: deps.onRendered }),
+      ...purgeOf(deps, tick?.live === false ? 'all' : 'events'),
     },
   );
   if (rendered) deps.onRender?.(pages.length);

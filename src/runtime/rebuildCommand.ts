@@ -40,6 +40,8 @@ export const rebuildWith = async (
       urls: { baseUrl: config.publicBaseUrl, pageUrlTemplate: config.pageUrlTemplate },
       batchSize: config.batchSize,
       log: clients.log,
+      // The rebuilt pages' purges wait in the new version's outboxes; workers send them once it is active.
+      ...(config.edge.providers.length > 0 ? { edgePurge: {} } : {}),
     },
     {
       prefix: config.redisPrefix,

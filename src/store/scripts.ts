@@ -15,6 +15,7 @@ const scripts = {
   renewLock: { file: 'renewLock.lua', numberOfKeys: 1 },
   activateVersion: { file: 'activate.lua', numberOfKeys: 2 },
   tokenAttempt: { file: 'tokenAttempt.lua', numberOfKeys: 1 },
+  claimPurges: { file: 'claimPurges.lua', numberOfKeys: 2 },
 } as const;
 
 type ScriptName = keyof typeof scripts;
@@ -43,6 +44,13 @@ declare module 'ioredis' {
       windowMs: number,
       wrong: '0' | '1',
     ): Result<number, Context>;
+    claimPurges(
+      queuedKey: string,
+      claimedKey: string,
+      now: number,
+      claimEnd: number,
+      limit: number,
+    ): Result<string[], Context>;
   }
 }
 

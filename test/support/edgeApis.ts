@@ -27,11 +27,12 @@ const standIn = async (
 ) => {
   const calls: PurgeCall[] = [];
   const failures: Failure[] = [];
+  let down: Failure | null = null;
   const server = http.createServer((req, res) => {
     void readBody(req).then((body) => {
       const call = check(req, body);
       calls.push(call);
-      const failure = call.bad === null ? failures.shift() : undefined;
+      const failure = call.bad === null ? (down ?? failures.shift()) : undefined;
       const reply = failure ?? answer(call);
       res.writeHead(reply.status, { 'Content-Type': 'application/json' }).end(reply.body);
     });
@@ -43,6 +44,10 @@ const standIn = async (
     /** The next `count` well-formed calls fail with `status` and `body`. */
     failNext: (count: number, status: number, body: string) => {
       for (let i = 0; i < count; i += 1) failures.push({ status, body });
+    },
+    /** Every well-formed call fails with `failure` until called with null (an outage). */
+    setDown: (failure: Failure | null) => {
+      down = failure;
     },
     close: () => new Promise((resolve) => server.close(resolve)),
   };

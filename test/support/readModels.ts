@@ -33,8 +33,9 @@ export const availabilityJson = async (
 const RENDERED = /:(embed|snippets|overall|access|feeds|sp|avail:\d+|sla(:\d{4})?|tick|dirty(:\w+)?)$/;
 // When the clock next changes a page is scheduling state: a partial render may leave an earlier
 // (conservative) time than a full one would compute, so it is never compared. Nor are the embed's
-// revisions: they count changes as they happened, which a rebuild cannot repeat.
-const SCHEDULING = /:due$/;
+// revisions: they count changes as they happened, which a rebuild cannot repeat. Nor is the purge
+// outbox: edge purges waiting to be sent, not an answer.
+const SCHEDULING = /:due$|:purge(:claimed)?$/;
 const REVISION = /(^|:)rev$/;
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { edgeHeaders, edgeSeconds } from '../../src/edge/edgeHeaders.ts';
+import { checksKey, pageKey, pageKeys } from '../../src/edge/surrogateKeys.ts';
 import { purgeKeysOf } from '../../src/projector/renderPurgeKeys.ts';
 import type { PageRender } from '../../src/projector/renderPages.ts';
 
@@ -19,22 +20,36 @@ describe('edge lifetimes', () => {
   it('give the keys to Fastly, Varnish and Cloudflare, and the same directives to both lifetime headers', () => {
     expect(
       edgeHeaders(
-        { keys: ['page-acme', 'page-acme-checks'], lifetime: 'minute' },
+        { keys: ['page-acme', 'page-acme.checks'], lifetime: 'minute' },
         at('2026-11-22T12:00:50Z'),
         true,
       ),
     ).toEqual({
-      'Surrogate-Key': 'page-acme page-acme-checks',
-      'Cache-Tag': 'page-acme,page-acme-checks',
+      'Surrogate-Key': 'page-acme page-acme.checks',
+      'Cache-Tag': 'page-acme,page-acme.checks',
       'Surrogate-Control': 'max-age=16, stale-while-revalidate=30, stale-if-error=86400',
       'CDN-Cache-Control': 'max-age=16, stale-while-revalidate=30, stale-if-error=86400',
     });
   });
 
-  it('keep an answer that may predate a change for a second only', () => {
+  it('keep an answer that may predate a change only until the next request refetches it', () => {
     expect(edgeHeaders({ keys: ['page-acme'], lifetime: 'day' }, 0, false)['Surrogate-Control']).toBe(
-      'max-age=1, stale-while-revalidate=30, stale-if-error=86400',
+      'max-age=0, stale-while-revalidate=30, stale-if-error=86400',
     );
+  });
+});
+
+describe('surrogate keys', () => {
+  it("never give one page a key that is another page's key or finer key", () => {
+    const slugs = ['a', 'a-checks', 'checks', 'a-checks-checks', 'page-a', 'static', '0', 'a-b'];
+    const owners = new Map<string, string>();
+    for (const slug of slugs)
+      for (const key of pageKeys(slug, true)) {
+        expect({ key, owner: owners.get(key) ?? slug }).toEqual({ key, owner: slug });
+        owners.set(key, slug);
+      }
+    expect(checksKey('a')).not.toBe(pageKey('a-checks'));
+    expect([...owners.keys()]).not.toContain('static');
   });
 });
 
@@ -59,8 +74,8 @@ describe('the keys a render purges', () => {
       ]),
     ).toEqual({
       soft: [
-        'page-checks-checks',
-        'page-status-checks',
+        'page-checks.checks',
+        'page-status.checks',
         'page-incident',
         'page-incident-doc',
         'page-maintenance',

@@ -42,6 +42,13 @@ export const partitionKeys = (tag: string) => ({
   due: `${tag}:due`,
   /** The minute (epoch ms) of the last clock render. */
   tick: `${tag}:tick`,
+  /**
+   * The purge outbox: surrogate keys a commit made stale at the edge, `h:<key>` (hard) or
+   * `s:<key>` (soft), scored by when first queued (ms); written in the commit that makes them stale.
+   */
+  purges: `${tag}:purge`,
+  /** Purges a drainer took: `<queued ms>|<member>`, scored by when they may be taken again. */
+  purgesClaimed: `${tag}:purge:claimed`,
   /** Pub/sub channel (not a key): the slug of each page whose embed or access changed. */
   changes: `${tag}:changes`,
 });

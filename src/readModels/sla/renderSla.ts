@@ -35,6 +35,11 @@ import type { SlaMeta } from '../../../projections/sla/codec.ts';
 import type { Logger } from '../../shared/logger.ts';
 import { must } from '../../shared/must.ts';
 import { MINUTE_MS } from '../../shared/time.ts';
+import { checksKey } from '../../edge/surrogateKeys.ts';
+import { queuePurges } from '../../../projections/store/control/purgeWrites.ts';
+
+/** The reports of `slugs` moved: they carry the checks key. */
+const slaKeysOf = (slugs: readonly string[]) => ({ hard: [], soft: slugs.map(checksKey) });
 
 const CHUNK_PAGES = 20;
 
@@ -99,7 +104,13 @@ const renderOne = async (redis: RedisClient, job: Job, asOf: number, log: Logger
   return writes;
 };
 
-type SlaRenderDeps = Readonly<{ redis: RedisClient; now: number; log: Logger }>;
+type SlaRenderDeps = Readonly<{
+  redis: RedisClient;
+  now: number;
+  log: Logger;
+  /** Set when an edge is purged: each commit queues the purge of the reports it moved. */
+  edgePurge?: Readonly<{ queued?: (tag: string) => void }>;
+}>;
 
 /**
  * Computes the marked pages' summaries and, on a new minute, those of the pages whose month
@@ -133,6 +144,7 @@ export const renderSla = async (deps: SlaRenderDeps, tag: string, force: boolean
     const chunk = all.slice(c, c + CHUNK_PAGES);
     const found = await runRead(redis, listRead(chunk.map(pageRead)));
     const writes: WriteOp[] = [];
+    const moved: string[] = []; // a deleted page is purged hard by its render
     for (const { slug, state, meta } of found) {
       const page = { tag, slug };
       // The mark goes last: a commit spread over several calls and fenced midway must leave the
@@ -146,11 +158,16 @@ export const renderSla = async (deps: SlaRenderDeps, tag: string, force: boolean
       const from = force ? 0 : (dirty.get(slug) ?? null);
       writes.push(...(await renderOne(redis, { page, state, meta, from }, asOf, deps.log)));
       writes.push(announceSlaRender(page), ...clear);
+      moved.push(slug);
     }
     // The clock goes last, after the summaries of the months it completes: the API never makes a
     // report at an instant whose complete months are not stored yet.
     if (c + CHUNK_PAGES >= all.length && tick) writes.push(setSlaTick(tag, asOf));
-    if (!(await commitWrites(redis, fence, writes))) return false;
+    // A rebuild's render (force) is purged by its page keys once the version is active.
+    const purges =
+      deps.edgePurge && !force && moved.length > 0 ? queuePurges(tag, slaKeysOf(moved), Date.now()) : [];
+    if (!(await commitWrites(redis, fence, [...writes, ...purges]))) return false;
+    if (purges.length > 0) deps.edgePurge?.queued?.(tag);
   }
   if (all.length === 0 && tick && !(await commitWrites(redis, fence, [setSlaTick(tag, asOf)]))) return false;
   return true;

@@ -1,0 +1,162 @@
+// Purges survive the worker: a real `npm run work` process, SIGKILLed after its render commits
+// while the CDN (a local Fastly stand-in, test/support/edgeApis.ts) refuses every purge, then
+// started again once the CDN is back: every purge the commits queued arrives, none is lost,
+// including the hard purge of a page turned private.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { appendEvents } from '../../src/eventLog/appendEvents.ts';
+import { projectionStatus } from '../../src/projector/projectionStatus.ts';
+import { createProjectorQueue } from '../../src/projector/queue.ts';
+import { readActive } from '../../src/store/control/versions.ts';
+import type { RedisClient } from '../../src/store/redisClient.ts';
+import { partitionKeys, partitionTag } from '../../projections/store/control/keys.ts';
+import { startFastlyStandIn } from '../support/edgeApis.ts';
+import { check, monitorConfigured, pageConfigured } from '../support/events.ts';
+import { waitForLogHorizon } from '../support/logHorizon.ts';
+import {
+  dropRedisPrefix,
+  freshDatabase,
+  freshRedisPrefix,
+  testRedis,
+  type TestDatabase,
+} from '../support/testEnv.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const SERVICE = 'SU1Z0isxPaozGVKXdv0eY';
+const TOKEN = 'fastly-token-0123456789';
+const PARTITIONS = 2;
+const DOWN = { status: 503, body: '{"msg":"Service Unavailable"}' };
+
+const until = async (what: string, done: () => Promise<boolean> | boolean, ms = 90_000) => {
+  for (const started = Date.now(); !(await done());) {
+    if (Date.now() - started > ms) throw new Error(`timed out waiting for ${what}`);
+    await sleep(50);
+  }
+};
+
+describe('purges across a worker killed with SIGKILL', () => {
+  let t: TestDatabase;
+  let redis: RedisClient;
+  let prefix: string;
+  let fastly: Awaited<ReturnType<typeof startFastlyStandIn>>;
+  let worker: ChildProcess | null = null;
+
+  const startWorker = () => {
+    worker = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'work'], {
+      cwd: root,
+      env: {
+        ...process.env,
+        DATABASE_URL: t.url,
+        REDIS_URL: inject('redisUrl'),
+        REDIS_PREFIX: prefix,
+        PROJECTOR_PARTITIONS: String(PARTITIONS),
+        WORKER_PROBE_PORT: '0',
+        LOG_LEVEL: 'error',
+        EDGE_PURGE: 'fastly',
+        FASTLY_SERVICE_ID: SERVICE,
+        FASTLY_API_TOKEN: TOKEN,
+        FASTLY_API_URL: fastly.url,
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+  };
+  const kill = async () => {
+    const child = worker;
+    worker = null;
+    if (child === null || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+  };
+
+  /** Everything the outboxes of the active version hold, queued or claimed, as `h:key` / `s:key`. */
+  const outboxes = async (): Promise<string[]> => {
+    const active = await readActive(redis, prefix);
+    if (active === null) return [];
+    const members: string[] = [];
+    for (let p = 0; p < active.partitions; p += 1) {
+      const keys = partitionKeys(partitionTag(prefix, active.version, p));
+      members.push(...(await redis.zrange(keys.purges, 0, -1)));
+      members.push(
+        ...(await redis.zrange(keys.purgesClaimed, 0, -1)).map((m) => m.slice(m.indexOf('|') + 1)),
+      );
+    }
+    return [...new Set(members)].sort();
+  };
+  /** What the stand-in accepted since call `from`, as `h:key` / `s:key` (a hard purge stands for a soft one too). */
+  const accepted = (from: number) =>
+    new Set(
+      fastly.calls
+        .slice(from)
+        .filter((c) => c.bad === null)
+        .flatMap((c) => c.keys.flatMap((key) => (c.soft ? [`s:${key}`] : [`h:${key}`, `s:${key}`]))),
+    );
+  const append = async (...events: object[]) => {
+    const appended = await appendEvents(t.db, events, { now: new Date() });
+    await waitForLogHorizon(t.url);
+    const queue = createProjectorQueue(redis, prefix);
+    await queue.wakePartitions(Array.from({ length: PARTITIONS }, (_, p) => p));
+    await queue.close();
+    return appended;
+  };
+  const caughtUp = async () => (await projectionStatus(t.db, redis, prefix)).lag_events === 0;
+
+  beforeAll(async () => {
+    t = await freshDatabase();
+    redis = testRedis();
+    prefix = freshRedisPrefix();
+    fastly = await startFastlyStandIn(SERVICE, TOKEN);
+  });
+  afterAll(async () => {
+    await kill();
+    await fastly.close();
+    await dropRedisPrefix(redis, prefix);
+    redis.disconnect();
+    await t.close();
+  });
+
+  it('sends every purge its commits queued once started again, the hard purge of a page made private too', async () => {
+    const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000).toISOString();
+    fastly.setDown(DOWN);
+    startWorker();
+    await append(
+      pageConfigured('acme', {}, at(30)),
+      monitorConfigured('acme', 1, {}, at(30)),
+      check('acme', 1, at(2)),
+      pageConfigured('beta', {}, at(30)),
+      monitorConfigured('beta', 2, {}, at(30)),
+      check('beta', 2, at(2)),
+    );
+    await until(
+      'the pages projected and their purges refused',
+      async () => (await caughtUp()) && fastly.calls.length > 0,
+    );
+    await append(
+      check('acme', 1, at(1), 'down'),
+      pageConfigured('beta', { auth_token: 'a-private-page-token-0123' }, at(1)),
+    );
+    const expected = ['h:page-beta', 's:page-acme.checks'];
+    await until('the changes committed, their purges queued', async () => {
+      const queued = await outboxes();
+      return (await caughtUp()) && expected.every((m) => queued.includes(m));
+    });
+    const lost = await outboxes(); // what a worker's memory would have lost
+    await kill();
+    const refused = fastly.calls.length;
+    expect(fastly.calls.every((c) => c.bad === null)).toBe(true); // refused by the outage, well formed
+    // The first worker built the models (a rebuild: every page purged once active), then committed
+    // the check (the checks key) and beta turning private (a hard purge).
+    expect(lost).toEqual(expect.arrayContaining(['s:page-acme', 's:page-beta', ...expected]));
+
+    fastly.setDown(null);
+    startWorker();
+    await until('every queued purge accepted', async () => {
+      const got = accepted(refused);
+      return lost.every((m) => got.has(m)) && (await outboxes()).length === 0;
+    });
+    const got = accepted(refused);
+    for (const member of lost) expect({ member, purged: got.has(member) }).toEqual({ member, purged: true });
+  }, 180_000);
+});
