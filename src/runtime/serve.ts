@@ -98,7 +98,12 @@ const serveOperator = async (
       registry,
       log,
       clock: systemClock,
-      ingest: { token: config.ingestToken, wake, ownHost: hostOfUrl(config.publicBaseUrl) },
+      ingest: {
+        token: config.ingestToken,
+        wake,
+        ownHost: hostOfUrl(config.publicBaseUrl),
+        publicBaseUrl: config.publicBaseUrl,
+      },
     }),
     config.ingestPort,
     config.ingestHost,

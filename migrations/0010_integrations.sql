@@ -1,0 +1,33 @@
+-- Integrations (docs/integrations.md). Tokens are kept as SHA-256 digests only: an integration
+-- token lets one page's alerting write to that page; a push token reports one push monitor.
+-- They live beside the log, not in it, so a rebuild of the read models leaves them alone.
+CREATE TABLE integration_tokens (
+  token_id    text        PRIMARY KEY,
+  token_hash  text        NOT NULL UNIQUE,
+  page        text        NOT NULL,
+  kind        text        NOT NULL CHECK (kind IN ('integration', 'push')),
+  monitor_id  bigint,
+  created_at  timestamptz NOT NULL DEFAULT now(),
+  revoked_at  timestamptz,
+  CHECK ((kind = 'push') = (monitor_id IS NOT NULL))
+);
+CREATE INDEX integration_tokens_page_idx ON integration_tokens (page, kind);
+
+-- The alerts an Alertmanager or Grafana has reported per monitor: a monitor turns up only when
+-- every alert mapped to it has resolved, whichever notification (group) reported each one.
+CREATE TABLE integration_alerts (
+  page        text        NOT NULL,
+  monitor_id  bigint      NOT NULL,
+  fingerprint text        NOT NULL,
+  starts_at   timestamptz NOT NULL,
+  status      text        NOT NULL CHECK (status IN ('down', 'degraded')),
+  ends_at     timestamptz,
+  PRIMARY KEY (page, monitor_id, fingerprint, starts_at)
+);
+
+-- Mapping an alert (or a push) to a monitor reads the page's monitor settings from the log.
+CREATE INDEX IF NOT EXISTS event_log_other_monitor_settings_idx
+  ON event_log_other (page, position) WHERE type = 'monitor.configured';
+-- The heartbeat scheduler finds the monitors ever configured as push monitors.
+CREATE INDEX IF NOT EXISTS event_log_other_push_monitors_idx
+  ON event_log_other ((data->>'monitor_id')) WHERE type = 'monitor.configured' AND data->>'type' = 'push';
