@@ -31,3 +31,16 @@ CREATE INDEX IF NOT EXISTS event_log_other_monitor_settings_idx
 -- The heartbeat scheduler finds the monitors ever configured as push monitors.
 CREATE INDEX IF NOT EXISTS event_log_other_push_monitors_idx
   ON event_log_other ((data->>'monitor_id')) WHERE type = 'monitor.configured' AND data->>'type' = 'push';
+-- Incidents opened by alert groups (page setting alert_incidents: open): the group's incident now.
+CREATE TABLE integration_incidents (
+  page        text   NOT NULL,
+  group_key   text   NOT NULL,
+  incident_id text   NOT NULL,
+  seq         int    NOT NULL,
+  PRIMARY KEY (page, group_key)
+);
+-- The page's settings (alert_incidents) and an incident's updates, read from the log.
+CREATE INDEX IF NOT EXISTS event_log_other_page_settings_idx
+  ON event_log_other (page, position) WHERE type = 'page.configured';
+CREATE INDEX IF NOT EXISTS event_log_other_incident_idx
+  ON event_log_other (page, (data->>'incident_id'), position) WHERE type IN ('incident.opened', 'incident.updated');

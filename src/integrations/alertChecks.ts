@@ -28,6 +28,9 @@ export type Unmapped = Readonly<{ fingerprint: string; alertname: string | null 
 export type AlertCheck = Readonly<{
   /** Where in the payload the check comes from, to name it if the log refuses it. */
   path: string;
+  /** The alert's index in the payload, and which of its edges the check records. */
+  index: number;
+  edge: 'firing' | 'resolved';
   event: Readonly<{
     id: string;
     type: 'check.recorded';
@@ -113,8 +116,10 @@ export const planAlertChecks = (input: {
   });
   const rows = mergeRows(input.known, reported);
   const byKey = new Map(rows.map((row) => [rowKey(row), row]));
-  const check = (path: string, row: AlertRow, edge: 'firing' | 'resolved', ms: number): AlertCheck => ({
-    path,
+  const check = (index: number, row: AlertRow, edge: 'firing' | 'resolved', ms: number): AlertCheck => ({
+    path: `alerts.${index}.${edge === 'firing' ? 'startsAt' : 'endsAt'}`,
+    index,
+    edge,
     event: {
       id: alertCheckId(input.page, row, edge),
       type: 'check.recorded',
@@ -125,10 +130,8 @@ export const planAlertChecks = (input: {
   });
   const checks = reported.flatMap(({ index, ...alert }) => {
     const row = byKey.get(rowKey(alert)) ?? alert;
-    const firing = check(`alerts.${index}.startsAt`, row, 'firing', row.startsMs);
-    return row.endsMs === null
-      ? [firing]
-      : [firing, check(`alerts.${index}.endsAt`, row, 'resolved', row.endsMs)];
+    const firing = check(index, row, 'firing', row.startsMs);
+    return row.endsMs === null ? [firing] : [firing, check(index, row, 'resolved', row.endsMs)];
   });
   const changed = reported.map((alert) => byKey.get(rowKey(alert)) ?? alert);
   return { checks, rows: changed, unmapped };

@@ -15,12 +15,12 @@ import { isDatabaseUnavailable } from '../http/storeOutage.ts';
 import { wakeAfterAppend, type Wake } from '../projector/queue.ts';
 import { hashToken } from '../shared/hashToken.ts';
 import type { Logger } from '../shared/logger.ts';
-import { monitorOf, planAlertChecks, type MappingOptions } from './alertChecks.ts';
+import type { MappingOptions, Unmapped } from './alertChecks.ts';
 import { AlertmanagerPayload, GrafanaPayload, type AlertPayload } from './alertPayload.ts';
-import { loadAlertRows, lockAlertState, saveAlertRows } from './alertState.ts';
 import { appendPlanned } from './appendPlanned.ts';
 import { mayWriteTo } from './integrationAuth.ts';
-import { pageExists, pageMonitors } from './pageMonitors.ts';
+import { planNotification } from './notificationPlan.ts';
+import { pageExists } from './pageMonitors.ts';
 
 export type AlertRouteDeps = Readonly<{
   db: DatabasePool;
@@ -70,7 +70,7 @@ export const alertRoutes = (deps: AlertRouteDeps): Router => {
   const receive = async (req: Request, res: Response, payload: AlertPayload, mapping: MappingOptions) => {
     const page = String(req.params['slug'] ?? '');
     const now = deps.clock();
-    let unmapped: ReturnType<typeof planAlertChecks>['unmapped'] = [];
+    let unmapped: Unmapped[] = [];
     let paths: string[] = [];
     let result: AppendResult;
     try {
@@ -79,17 +79,9 @@ export const alertRoutes = (deps: AlertRouteDeps): Router => {
         months: monthsOf(payload),
         lockTimeoutMs: LOCK_TIMEOUT_MS,
         plan: async (tx) => {
-          await lockAlertState(tx, page);
-          const monitors = await pageMonitors(tx, page);
-          const mapped = payload.alerts.flatMap((a) => monitorOf(a, monitors, mapping)?.id ?? []);
-          const known = await loadAlertRows(tx, page, [...new Set(mapped)]);
-          const plan = planAlertChecks({ page, alerts: payload.alerts, monitors, options: mapping, known });
-          unmapped = plan.unmapped;
-          paths = plan.checks.map((c) => c.path);
-          return {
-            events: plan.checks.map((c) => c.event),
-            commit: (t) => saveAlertRows(t, page, plan.rows, now),
-          };
+          const plan = await planNotification(tx, { page, payload, mapping, now });
+          ({ unmapped, paths } = plan);
+          return plan;
         },
       });
     } catch (error) {

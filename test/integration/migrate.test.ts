@@ -44,6 +44,7 @@ describe('npm run migrate', () => {
         'event_log_other',
         'incidents',
         'integration_alerts',
+        'integration_incidents',
         'integration_tokens',
         'log_origin',
         'maintenances',
