@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { appendEvents, InvalidBatch } from '../../src/eventLog/appendEvents.ts';
 import { appendMissedHeartbeats, missedCheckId } from '../../src/integrations/missedHeartbeats.ts';
+import { StoredEvent } from '../../src/events/storedEvent.ts';
 import { monitorConfigured, pageConfigured } from '../support/events.ts';
 import { integrationsApp } from '../support/integrationsFixture.ts';
 import { startProjectorEnv, URLS, type ProjectorEnv } from '../support/projectorEnv.ts';
@@ -70,6 +71,17 @@ describe('push monitors', () => {
       'data.push_grace_s: Number must be greater than or equal to 30',
     ]);
     expect(await refusal({ push_grace_s: 60 })).toEqual(['data.push_grace_s: only for type "push"']);
+    // A `type: "push"` logged before push monitors existed still reads back (rebuilds replay it).
+    const logged = { monitor_id: 9, name: 'Old', type: 'push', impact: 'partial' };
+    expect(
+      StoredEvent.safeParse({
+        type: 'monitor.configured',
+        page: 'acme',
+        at: '2026-01-01T00:00:00Z',
+        position: '1',
+        data: logged,
+      }).success,
+    ).toBe(true);
   });
 
   it('gives a push monitor a token once, and refuses other monitors', async () => {
