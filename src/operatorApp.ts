@@ -10,6 +10,7 @@ import { domainCheckRouter } from './http/domainCheck.ts';
 import { probesRouter } from './http/probes.ts';
 import { ingestRouter } from './ingest/ingestRouter.ts';
 import { alertRoutes } from './integrations/alertRoutes.ts';
+import { integrationMetrics } from './integrations/integrationMetrics.ts';
 import { tokenRoutes } from './integrations/tokenRoutes.ts';
 import type { Wake } from './projector/queue.ts';
 import { autoscaleFigures } from './projector/autoscaleFigures.ts';
@@ -46,7 +47,10 @@ export const buildOperatorApp = (deps: OperatorDeps): Express => {
     );
   if (deps.ingest) {
     const { token, wake, publicBaseUrl } = deps.ingest;
-    app.use(alertRoutes({ db: deps.db, ingestToken: token, clock: deps.clock, log: deps.log, wake }));
+    const metrics = integrationMetrics(deps.registry);
+    app.use(
+      alertRoutes({ db: deps.db, ingestToken: token, clock: deps.clock, log: deps.log, wake, metrics }),
+    );
     app.use(tokenRoutes({ db: deps.db, ingestToken: token, publicBaseUrl: publicBaseUrl ?? '' }));
   }
   app.use(domainCheckRouter(deps.db, deps.log));

@@ -19,6 +19,7 @@ import type { MappingOptions, Unmapped } from './alertChecks.ts';
 import { AlertmanagerPayload, GrafanaPayload, type AlertPayload } from './alertPayload.ts';
 import { appendPlanned } from './appendPlanned.ts';
 import { mayWriteTo } from './integrationAuth.ts';
+import type { IntegrationMetrics } from './integrationMetrics.ts';
 import { planNotification } from './notificationPlan.ts';
 import { pageExists } from './pageMonitors.ts';
 
@@ -28,7 +29,10 @@ export type AlertRouteDeps = Readonly<{
   clock: () => Date;
   log: Logger;
   wake: Wake;
+  metrics?: IntegrationMetrics;
 }>;
+
+type Source = 'alertmanager' | 'grafana';
 
 const MAX_BODY = '10mb';
 /** A notification of 1,000 alerts waits behind another of its page: longer than ingest's 1 s. */
@@ -67,7 +71,15 @@ const monthsOf = (payload: AlertPayload): Set<string> =>
 export const alertRoutes = (deps: AlertRouteDeps): Router => {
   const tokenHash = deps.ingestToken === null ? null : hashToken(deps.ingestToken);
 
-  const receive = async (req: Request, res: Response, payload: AlertPayload, mapping: MappingOptions) => {
+  const count = (source: Source, result: 'accepted' | 'refused') =>
+    deps.metrics?.notification(source, result);
+
+  const receive = async (
+    req: Request,
+    res: Response,
+    notification: { source: Source; payload: AlertPayload; mapping: MappingOptions },
+  ) => {
+    const { source, payload, mapping } = notification;
     const page = String(req.params['slug'] ?? '');
     const now = deps.clock();
     let unmapped: Unmapped[] = [];
@@ -88,10 +100,14 @@ export const alertRoutes = (deps: AlertRouteDeps): Router => {
       if (!(error instanceof InvalidBatch)) throw error;
       const details = error.details.map((d) => ({ path: paths[d.index] ?? '', message: d.message }));
       sendError(res, 'invalid_payload', details);
+      count(source, 'refused');
       return;
     }
-    if (payload.truncatedAlerts > 0)
+    count(source, 'accepted');
+    if (payload.truncatedAlerts > 0) {
+      deps.metrics?.truncated(source, payload.truncatedAlerts);
       deps.log.warn({ page, truncated: payload.truncatedAlerts }, 'integrations: notification truncated');
+    }
     void wakeAfterAppend(deps.wake, result.pages, (error) => {
       deps.log.warn({ err: (error as Error).message }, 'integrations: waking projectors failed');
     });
@@ -109,10 +125,12 @@ export const alertRoutes = (deps: AlertRouteDeps): Router => {
   };
 
   const endpoint =
-    (schema: typeof AlertmanagerPayload | typeof GrafanaPayload) => async (req: Request, res: Response) => {
+    (schema: typeof AlertmanagerPayload | typeof GrafanaPayload, source: Source) =>
+    async (req: Request, res: Response) => {
       const mapping = mappingOf(req);
       if (mapping === null) {
         sendError(res, 'invalid_parameters');
+        count(source, 'refused');
         return;
       }
       const payload = schema.safeParse(req.body);
@@ -122,9 +140,10 @@ export const alertRoutes = (deps: AlertRouteDeps): Router => {
           'invalid_payload',
           payload.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
         );
+        count(source, 'refused');
         return;
       }
-      await receive(req, res, payload.data, mapping);
+      await receive(req, res, { source, payload: payload.data, mapping });
     };
 
   const onError: ErrorRequestHandler = (error: unknown, _req, res, next) => {
@@ -147,7 +166,7 @@ export const alertRoutes = (deps: AlertRouteDeps): Router => {
 
   const json = express.json({ limit: MAX_BODY, type: () => true });
   return Router()
-    .post('/v1/integrations/alertmanager/:slug', admit, json, endpoint(AlertmanagerPayload))
-    .post('/v1/integrations/grafana/:slug', admit, json, endpoint(GrafanaPayload))
+    .post('/v1/integrations/alertmanager/:slug', admit, json, endpoint(AlertmanagerPayload, 'alertmanager'))
+    .post('/v1/integrations/grafana/:slug', admit, json, endpoint(GrafanaPayload, 'grafana'))
     .use(onError);
 };

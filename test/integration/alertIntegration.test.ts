@@ -6,6 +6,7 @@ import request from 'supertest';
 import { sql } from 'slonik';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Registry } from 'prom-client';
 import { rebuild } from '../../src/projector/rebuild.ts';
 import { monitorConfigured, pageConfigured } from '../support/events.ts';
 import { amPayload, integrationsApp } from '../support/integrationsFixture.ts';
@@ -16,6 +17,7 @@ const NOW = '2026-11-22T12:00:00Z';
 let env: ProjectorEnv;
 let app: ReturnType<typeof integrationsApp>;
 let api: Server;
+const registry = new Registry();
 
 const post = (slug: string, body: unknown, token = INGEST_TOKEN, query = '') =>
   request(app)
@@ -44,7 +46,7 @@ beforeAll(async () => {
     pageConfigured('beta'),
     monitorConfigured('beta', 3, { name: 'API' }),
   );
-  app = integrationsApp(env);
+  app = integrationsApp(env, registry);
   api = listenApi(env);
 });
 afterAll(async () => {
@@ -177,6 +179,16 @@ describe('the Alertmanager endpoint', () => {
     await post('acme', amPayload([{ ...b, endsAt: '2026-11-22T11:40:30Z' }], 'group-b'));
     await env.project();
     expect(await availability(4)).toMatchObject({ downtime_seconds: 2430, incident_count: 1 }); // 11:00–11:40:30
+  });
+
+  it('counts notifications and the alerts their senders left out', async () => {
+    const truncated = { ...amPayload([]), truncatedAlerts: 3 };
+    expect((await post('acme', truncated)).body).toEqual({ accepted: 0, duplicates: 0, unmapped: [] });
+    const text = await registry.metrics();
+    expect(text).toContain('integration_alerts_truncated_total{source="alertmanager"} 3');
+    // Accepted: the 3 of the mapping test, the 4 of the two-groups test and this one; refused: 3.
+    expect(text).toContain('integration_notifications_total{source="alertmanager",result="accepted"} 8');
+    expect(text).toContain('integration_notifications_total{source="alertmanager",result="refused"} 3');
   });
 
   it('gives the same answers after a clean rebuild', async () => {

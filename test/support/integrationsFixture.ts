@@ -2,13 +2,15 @@
 // projector to wake; and Alertmanager-shaped payloads.
 import express from 'express';
 import { pino } from 'pino';
+import { Registry } from 'prom-client';
 import { alertRoutes } from '../../src/integrations/alertRoutes.ts';
+import { integrationMetrics } from '../../src/integrations/integrationMetrics.ts';
 import { tokenRoutes } from '../../src/integrations/tokenRoutes.ts';
 import { errorHandler, notFoundHandler } from '../../src/http/errors.ts';
 import type { ProjectorEnv } from './projectorEnv.ts';
 import { INGEST_TOKEN } from './testServers.ts';
 
-export const integrationsApp = (env: ProjectorEnv): express.Express =>
+export const integrationsApp = (env: ProjectorEnv, registry = new Registry()): express.Express =>
   express()
     .use(
       alertRoutes({
@@ -17,6 +19,7 @@ export const integrationsApp = (env: ProjectorEnv): express.Express =>
         clock: env.now,
         log: pino({ level: 'silent' }),
         wake: () => Promise.resolve(),
+        metrics: integrationMetrics(registry),
       }),
     )
     .use(tokenRoutes({ db: env.t.db, ingestToken: INGEST_TOKEN, publicBaseUrl: 'http://status.test' }))
