@@ -193,7 +193,16 @@ describe('the Alertmanager endpoint', () => {
 
   it('gives the same answers after a clean rebuild', async () => {
     const paths = [1, 2, 4].map((m) => `/api/status-pages/acme/monitors/${m}/availability?period=24h`);
-    paths.push('/api/status/acme/charts');
+    paths.push('/api/status/acme/charts', '/api/status-pages/acme/sla?period=2026-11');
+    // The month's SLA report counts each alert's interval too.
+    const sla = (await getOk(api, '/api/status-pages/acme/sla?period=2026-11')) as {
+      monitors: { monitor_id: number; downtime_seconds: number; incident_count: number }[];
+    };
+    expect(sla.monitors.map((m) => [m.monitor_id, m.downtime_seconds, m.incident_count])).toEqual([
+      [1, 1845, 1],
+      [2, 0, 0],
+      [4, 2430, 1],
+    ]);
     const live = await Promise.all(paths.map((p) => request(api).get(p)));
     await rebuild(env.deps, { prefix: env.prefix, partitions: env.partitions, graceMs: 0 });
     await new Promise((resolve) => api.close(resolve));
