@@ -114,7 +114,10 @@ export const planAlertChecks = (input: {
       endsMs: alert.status === 'resolved' ? Date.parse(alert.endsAt) : null,
     });
   });
-  const rows = mergeRows(input.known, reported);
+  const rows = mergeRows(
+    input.known,
+    reported.map(({ index: _index, ...row }) => row),
+  );
   const byKey = new Map(rows.map((row) => [rowKey(row), row]));
   const check = (index: number, row: AlertRow, edge: 'firing' | 'resolved', ms: number): AlertCheck => ({
     path: `alerts.${index}.${edge === 'firing' ? 'startsAt' : 'endsAt'}`,
@@ -133,6 +136,6 @@ export const planAlertChecks = (input: {
     const firing = check(index, row, 'firing', row.startsMs);
     return row.endsMs === null ? [firing] : [firing, check(index, row, 'resolved', row.endsMs)];
   });
-  const changed = reported.map((alert) => byKey.get(rowKey(alert)) ?? alert);
+  const changed = reported.map(({ index: _index, ...alert }) => byKey.get(rowKey(alert)) ?? alert);
   return { checks, rows: changed, unmapped };
 };
