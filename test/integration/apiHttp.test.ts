@@ -139,6 +139,7 @@ describe('unknown paths, probes, OpenAPI', () => {
       '/badge/{file}',
       '/healthz',
       '/openapi.json',
+      '/push/{token}',
       '/s/{slug}',
       '/s/{slug}/api/v2/components.json',
       '/s/{slug}/api/v2/incidents.json',
