@@ -3,7 +3,7 @@
 // schedulers, a restart or a replay append it once; the next push makes the monitor up again.
 import { sql, type DatabasePool } from 'slonik';
 import { z } from 'zod';
-import { appendEvents, type AppendResult } from '../eventLog/appendEvents.ts';
+import { appendEvents, InvalidBatch, type AppendResult } from '../eventLog/appendEvents.ts';
 import { pushGraceS } from '../events/monitor.ts';
 import { formatTimestamp } from '../shared/time.ts';
 import { pushMonitors } from './pageMonitors.ts';
@@ -48,5 +48,26 @@ export const appendMissedHeartbeats = async (db: DatabasePool, now: Date): Promi
       },
     ];
   });
-  return due.length === 0 ? null : appendEvents(db, due, { now });
+  if (due.length === 0) return null;
+  try {
+    return await appendEvents(db, due, { now });
+  } catch (error) {
+    // One monitor removed meanwhile must not hold back the others: each on its own then.
+    if (!(error instanceof InvalidBatch) || due.length === 1) throw error;
+    const results = await Promise.all(
+      due.map((event) => appendEvents(db, [event], { now }).catch(() => null)),
+    );
+    return results.reduce<AppendResult | null>(
+      (sum, r) =>
+        r === null
+          ? sum
+          : {
+              accepted: (sum?.accepted ?? 0) + r.accepted,
+              duplicates: (sum?.duplicates ?? 0) + r.duplicates,
+              lastPosition: r.lastPosition ?? sum?.lastPosition ?? null,
+              pages: [...(sum?.pages ?? []), ...r.pages],
+            },
+      null,
+    );
+  }
 };
