@@ -39,8 +39,11 @@ CREATE TABLE integration_incidents (
   seq         int    NOT NULL,
   PRIMARY KEY (page, group_key)
 );
--- The page's settings (alert_incidents) and an incident's updates, read from the log.
+-- The page's settings (alert_incidents), its deletions and an incident's updates, read from the log.
 CREATE INDEX IF NOT EXISTS event_log_other_page_settings_idx
   ON event_log_other (page, position) WHERE type = 'page.configured';
+-- A token dies with its page: one created before the page's latest deletion is refused.
+CREATE INDEX IF NOT EXISTS event_log_other_page_deleted_idx
+  ON event_log_other (page, recorded_at) WHERE type = 'page.deleted';
 CREATE INDEX IF NOT EXISTS event_log_other_incident_idx
   ON event_log_other (page, (data->>'incident_id'), position) WHERE type IN ('incident.opened', 'incident.updated');

@@ -78,9 +78,13 @@ export const findToken = async (
   presented: string,
   kind: TokenKind,
 ): Promise<{ page: string; monitorId: number | null } | null> => {
+  // A token dies with its page: a slug configured again after a deletion is another page.
   const row = await db.maybeOne(sql.type(TokenRow)`
-    SELECT ${columns} FROM integration_tokens
-    WHERE token_hash = ${hashToken(presented)} AND kind = ${kind} AND revoked_at IS NULL`);
+    SELECT ${columns} FROM integration_tokens t
+    WHERE token_hash = ${hashToken(presented)} AND kind = ${kind} AND revoked_at IS NULL
+      AND NOT EXISTS (
+        SELECT 1 FROM event_log e
+        WHERE e.type = 'page.deleted' AND e.page = t.page AND e.recorded_at >= t.created_at)`);
   return row === null
     ? null
     : { page: row.page, monitorId: row.monitor_id === null ? null : Number(row.monitor_id) };

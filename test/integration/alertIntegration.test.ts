@@ -70,6 +70,19 @@ describe('the Alertmanager endpoint', () => {
     expect([unknown.status, unknown.body]).toEqual([404, { error: 'status page not found' }]);
   });
 
+  it('refuses a token of a page deleted since, even when the slug is configured again', async () => {
+    await env.append(pageConfigured('temp'));
+    const made = await request(app)
+      .post('/v1/pages/temp/integration-tokens')
+      .set('Authorization', `Bearer ${INGEST_TOKEN}`);
+    const token = (made.body as { token: string }).token;
+    expect((await post('temp', amPayload([]), token)).status).toBe(200);
+    await env.append({ type: 'page.deleted', page: 'temp', at: '2026-11-22T11:00:00Z', data: {} });
+    await env.append(pageConfigured('temp', {}, '2026-11-22T11:01:00Z'));
+    const after = await post('temp', amPayload([]), token);
+    expect([after.status, after.body]).toEqual([401, { error: 'unauthorized' }]);
+  });
+
   it('refuses a malformed payload, naming what is wrong, and appends nothing', async () => {
     const before = await logCount();
     const bad = { ...amPayload([{ fingerprint: 'f1', labels: {}, startsAt: 'yesterday' }]), version: '3' };
@@ -186,8 +199,9 @@ describe('the Alertmanager endpoint', () => {
     expect((await post('acme', truncated)).body).toEqual({ accepted: 0, duplicates: 0, unmapped: [] });
     const text = await registry.metrics();
     expect(text).toContain('integration_alerts_truncated_total{source="alertmanager"} 3');
-    // Accepted: the 3 of the mapping test, the 4 of the two-groups test and this one; refused: 3.
-    expect(text).toContain('integration_notifications_total{source="alertmanager",result="accepted"} 8');
+    // Accepted: 1 of the deleted-page test, 3 of the mapping test, 4 of the two-groups test and
+    // this one; refused: 3.
+    expect(text).toContain('integration_notifications_total{source="alertmanager",result="accepted"} 9');
     expect(text).toContain('integration_notifications_total{source="alertmanager",result="refused"} 3');
   });
 
