@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [--only http|stream|load|edge|hostile | --scale]`: every figure beside a baseline measured in the
+// `npm run bench [-- --quick] [--only http|stream|load|edge|hostile|integrations | --scale]`: every figure beside a baseline measured in the
 // same run, in an isolated environment (a fresh database sp_bench_<random> and a Redis prefix of
 // its own, both removed at the end). Prints a table; a full run writes bench/results/latest.json.
 // `--only http` (or `stream`) loads and projects the demo page and runs that phase alone; it prints
@@ -35,6 +35,7 @@ import { httpPhase } from './httpPhase.ts';
 import { httpUnderLoad } from './httpUnderLoad.ts';
 import { runHostile } from './hostilePhase.ts';
 import { ingestPhase } from './ingestPhase.ts';
+import { runIntegrationsBench } from './integrationsPhase.ts';
 import { procsPhase } from './procsPhase.ts';
 import { memoryPhase, rebuildPhase } from './rebuildPhase.ts';
 import { renderCostPhase } from './renderCostPhase.ts';
@@ -60,6 +61,11 @@ if (values.scale) {
     process.exit(2);
   }
   await runScaleBench(values.quick, formatTable, values.only === 'fleet');
+  process.exit(0);
+}
+if (values.only === 'integrations') {
+  // Alone, in an environment of its own (bench/integrationsPhase.ts).
+  await runIntegrationsBench(formatTable);
   process.exit(0);
 }
 const quick = values.quick;

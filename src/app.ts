@@ -48,6 +48,7 @@ import { widgetRoutes } from './routes/widget.ts';
 import { systemClock, type Clock } from './shared/clock.ts';
 import type { Logger } from './shared/logger.ts';
 import { createChangeHub, type ChangeHub } from './readModels/embed/changeHub.ts';
+import { pushRoutes, type PushDeps } from './integrations/pushRoutes.ts';
 
 type AppDeps = Readonly<{
   redis: RedisClient;
@@ -76,6 +77,8 @@ type AppDeps = Readonly<{
   tokenThrottle?: TokenThrottleSettings;
   /** The instant of answers assembled when read (charts, minute data, rtm, upd); the system clock otherwise. */
   clock?: Clock;
+  /** Push monitors' heartbeats (GET/POST /push/{token}) write to the log; absent, /push is 404. */
+  push?: PushDeps;
 }>;
 
 const observerOf = (deps: AppDeps): RequestObserver =>
@@ -124,6 +127,7 @@ export const buildApp = (deps: AppDeps, observe: RequestObserver = observerOf(de
   const subscriptionReads = createSubscriptionReads(deps.redis);
   const slaReads = createSlaReads(deps.redis);
   const openApiJson = JSON.stringify(buildOpenApiDocument(deps.config.publicBaseUrl));
+  if (deps.push) app.use(pushRoutes(deps.push));
   app.use(
     routeTable([
       ...metaRoutes(openApiJson),

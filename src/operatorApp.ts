@@ -9,6 +9,9 @@ import { errorHandler, notFoundHandler, sendError } from './http/errors.ts';
 import { domainCheckRouter } from './http/domainCheck.ts';
 import { probesRouter } from './http/probes.ts';
 import { ingestRouter } from './ingest/ingestRouter.ts';
+import { alertRoutes } from './integrations/alertRoutes.ts';
+import { integrationMetrics } from './integrations/integrationMetrics.ts';
+import { tokenRoutes } from './integrations/tokenRoutes.ts';
 import type { Wake } from './projector/queue.ts';
 import { autoscaleFigures } from './projector/autoscaleFigures.ts';
 import { projectionStatus } from './projector/projectionStatus.ts';
@@ -23,7 +26,7 @@ type OperatorDeps = Readonly<{
   log: Logger;
   clock: Clock;
   /** Absent: no ingest on this listener (the worker's probe port). */
-  ingest?: { token: string | null; wake: Wake; ownHost?: string | null };
+  ingest?: { token: string | null; wake: Wake; ownHost?: string | null; publicBaseUrl?: string };
 }>;
 
 export const buildOperatorApp = (deps: OperatorDeps): Express => {
@@ -42,6 +45,14 @@ export const buildOperatorApp = (deps: OperatorDeps): Express => {
         ownHost: deps.ingest.ownHost ?? null,
       }),
     );
+  if (deps.ingest) {
+    const { token, wake, publicBaseUrl } = deps.ingest;
+    const metrics = integrationMetrics(deps.registry);
+    app.use(
+      alertRoutes({ db: deps.db, ingestToken: token, clock: deps.clock, log: deps.log, wake, metrics }),
+    );
+    app.use(tokenRoutes({ db: deps.db, ingestToken: token, publicBaseUrl: publicBaseUrl ?? '' }));
+  }
   app.use(domainCheckRouter(deps.db, deps.log));
   app.get('/v1/projection-status', async (_req, res) => {
     try {

@@ -8,6 +8,8 @@ import type { RecentRuns } from './recentRuns.ts';
 
 export const POLL_CRON = '*/5 * * * * *';
 export const POLL_PERIOD_MS = 5_000;
+/** Push monitors' missed heartbeats (docs/integrations.md): at most this late after their deadline. */
+export const HEARTBEAT_CRON = '*/10 * * * * *';
 /** Upkeep that must happen ahead of need (check partitions of the coming month). */
 export const UPKEEP_CRON = '0 */6 * * *';
 
@@ -16,6 +18,8 @@ export const startScheduler = (deps: {
   active: ActiveVersionReader;
   log: Logger;
   upkeep: () => Promise<void>;
+  /** Appends the missed-heartbeat checks that are due. */
+  heartbeats?: () => Promise<void>;
   /** Partitions this process's worker caught up within the poll period are not woken again. */
   recent?: RecentRuns;
 }) => {
@@ -31,6 +35,9 @@ export const startScheduler = (deps: {
     guarded('tick', () => wakeAllPartitions(deps.queue, deps.active, deps.recent?.quiet)),
   );
   const upkeep = cron.schedule(UPKEEP_CRON, guarded('upkeep', deps.upkeep));
+  const heartbeats = deps.heartbeats
+    ? cron.schedule(HEARTBEAT_CRON, guarded('heartbeats', deps.heartbeats), { noOverlap: true })
+    : null;
   void guarded('upkeep', deps.upkeep)();
-  return { stop: () => Promise.all([poll.stop(), upkeep.stop()]) };
+  return { stop: () => Promise.all([poll.stop(), upkeep.stop(), heartbeats?.stop()]) };
 };

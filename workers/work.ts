@@ -8,7 +8,8 @@ import { createEdgePurger } from '../src/edge/edgePurger.ts';
 import { purgeTargets } from '../src/edge/providers.ts';
 import { activePartitions } from '../src/edge/activePartitions.ts';
 import { createProjectorMetrics } from '../src/projector/projectorMetrics.ts';
-import { createProjectorQueue } from '../src/projector/queue.ts';
+import { createProjectorQueue, createWake, wakeAfterAppend } from '../src/projector/queue.ts';
+import { appendMissedHeartbeats } from '../src/integrations/missedHeartbeats.ts';
 import { collectStaleAtStart } from '../src/projector/rebuild.ts';
 import { requireNoEviction } from '../src/store/evictionPolicy.ts';
 import { LOCK_TTL_MS } from '../src/store/control/rebuildLock.ts';
@@ -54,6 +55,7 @@ export const work = async (
           log,
         });
   const recent = createRecentRuns(POLL_PERIOD_MS);
+  const wake = createWake(queue, activeVersion);
   const worker = startProjectorWorker(
     {
       db,
@@ -82,6 +84,10 @@ export const work = async (
     log,
     // Appends then never create a partition for the live months inside their transaction.
     upkeep: () => createCheckPartitions(db, currentAndNextMonth(systemClock())),
+    heartbeats: async () => {
+      const appended = await appendMissedHeartbeats(db, systemClock());
+      if (appended !== null) await wakeAfterAppend(wake, appended.pages, () => undefined);
+    },
   });
   const active = await readActive(redis, config.redisPrefix);
   // Built once per partition count (a log upgraded from a release without it builds it here).

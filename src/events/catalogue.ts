@@ -4,7 +4,7 @@ import { CheckRecorded } from './check.ts';
 import { EntityId, PageSlug, Timestamp } from './common.ts';
 import { IncidentOpened, IncidentUpdated } from './incident.ts';
 import { MaintenanceScheduled, MaintenanceTransition, MaintenanceUpdated } from './maintenance.ts';
-import { MonitorConfigured, MonitorRemoved } from './monitor.ts';
+import { IncomingMonitorConfigured, MonitorRemoved } from './monitor.ts';
 import { PageConfigured, PageDeleted } from './page.ts';
 import { must } from '../shared/must.ts';
 
@@ -16,7 +16,7 @@ export const eventOf = <T extends string, D extends z.ZodTypeAny>(type: T, data:
 export const IncomingEvent = z.discriminatedUnion('type', [
   eventOf('page.configured', PageConfigured),
   eventOf('page.deleted', PageDeleted),
-  eventOf('monitor.configured', MonitorConfigured),
+  eventOf('monitor.configured', IncomingMonitorConfigured),
   eventOf('monitor.removed', MonitorRemoved),
   eventOf('check.recorded', CheckRecorded),
   eventOf('incident.opened', IncidentOpened),

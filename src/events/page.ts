@@ -28,6 +28,10 @@ const SlaSettings = {
   sla_exclude_maintenance: z.boolean().optional(),
 };
 
+/** Alert notifications open and resolve incidents (`open`) or only record checks (`off`, the default). */
+export const AlertIncidents = z.enum(['off', 'open']);
+const IntegrationSettings = { alert_incidents: AlertIncidents.optional() };
+
 /** What an agent sends: the token in plaintext. */
 export const PageConfigured = z
   .object({
@@ -37,6 +41,7 @@ export const PageConfigured = z
     auth_token: z.string().min(16).max(200).nullable().default(null),
     blocked: z.boolean().default(false),
     ...SlaSettings,
+    ...IntegrationSettings,
   })
   .strict();
 
@@ -49,6 +54,7 @@ export const StoredPageConfigured = z
     auth_token_hash: z.string().nullable(),
     blocked: z.boolean(),
     ...SlaSettings,
+    ...IntegrationSettings,
   })
   .strict();
 export type StoredPageConfigured = z.infer<typeof StoredPageConfigured>;

@@ -30,6 +30,9 @@ const apiErrors = {
   too_many_events: { status: 413, message: 'too many events' },
   malformed_body: { status: 400, message: 'malformed body' },
   invalid_events: { status: 400, message: 'invalid events' },
+  // The operator listener: the integrations' endpoints (docs/integrations.md).
+  invalid_payload: { status: 400, message: 'invalid payload' },
+  not_a_push_monitor: { status: 409, message: 'not a push monitor' },
   // The operator listener: GET /v1/domains/check (docs/deploy.md).
   missing_domain: { status: 400, message: 'missing domain' },
 } as const satisfies Record<string, ErrorRow>;

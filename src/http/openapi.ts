@@ -6,6 +6,7 @@ import { endpoints } from './openapiEndpoints.ts';
 import { ErrorBody } from '../contract/responseSchemas.ts';
 import { subscriptionEndpoints } from './openapiSubscriptions.ts';
 import { slaEndpoints } from './openapiSla.ts';
+import { registerPush } from './openapiPush.ts';
 
 const header = (description: string) => ({ schema: { type: 'string' as const }, description });
 
@@ -66,13 +67,14 @@ export const buildOpenApiDocument = (baseUrl: string) => {
       },
     });
   }
+  registerPush(registry, errorResponses);
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: {
       title: 'Status page read API',
       version: '1.0.0',
       description:
-        'Read-only public API of status pages. Every error body is {"error": "<text>"}; OPTIONS on any path answers 204 (CORS preflight).',
+        'Read-only public API of status pages (and push monitors\' heartbeats, /push/{token}). Every error body is {"error": "<text>"}; OPTIONS on any path answers 204 (CORS preflight).',
     },
     servers: [{ url: baseUrl }],
   });

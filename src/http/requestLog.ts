@@ -23,6 +23,7 @@ const routeLabel = (req: Request, res: Response): string => {
 const pathOf = (req: IncomingMessage): string =>
   (((req as Partial<Request>).originalUrl ?? req.url ?? '').split('?', 1)[0] ?? '')
     .replace(/auth_token.*$/is, '[redacted]')
+    .replace(/^\/push\/.*$/is, '/push/[redacted]') // a push token is the path itself
     .slice(0, MAX_PATH);
 
 /** prom-client resolves label values on every call; the children of a (route, status) pair are kept. */

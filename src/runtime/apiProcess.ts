@@ -8,6 +8,8 @@ import { createLogger } from '../shared/logger.ts';
 import { createReadRedis } from './clients.ts';
 import { answerMetricsRequests } from './clusterMetrics.ts';
 import { createShutdown } from './onShutdown.ts';
+import { createDb } from '../eventLog/createDb.ts';
+import { systemClock } from '../shared/clock.ts';
 import { servePublic } from './serve.ts';
 
 export const apiProcess = async (config: Config): Promise<null> => {
@@ -19,7 +21,11 @@ export const apiProcess = async (config: Config): Promise<null> => {
   const registry = new Registry();
   collectProcessMetrics(registry);
   answerMetricsRequests(registry);
-  await servePublic(config, { redis, log }, onShutdown, registry);
+  // Push monitors' heartbeats append to the log; the projectors' poll picks them up (no queue here).
+  const db = await createDb(config.databaseUrl, { maximumPoolSize: 2 });
+  onShutdown(() => db.end());
+  const push = { db, wake: () => Promise.resolve(), clock: systemClock, log };
+  await servePublic(config, { redis, log, push }, onShutdown, registry);
   log.info({ port: config.port }, 'API process listening');
   return null;
 };

@@ -24,6 +24,7 @@ import { pageAssets } from '../statusPage/assets.ts';
 import { registerStreamGauge } from '../readModels/embed/streamGauge.ts';
 import { loadStreamLimits } from '../readModels/embed/streamLimits.ts';
 import { listen } from './listen.ts';
+import type { PushDeps } from '../integrations/pushRoutes.ts';
 import { registerProcessGauges } from './processGauges.ts';
 
 type OnShutdown = (close: () => Promise<unknown>) => void;
@@ -31,7 +32,7 @@ type OnShutdown = (close: () => Promise<unknown>) => void;
 /** The public API's listener in this process. */
 export const servePublic = async (
   config: Config,
-  { redis, log }: Readonly<{ redis: RedisClient; log: Logger }>,
+  { redis, log, push }: Readonly<{ redis: RedisClient; log: Logger; push?: PushDeps }>,
   onShutdown: OnShutdown,
   registry: Registry,
 ) => {
@@ -67,6 +68,7 @@ export const servePublic = async (
       domains,
       subscriber,
       requestLog: readPath.requestLog,
+      ...(push ? { push } : {}),
       ...(readPath.cache ? { cache: readPath.cache } : {}),
       ...(readPath.memo ? { memo: readPath.memo } : {}),
     }),
@@ -98,7 +100,12 @@ const serveOperator = async (
       registry,
       log,
       clock: systemClock,
-      ingest: { token: config.ingestToken, wake, ownHost: hostOfUrl(config.publicBaseUrl) },
+      ingest: {
+        token: config.ingestToken,
+        wake,
+        ownHost: hostOfUrl(config.publicBaseUrl),
+        publicBaseUrl: config.publicBaseUrl,
+      },
     }),
     config.ingestPort,
     config.ingestHost,
@@ -124,7 +131,8 @@ export const serve = async (config: Config, clients: Clients, onShutdown: OnShut
     onShutdown(() => api.stop()); // first of these closers: the API drains before the rest closes
     log.info({ port: api.port, host: config.host, processes, pids: api.pids() }, 'public API listening');
   } else {
-    await servePublic(config, { redis: clients.readRedis, log }, onShutdown, registry);
+    const push = { db: clients.db, wake, clock: systemClock, log };
+    await servePublic(config, { redis: clients.readRedis, log, push }, onShutdown, registry);
     registerProcessGauges(registry, 1, () => 1);
     log.info({ port: config.port, host: config.host, processes }, 'public API listening');
   }

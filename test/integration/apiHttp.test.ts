@@ -139,6 +139,7 @@ describe('unknown paths, probes, OpenAPI', () => {
       '/badge/{file}',
       '/healthz',
       '/openapi.json',
+      '/push/{token}',
       '/s/{slug}',
       '/s/{slug}/api/v2/components.json',
       '/s/{slug}/api/v2/incidents.json',
@@ -294,7 +295,9 @@ describe('request log and metrics', () => {
       await get(`${path}${path.includes('?') ? '&' : '?'}auth_token=${secret}`);
     }
     await get(`/api/embed/status%3Fslug=x&auth_token=${secret}`);
+    await get('/push/spp_push-token-never-logged'); // a push token is the path itself
     expect(t.logLines.join('\n')).not.toContain(TOKEN);
+    expect(t.logLines.join('\n')).not.toContain('push-token-never-logged');
     const lines = t.logLines.map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines).toContainEqual(
       expect.objectContaining({
@@ -307,6 +310,7 @@ describe('request log and metrics', () => {
       }),
     );
     expect(lines).toContainEqual(expect.objectContaining({ route: 'unmatched', status: 404 }));
+    expect(lines).toContainEqual(expect.objectContaining({ path: '/push/[redacted]' }));
   });
 
   it('counts requests per route pattern and status', async () => {

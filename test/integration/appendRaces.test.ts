@@ -8,6 +8,7 @@ import { appendEvents, appendParsed } from '../../src/eventLog/appendEvents.ts';
 import { parseEvent, type EventError, type ParsedEvent } from '../../src/events/parseEvent.ts';
 import { pageHash } from '../../src/shared/pageHash.ts';
 import { monitorConfigured, pageConfigured } from '../support/events.ts';
+import { untilSomeoneWaits } from '../support/lockWaits.ts';
 import { freshDatabase, type TestDatabase } from '../support/testEnv.ts';
 
 const NOW = new Date('2026-11-22T12:00:00Z');
@@ -36,17 +37,7 @@ describe('concurrent appends', () => {
   });
   afterAll(() => t.close());
 
-  /** Until some session of this database waits for a lock (row, advisory or transaction). */
-  const someoneWaits = async () => {
-    for (let i = 0; i < 1000; i += 1) {
-      const waiting = await t.db.oneFirst(sql.type(z.object({ n: z.number() }))`
-        SELECT count(*)::int AS n FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-        WHERE NOT l.granted AND a.datname = current_database()`);
-      if (waiting > 0) return;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    throw new Error('nobody waited for a lock');
-  };
+  const someoneWaits = () => untilSomeoneWaits(t.db);
   const pagesInWriteModel = () =>
     t.db.anyFirst(sql.type(z.object({ slug: z.string() }))`SELECT slug FROM pages ORDER BY slug`);
 

@@ -26,6 +26,7 @@ describe('npm run migrate', () => {
       '0007_check_retention.sql',
       '0008_dead_letters_once.sql',
       '0009_event_ids_retention.sql',
+      '0010_integrations.sql',
     ]);
     expect(await migrate(url)).toEqual([]);
     const client = new pg.Client({ connectionString: url });
@@ -42,6 +43,9 @@ describe('npm run migrate', () => {
         'event_log_checks',
         'event_log_other',
         'incidents',
+        'integration_alerts',
+        'integration_incidents',
+        'integration_tokens',
         'log_origin',
         'maintenances',
         'monitors',
@@ -67,6 +71,7 @@ describe('npm run migrate', () => {
       '0007_check_retention.sql',
       '0008_dead_letters_once.sql',
       '0009_event_ids_retention.sql',
+      '0010_integrations.sql',
     ]);
     const admin = new pg.Client({ connectionString: withDatabase(inject('pgServerUrl'), 'postgres') });
     await admin.connect();
@@ -127,6 +132,7 @@ describe('npm run migrate', () => {
         '0007_check_retention.sql',
         '0008_dead_letters_once.sql',
         '0009_event_ids_retention.sql',
+        '0010_integrations.sql',
       ]);
       const pages = await client.query<{ slug: string; custom_domain: string | null }>(
         'SELECT slug, custom_domain FROM pages ORDER BY slug',

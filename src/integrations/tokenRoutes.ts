@@ -1,0 +1,62 @@
+// The operator API for integration and push tokens (docs/integrations.md), behind INGEST_TOKEN:
+// a token is shown once, in the answer that creates it; the service keeps its digest only.
+import { Router, type Request, type RequestHandler } from 'express';
+import type { DatabasePool } from 'slonik';
+import { sendError } from '../http/errors.ts';
+import { hashToken, tokenMatches } from '../shared/hashToken.ts';
+import { bearerToken } from './integrationAuth.ts';
+import { createToken, listTokens, revokeToken } from './integrationTokens.ts';
+import { pageExists, pageMonitors } from './pageMonitors.ts';
+
+export type TokenRouteDeps = Readonly<{
+  db: DatabasePool;
+  ingestToken: string | null;
+  /** PUBLIC_BASE_URL: push URLs are on the public port. */
+  publicBaseUrl: string;
+}>;
+
+const slugOf = (req: Request) => String(req.params['slug'] ?? '');
+
+export const pushUrl = (publicBaseUrl: string, token: string): string =>
+  `${publicBaseUrl.replace(/\/+$/, '')}/push/${token}`;
+
+export const tokenRoutes = (deps: TokenRouteDeps): Router => {
+  const tokenHash = deps.ingestToken === null ? null : hashToken(deps.ingestToken);
+
+  const admit: RequestHandler = async (req, res, next) => {
+    if (tokenHash === null) sendError(res, 'ingest_disabled');
+    else if (!tokenMatches(bearerToken(req), tokenHash)) sendError(res, 'unauthorized');
+    else if (!(await pageExists(deps.db, slugOf(req)))) sendError(res, 'status_page_not_found');
+    else next();
+  };
+
+  return Router()
+    .post('/v1/pages/:slug/integration-tokens', admit, async (req, res) => {
+      const created = await createToken(deps.db, slugOf(req), 'integration');
+      res.status(201).set('Cache-Control', 'no-store').json(created);
+    })
+    .get('/v1/pages/:slug/integration-tokens', admit, async (req, res) => {
+      res.set('Cache-Control', 'no-store').json({ tokens: await listTokens(deps.db, slugOf(req)) });
+    })
+    .delete('/v1/pages/:slug/integration-tokens/:id', admit, async (req, res) => {
+      if (await revokeToken(deps.db, slugOf(req), String(req.params['id']))) res.status(204).end();
+      else sendError(res, 'not_found');
+    })
+    .post('/v1/pages/:slug/monitors/:id/push-token', admit, async (req, res) => {
+      const id = String(req.params['id']);
+      const monitor = (await pageMonitors(deps.db, slugOf(req))).find((m) => String(m.id) === id);
+      if (monitor === undefined) {
+        sendError(res, 'not_found');
+        return;
+      }
+      if (monitor.type !== 'push') {
+        sendError(res, 'not_a_push_monitor');
+        return;
+      }
+      const created = await createToken(deps.db, slugOf(req), 'push', monitor.id);
+      res
+        .status(201)
+        .set('Cache-Control', 'no-store')
+        .json({ ...created, push_url: pushUrl(deps.publicBaseUrl, created.token) });
+    });
+};
