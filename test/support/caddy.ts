@@ -15,11 +15,12 @@ export const startCaddy = async (backendPort: number): Promise<ProxyProcess> => 
   const dir = await mkdtemp(path.join(os.tmpdir(), 'sp-caddy-'));
   const [port, httpPort, httpsPort] = [await freePort(), await freePort(), await freePort()];
   const shipped = await readFile(SHIPPED, 'utf8');
+  // Private ports and no admin endpoint, as the first lines of the global options block.
   const local = shipped.replace(
-    '{\n\ton_demand_tls {',
-    `{\n\tadmin off\n\thttp_port ${httpPort}\n\thttps_port ${httpsPort}\n\ton_demand_tls {`,
+    /^\{\n/m,
+    `{\n\tadmin off\n\thttp_port ${String(httpPort)}\n\thttps_port ${String(httpsPort)}\n`,
   );
-  if (local === shipped) throw new Error('the shipped Caddyfile no longer starts with on_demand_tls');
+  if (local === shipped) throw new Error('the shipped Caddyfile no longer has a global options block');
   const file = path.join(dir, 'Caddyfile');
   await writeFile(file, local);
   return startProxyProcess({
