@@ -10,21 +10,26 @@ import { embedRead, overallRead, snippetsRead } from './embed/reads.ts';
 import type { ListKeys } from '../../projections/lists/keys.ts';
 import { dailyCountsRead, listPageRead, type ListPage, type ListSlice } from './lists/reads.ts';
 import type { PageRef } from '../../projections/store/page.ts';
-import { known, readAll, runRead } from '../store/reads.ts';
+import { hashGetAll, known, readAll, runRead, setHas, tupleRead, zsetScore } from '../store/reads.ts';
+import { partitionKeys } from '../../projections/store/control/keys.ts';
+import { pageStateKeys } from '../../projections/pageState/keys.ts';
+import { decodePage } from '../../projections/pageState/codec.ts';
+import { pageOverall } from '../../projections/pageRender/pageOverall.ts';
 import type { MonitorSnapshot } from '../../projections/types.ts';
-import { monitorConfigsRead, readMonitorSeries, seriesIfAsked } from './series/pageSeriesRead.ts';
-import { updatedRead } from './pageState/reads.ts';
+import { readAtInstant } from './series/pageSeriesRead.ts';
 
 export type StoredRead = Readonly<{ access: PageAccess | null; stored: StoredBytes | null }>;
 
 /** What a stored read weighs in the response cache: its body's bytes. */
 export const storedSize = (read: StoredRead): number => read.stored?.body.length ?? 0;
 type AvailabilityRead = StoredRead & Readonly<{ monitorExists: boolean }>;
-/** `monitors` null: the page has no document (or is deleted); `overall` as stored. */
+/** `monitors` null: the page has no document (or is deleted); `overall` null: not rendered yet. */
 export type SeriesRead = Readonly<{
   access: PageAccess | null;
   overall: string | null;
   monitors: MonitorSnapshot[] | null;
+  /** The instant the series were read for (assemblyInstant). */
+  instant: number;
 }>;
 type EmbedRead = Readonly<{
   access: PageAccess | null;
@@ -33,6 +38,8 @@ type EmbedRead = Readonly<{
   updatedAt: number | null;
   /** Only when asked for (rtm, upd): the monitors' series. */
   monitors: MonitorSnapshot[] | null;
+  /** The instant the answer is assembled for (assemblyInstant). */
+  instant: number;
 }>;
 
 export const createPageReads = (redis: RedisClient) => ({
@@ -44,15 +51,39 @@ export const createPageReads = (redis: RedisClient) => ({
     return { access, stored };
   },
 
-  /** The page's overall status and its monitors' series at `now` (charts, minute data). */
-  series: async (page: PageRef, now: number): Promise<SeriesRead> => {
-    const [access, configs, overall] = await readAll(redis, [
-      accessRead(page),
-      monitorConfigsRead(page),
-      overallRead(page),
-    ]);
-    const monitors = configs === null ? null : await readMonitorSeries(redis, page, configs, now);
-    return { access, overall, monitors };
+  /**
+   * The page's monitors' series and overall status at its assembly instant (charts, minute
+   * data), all from one log position: the overall as rendered while the render is current at the
+   * instant, else computed from the same read as the monitors' states.
+   */
+  series: async (page: PageRef, clockNow: number): Promise<SeriesRead> => {
+    const control = partitionKeys(page.tag);
+    const readAt = (maintenances: boolean) =>
+      readAtInstant(redis, page, {
+        clockNow,
+        series: true,
+        rest: tupleRead([
+          accessRead(page),
+          overallRead(page),
+          setHas(control.dirty, page.slug),
+          zsetScore(control.due, page.slug),
+          maintenances ? hashGetAll(pageStateKeys(page).stateMaintenances) : known(null),
+        ]),
+      });
+    let read = await readAt(false);
+    const [, , dirty, due] = read.rest;
+    // A render pending (the batch committed, its render not yet) or a clock change it has not
+    // rendered yet: the stored overall may be behind the monitors' states, so it is computed.
+    if (dirty || (due !== null && due <= read.instant)) read = await readAt(true);
+    const { instant, core, monitors, rest } = read;
+    const [access, stored, , , maintenances] = rest;
+    const state =
+      maintenances === null ? null : decodePage({ core, updated: null, incidents: {}, maintenances });
+    const overall =
+      state === null || monitors === null || stored === null
+        ? stored
+        : pageOverall(state.state, monitors, instant);
+    return { access, overall, monitors, instant };
   },
 
   /** The badge's overall status. */
@@ -82,16 +113,18 @@ export const createPageReads = (redis: RedisClient) => ({
     return { access, monitorExists, stored };
   },
 
-  /** The stored embed parts; with `seriesAt`, the monitors' series at that instant too (rtm, upd). */
-  embed: async (page: PageRef, seriesAt: number | null): Promise<EmbedRead> => {
-    const [access, parts, updatedAt, configs] = await readAll(redis, [
-      accessRead(page),
-      embedRead(page),
-      updatedRead(page),
-      seriesAt === null ? known(null) : monitorConfigsRead(page),
-    ]);
-    const monitors = await seriesIfAsked(redis, page, configs, seriesAt);
-    return { access, parts, updatedAt, monitors };
+  /**
+   * The stored embed parts and the page's latest event; with `series`, the monitors' series at
+   * the page's assembly instant too (rtm, upd). One log position (readAtInstant).
+   */
+  embed: async (page: PageRef, clockNow: number, series: boolean): Promise<EmbedRead> => {
+    const read = await readAtInstant(redis, page, {
+      clockNow,
+      series,
+      rest: tupleRead([accessRead(page), embedRead(page)]),
+    });
+    const [access, parts] = read.rest;
+    return { access, parts, updatedAt: read.updatedAt, monitors: read.monitors, instant: read.instant };
   },
 
   /** A slice of a list with its documents in list order; `slice` null reads access only. */

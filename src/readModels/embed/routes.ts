@@ -2,7 +2,6 @@
 // per change of the page.
 import type { Request } from 'express';
 import { pageKeys } from '../../edge/surrogateKeys.ts';
-import { createAssemblyClock } from '../../http/assemblyClock.ts';
 import { ApiError } from '../../http/errors.ts';
 import { admit, pageRules, parseSlug, type RouteDeps } from '../access/pageGate.ts';
 import { embedBody, needsSeries } from './embedBody.ts';
@@ -32,7 +31,6 @@ type EmbedVariant = Readonly<{
 }>;
 
 export const embedRoutes = ({ reads, locate, cache, clock }: RouteDeps): Route[] => {
-  const instant = createAssemblyClock(clock);
   return [
     {
       path: '/api/embed/status',
@@ -40,20 +38,20 @@ export const embedRoutes = ({ reads, locate, cache, clock }: RouteDeps): Route[]
         const slug = embedSlug(req);
         const query = EmbedStatusQuery.safeParse(req.query);
         const page = await locate(slug);
-        const now = instant(page, 'embed');
+        const clockNow = clock().getTime();
         const series = query.success && needsSeries(query.data);
         // rtm and upd shift with the minute: a new minute is a new entry for those variants.
         const variant = query.success
-          ? `embed|${query.data.inc}|${query.data.rtm}|${query.data.upd}|${series ? Math.floor(now / MINUTE_MS) : ''}`
+          ? `embed|${query.data.inc}|${query.data.rtm}|${query.data.upd}|${series ? Math.floor(clockNow / MINUTE_MS) : ''}`
           : 'embed|-';
         const read = await cache.get(page, variant, {
           load: async (): Promise<EmbedVariant> => {
-            const { access, ...source } = await reads.embed(page, series ? now : null);
+            const { access, instant, ...source } = await reads.embed(page, clockNow, series);
             if (!query.success) return { access, ready: null, missing: false };
             try {
               return {
                 access,
-                ready: readyBody(embedBody({ ...source, now }, query.data)),
+                ready: readyBody(embedBody({ ...source, now: instant }, query.data)),
                 missing: false,
               };
             } catch (error) {
