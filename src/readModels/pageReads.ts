@@ -10,12 +10,12 @@ import { embedRead, overallRead, snippetsRead } from './embed/reads.ts';
 import type { ListKeys } from '../../projections/lists/keys.ts';
 import { dailyCountsRead, listPageRead, type ListPage, type ListSlice } from './lists/reads.ts';
 import type { PageRef } from '../../projections/store/page.ts';
-import { hashGetAll, known, readAll, runRead, setHas, tupleRead, zsetScore } from '../store/reads.ts';
-import { partitionKeys } from '../../projections/store/control/keys.ts';
-import { pageStateKeys } from '../../projections/pageState/keys.ts';
-import { decodePage } from '../../projections/pageState/codec.ts';
+import { known, readAll, runRead, tupleRead } from '../store/reads.ts';
+import { renderEmbedParts } from '../../projections/embed/embed.ts';
+import { pageUrl } from '../../projections/render/pageUrl.ts';
+import { accessOf, documentOf, documentsRead, renderBehindRead } from './series/pendingRender.ts';
 import { pageOverall } from '../../projections/pageRender/pageOverall.ts';
-import type { MonitorSnapshot } from '../../projections/types.ts';
+import type { MonitorSnapshot, UrlSettings } from '../../projections/types.ts';
 import { readAtInstant } from './series/pageSeriesRead.ts';
 
 export type StoredRead = Readonly<{ access: PageAccess | null; stored: StoredBytes | null }>;
@@ -42,7 +42,7 @@ type EmbedRead = Readonly<{
   instant: number;
 }>;
 
-export const createPageReads = (redis: RedisClient) => ({
+export const createPageReads = (redis: RedisClient, urls: UrlSettings) => ({
   access: (page: PageRef): Promise<PageAccess | null> => runRead(redis, accessRead(page)),
 
   /** The stored snippets response. */
@@ -54,36 +54,28 @@ export const createPageReads = (redis: RedisClient) => ({
   /**
    * The page's monitors' series and overall status at its assembly instant (charts, minute
    * data), all from one log position: the overall as rendered while the render is current at the
-   * instant, else computed from the same read as the monitors' states.
+   * instant, else computed from the same read as the monitors' states (with the access document).
    */
   series: async (page: PageRef, clockNow: number): Promise<SeriesRead> => {
-    const control = partitionKeys(page.tag);
-    const readAt = (maintenances: boolean) =>
+    const readAt = (documents: boolean) =>
       readAtInstant(redis, page, {
         clockNow,
         series: true,
         rest: tupleRead([
           accessRead(page),
           overallRead(page),
-          setHas(control.dirty, page.slug),
-          zsetScore(control.due, page.slug),
-          maintenances ? hashGetAll(pageStateKeys(page).stateMaintenances) : known(null),
+          renderBehindRead(page),
+          documents ? documentsRead(page, false) : known(null),
         ]),
       });
     let read = await readAt(false);
-    const [, , dirty, due] = read.rest;
-    // A render pending (the batch committed, its render not yet) or a clock change it has not
-    // rendered yet: the stored overall may be behind the monitors' states, so it is computed.
-    if (dirty || (due !== null && due <= read.instant)) read = await readAt(true);
+    if (read.rest[2](read.instant)) read = await readAt(true);
     const { instant, core, monitors, rest } = read;
-    const [access, stored, , , maintenances] = rest;
-    const state =
-      maintenances === null ? null : decodePage({ core, updated: null, incidents: {}, maintenances });
-    const overall =
-      state === null || monitors === null || stored === null
-        ? stored
-        : pageOverall(state.state, monitors, instant);
-    return { access, overall, monitors, instant };
+    const [access, stored, , documents] = rest;
+    const state = documents === null ? null : documentOf(core, documents);
+    if (state === null || monitors === null || stored === null)
+      return { access, overall: stored, monitors, instant };
+    return { access: accessOf(state), overall: pageOverall(state, monitors, instant), monitors, instant };
   },
 
   /** The badge's overall status. */
@@ -115,16 +107,46 @@ export const createPageReads = (redis: RedisClient) => ({
 
   /**
    * The stored embed parts and the page's latest event; with `series`, the monitors' series at
-   * the page's assembly instant too (rtm, upd). One log position (readAtInstant).
+   * the page's assembly instant too (rtm, upd). One log position: while the render is behind the
+   * batches, the parts are computed from the same read as the series (readAtInstant).
    */
   embed: async (page: PageRef, clockNow: number, series: boolean): Promise<EmbedRead> => {
-    const read = await readAtInstant(redis, page, {
+    const stored = await readAtInstant(redis, page, {
       clockNow,
       series,
-      rest: tupleRead([accessRead(page), embedRead(page)]),
+      rest: tupleRead([accessRead(page), embedRead(page), renderBehindRead(page)]),
     });
-    const [access, parts] = read.rest;
-    return { access, parts, updatedAt: read.updatedAt, monitors: read.monitors, instant: read.instant };
+    const [access, parts, behind] = stored.rest;
+    const answer = {
+      access,
+      parts,
+      updatedAt: stored.updatedAt,
+      monitors: stored.monitors,
+      instant: stored.instant,
+    };
+    if (!behind(stored.instant) || parts.head === undefined) return answer;
+    const read = await readAtInstant(redis, page, {
+      clockNow,
+      series: true,
+      rest: tupleRead([accessRead(page), embedRead(page), documentsRead(page, true)]),
+    });
+    const { instant, core, monitors, updatedAt } = read;
+    const state = documentOf(core, read.rest[2]);
+    if (state === null || monitors === null) return { ...answer, access: read.rest[0], parts: read.rest[1] };
+    const rendered = renderEmbedParts({
+      slug: page.slug,
+      pageUrl: pageUrl(state.settings, urls),
+      overall: pageOverall(state, monitors, instant),
+      monitors,
+      incidents: Object.values(state.incidents),
+    });
+    return {
+      access: accessOf(state),
+      parts: rendered,
+      updatedAt,
+      monitors: series ? monitors : null,
+      instant,
+    };
   },
 
   /** A slice of a list with its documents in list order; `slice` null reads access only. */

@@ -4,7 +4,7 @@ import { scanKeys } from '../../src/store/scanKeys.ts';
 import { decodeAvailability } from '../../projections/availability/codec.ts';
 import { pageKeys } from './pageKeys.ts';
 import { partitionOf } from '../../src/shared/pageHash.ts';
-import type { ProjectorEnv } from './projectorEnv.ts';
+import { URLS, type ProjectorEnv } from './projectorEnv.ts';
 import { createPageReads } from '../../src/readModels/pageReads.ts';
 import { assembleChart, type ChartModel } from '../../src/readModels/charts/routes.ts';
 
@@ -14,7 +14,7 @@ export const keysOf = async (env: ProjectorEnv, slug: string) =>
 /** The charts or minute-data answer as the API assembles it in the env's minute (at its instant). */
 export const assembledJson = async (env: ProjectorEnv, slug: string, model: ChartModel) => {
   const page = { tag: await env.tagOf(partitionOf(slug, env.partitions)), slug };
-  const body = assembleChart(model, await createPageReads(env.redis).series(page, env.now().getTime()));
+  const body = assembleChart(model, await createPageReads(env.redis, URLS).series(page, env.now().getTime()));
   return JSON.parse(body!) as Record<string, unknown>;
 };
 
