@@ -13,7 +13,7 @@ import type { PageRef } from '../../projections/store/page.ts';
 import { known, readAll, runRead, tupleRead } from '../store/reads.ts';
 import { renderEmbedParts } from '../../projections/embed/embed.ts';
 import { pageUrl } from '../../projections/render/pageUrl.ts';
-import { accessOf, documentOf, documentsRead, renderBehindRead } from './series/pendingRender.ts';
+import { accessOf, documentOf, documentsRead, renderPendingRead } from './series/pendingRender.ts';
 import { pageOverall } from '../../projections/pageRender/pageOverall.ts';
 import type { MonitorSnapshot, UrlSettings } from '../../projections/types.ts';
 import { readAtInstant } from './series/pageSeriesRead.ts';
@@ -53,8 +53,8 @@ export const createPageReads = (redis: RedisClient, urls: UrlSettings) => ({
 
   /**
    * The page's monitors' series and overall status at its assembly instant (charts, minute
-   * data), all from one log position: the overall as rendered while the render is current at the
-   * instant, else computed from the same read as the monitors' states (with the access document).
+   * data), all from one log position: the overall as rendered while no render is pending, else
+   * computed from the same read as the monitors' states (with the access document).
    */
   series: async (page: PageRef, clockNow: number): Promise<SeriesRead> => {
     const readAt = (documents: boolean) =>
@@ -64,12 +64,12 @@ export const createPageReads = (redis: RedisClient, urls: UrlSettings) => ({
         rest: tupleRead([
           accessRead(page),
           overallRead(page),
-          renderBehindRead(page),
+          renderPendingRead(page),
           documents ? documentsRead(page, false) : known(null),
         ]),
       });
     let read = await readAt(false);
-    if (read.rest[2](read.instant)) read = await readAt(true);
+    if (read.rest[2]) read = await readAt(true);
     const { instant, core, monitors, rest } = read;
     const [access, stored, , documents] = rest;
     const state = documents === null ? null : documentOf(core, documents);
@@ -107,16 +107,16 @@ export const createPageReads = (redis: RedisClient, urls: UrlSettings) => ({
 
   /**
    * The stored embed parts and the page's latest event; with `series`, the monitors' series at
-   * the page's assembly instant too (rtm, upd). One log position: while the render is behind the
-   * batches, the parts are computed from the same read as the series (readAtInstant).
+   * the page's assembly instant too (rtm, upd). One log position: while a render is pending, the
+   * parts are computed from the same read as the series (readAtInstant).
    */
   embed: async (page: PageRef, clockNow: number, series: boolean): Promise<EmbedRead> => {
     const stored = await readAtInstant(redis, page, {
       clockNow,
       series,
-      rest: tupleRead([accessRead(page), embedRead(page), renderBehindRead(page)]),
+      rest: tupleRead([accessRead(page), embedRead(page), renderPendingRead(page)]),
     });
-    const [access, parts, behind] = stored.rest;
+    const [access, parts, pending] = stored.rest;
     const answer = {
       access,
       parts,
@@ -124,7 +124,7 @@ export const createPageReads = (redis: RedisClient, urls: UrlSettings) => ({
       monitors: stored.monitors,
       instant: stored.instant,
     };
-    if (!behind(stored.instant) || parts.head === undefined) return answer;
+    if (!pending || parts.head === undefined) return answer;
     const read = await readAtInstant(redis, page, {
       clockNow,
       series: true,

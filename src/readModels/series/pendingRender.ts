@@ -1,26 +1,20 @@
-// For answers that join stored render outputs with what the batches committed since: whether the
-// page's render is behind the batches (a render pending, or a clock change due that it has not
-// rendered yet), and the page document as the batches left it, to compute those outputs instead.
+// For answers that join stored render outputs with what the batches committed: whether the page's
+// render is behind its batches, and the page document as the batches left it, to compute those
+// outputs instead.
 import { decodeAccess, encodeAccess, type PageAccess } from '../../../projections/access/codec.ts';
 import { decodePage } from '../../../projections/pageState/codec.ts';
 import { pageStateKeys } from '../../../projections/pageState/keys.ts';
 import { partitionKeys } from '../../../projections/store/control/keys.ts';
 import type { PageRef } from '../../../projections/store/page.ts';
 import type { PageState } from '../../../projections/types.ts';
-import { hashGetAll, known, mapRead, setHas, tupleRead, zsetScore, type Read } from '../../store/reads.ts';
+import { hashGetAll, known, setHas, tupleRead, type Read } from '../../store/reads.ts';
 
-/** Given the answer's instant: whether the stored render may not be what a render at it gives. */
-export type RenderBehind = (instant: number) => boolean;
-
-export const renderBehindRead = (page: PageRef): Read<RenderBehind> => {
-  const control = partitionKeys(page.tag);
-  return mapRead(
-    tupleRead([setHas(control.dirty, page.slug), zsetScore(control.due, page.slug)]),
-    ([dirty, due]) =>
-      (instant) =>
-        dirty || (due !== null && due <= instant),
-  );
-};
+/**
+ * Whether the page waits for a render its batches asked for (in `dirty`, cleared by the render's
+ * commit): its stored outputs may then be older than what the batches committed.
+ */
+export const renderPendingRead = (page: PageRef): Read<boolean> =>
+  setHas(partitionKeys(page.tag).dirty, page.slug);
 
 type Documents = readonly [incidents: Record<string, string>, maintenances: Record<string, string>];
 
