@@ -7,17 +7,9 @@ import { decodePage, decodeUpdated } from '../../../projections/pageState/codec.
 import { pageStateKeys } from '../../../projections/pageState/keys.ts';
 import { assemblyInstant } from '../../http/assemblyClock.ts';
 import { ApiError } from '../../http/errors.ts';
-import {
-  getString,
-  known,
-  listRead,
-  mapRead,
-  runAtomicRead,
-  runRead,
-  tupleRead,
-  type Read,
-} from '../../store/reads.ts';
+import { getString, known, listRead, mapRead, runRead, tupleRead, type Read } from '../../store/reads.ts';
 import type { RedisClient } from '../../store/redisClient.ts';
+import { runPartitionReadAtOnce } from '../../store/partitionReads.ts';
 import { monitorSnapshotRead } from './monitorSnapshotRead.ts';
 
 const byId = (a: MonitorConfig, b: MonitorConfig) => a.id - b.id;
@@ -54,10 +46,10 @@ export type AtInstant<T> = Readonly<{
 const MAX_ATTEMPTS = 20;
 
 /**
- * The monitors' series at the page's assembly instant (assemblyInstant) and `rest`, in one
- * MULTI, so every part comes from one log position. A first read of the page's core and latest
- * event names the keys and the instant; the MULTI reads them again and is kept only when they did
- * not move in between (else it goes again from what it found).
+ * The monitors' series at the page's assembly instant (assemblyInstant) and `rest`, in one atomic
+ * read (one script call, or a MULTI), so every part comes from one log position. A first read of
+ * the page's core and latest event names the keys and the instant; the atomic read takes them
+ * again and is kept only when they did not move in between (else it goes again from what it found).
  */
 export const readAtInstant = async <T>(
   redis: RedisClient,
@@ -65,11 +57,11 @@ export const readAtInstant = async <T>(
   read: Readonly<{
     clockNow: number;
     series: boolean;
-    /** Read with the series, in the same MULTI. */
+    /** Read with the series, in the same atomic read. */
     rest: Read<T>;
   }>,
 ): Promise<AtInstant<T>> => {
-  // Without the series no key depends on the core or the instant: one MULTI is all.
+  // Without the series no key depends on the core or the instant: one atomic read is all.
   let basis = read.series ? await runRead(redis, basisRead(page)) : null;
   for (let attempt = 1; ; attempt += 1) {
     const [core, updated] = basis ?? [null, null];
@@ -80,8 +72,9 @@ export const readAtInstant = async <T>(
       configs === null
         ? known(null)
         : listRead(configs.map((c) => monitorSnapshotRead(page.tag, c, instant)));
-    const [again, monitors, rest] = await runAtomicRead(
+    const [again, monitors, rest] = await runPartitionReadAtOnce(
       redis,
+      page.tag,
       tupleRead([basisRead(page), series, read.rest]),
     );
     if (basis === null) {
