@@ -144,9 +144,9 @@ describe('live streams, bounded', () => {
             step === 'read'
               ? {
                   ...reads,
-                  embedStream: async (page, seriesAt) => (
+                  embedStream: async (page, clockNow, series) => (
                     await at.arrive(),
-                    reads.embedStream(page, seriesAt)
+                    reads.embedStream(page, clockNow, series)
                   ),
                 }
               : reads,

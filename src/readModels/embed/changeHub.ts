@@ -39,7 +39,7 @@ const reconnectHint = (): string => `retry: ${1000 + Math.floor(Math.random() * 
 const streamBody = (read: EmbedStreamRead, query: EmbedStatusQuery, now: number) => {
   try {
     const id = eventId({ ...read, minute: floorTo(now, MINUTE_MS) }, query);
-    return { id, event: statusEvent(id, embedBody({ ...read, now }, query)) };
+    return { id, event: statusEvent(id, embedBody({ ...read, now: read.instant }, query)) };
   } catch {
     return null; // a part is missing (models being rebuilt): wait for the next change
   }
@@ -122,7 +122,7 @@ export const createChangeHub = (deps: ChangeHubDeps) => {
         const targets = clients.get(slug);
         if (targets === undefined) break;
         const now = clock().getTime();
-        const read = await reads.embedStream(await locate(slug), anyNeedsSeries(targets) ? now : null);
+        const read = await reads.embedStream(await locate(slug), now, anyNeedsSeries(targets));
         deliver(read, [...targets], now);
       } while (refreshing.get(slug) === true);
     } catch (error) {

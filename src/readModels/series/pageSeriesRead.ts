@@ -7,7 +7,7 @@ import { decodePage, decodeUpdated } from '../../../projections/pageState/codec.
 import { pageStateKeys } from '../../../projections/pageState/keys.ts';
 import { assemblyInstant } from '../../http/assemblyClock.ts';
 import { ApiError } from '../../http/errors.ts';
-import { getString, known, listRead, mapRead, runRead, tupleRead, type Read } from '../../store/reads.ts';
+import { getString, known, listRead, runRead, tupleRead, type Read } from '../../store/reads.ts';
 import type { RedisClient } from '../../store/redisClient.ts';
 import { runPartitionReadAtOnce } from '../../store/partitionReads.ts';
 import { monitorSnapshotRead } from './monitorSnapshotRead.ts';
@@ -15,15 +15,11 @@ import { monitorSnapshotRead } from './monitorSnapshotRead.ts';
 const byId = (a: MonitorConfig, b: MonitorConfig) => a.id - b.id;
 
 /** The monitor configs by id of a stored core; null for a page without a document or a deleted one. */
-export const configsOf = (core: string | null): MonitorConfig[] | null => {
+const configsOf = (core: string | null): MonitorConfig[] | null => {
   const decoded = decodePage({ core, updated: null, incidents: {}, maintenances: {} });
   if (decoded === null || decoded.state.deleted) return null;
   return Object.values(decoded.state.monitors).sort(byId);
 };
-
-/** The page's monitor configs by id; null for a page without a document or a deleted one. */
-export const monitorConfigsRead = (page: PageRef): Read<MonitorConfig[] | null> =>
-  mapRead(getString(pageStateKeys(page).state), configsOf);
 
 /** What names the keys and the instant of a page's series read: its core and its latest event time. */
 const basisRead = (page: PageRef): Read<readonly [core: string | null, updated: string | null]> => {
@@ -92,23 +88,3 @@ export const readAtInstant = async <T>(
     basis = again;
   }
 };
-
-/** Every monitor's series at `now`, in the order of `configs` (live streams). */
-export const readMonitorSeries = (
-  redis: RedisClient,
-  page: PageRef,
-  configs: readonly MonitorConfig[],
-  now: number,
-): Promise<MonitorSnapshot[]> =>
-  configs.length === 0
-    ? Promise.resolve([])
-    : runRead(redis, listRead(configs.map((config) => monitorSnapshotRead(page.tag, config, now))));
-
-/** The series at `at` when asked for (an instant) and the page has monitors' configs; else null. */
-export const seriesIfAsked = (
-  redis: RedisClient,
-  page: PageRef,
-  configs: readonly MonitorConfig[] | null,
-  at: number | null,
-): Promise<MonitorSnapshot[] | null> =>
-  at === null || configs === null ? Promise.resolve(null) : readMonitorSeries(redis, page, configs, at);
