@@ -159,4 +159,17 @@ describe('one instant for every API process', () => {
       expect({ path, body: res.text, etag: res.headers['etag'] }).toEqual({ path, body, etag });
     }
   });
+  it('answers a page with a check dated ahead of the clock at that check, counting nothing later', async () => {
+    const [a, b] = [await apiProcess(), await apiProcess()];
+    env.setNow(START + 130_000); // 11:02:10; an agent whose clock runs ahead dates its check 11:04:00.5
+    const ahead = START + 240_500;
+    await checkAt(1, ahead, 'degraded', 300);
+    await env.project();
+    a.at(START + 131_000);
+    b.at(START + 150_000);
+    const fromA = await answersOf(a);
+    expect(await answersOf(b)).toEqual(fromA);
+    expect(JSON.parse(fromA[0]!.body)).toMatchObject({ timestamp: Math.floor(ahead / 1000) });
+    expectRebuildsAnswer(fromA[0]!.body, ahead);
+  });
 });
