@@ -104,7 +104,10 @@ export const buildApp = (deps: AppDeps, observe: RequestObserver = observerOf(de
 
   const readActive = createActiveVersionReader(deps.redis, deps.prefix);
   const routeDeps: RouteDeps = {
-    reads: createPageReads(deps.redis),
+    reads: createPageReads(deps.redis, {
+      baseUrl: deps.config.publicBaseUrl,
+      pageUrlTemplate: deps.config.pageUrlTemplate,
+    }),
     locate: createPageLocator(readActive, deps.prefix),
     config: deps.config,
     cache: deps.cache ?? uncached,

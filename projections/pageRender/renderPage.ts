@@ -9,9 +9,9 @@ import {
 import { renderEmbedParts } from '../embed/embed.ts';
 import { pageUrl } from '../render/pageUrl.ts';
 import { renderSnippets } from '../render/snippets.ts';
-import { overallStatus } from '../figures/overallStatus.ts';
-import { maintenanceStatus, nextMaintenanceChange } from '../lists/maintenanceJson.ts';
-import type { MonitorSnapshot, MonitorStatus, OverallStatus, PageState, UrlSettings } from '../types.ts';
+import { pageOverall } from './pageOverall.ts';
+import { nextMaintenanceChange } from '../lists/maintenanceJson.ts';
+import type { MonitorSnapshot, MonitorStatus, PageState, UrlSettings } from '../types.ts';
 import { encodeAccess } from '../access/codec.ts';
 import { putAccess } from '../access/storage.ts';
 import { replaceAvailability } from '../availability/storage.ts';
@@ -54,12 +54,6 @@ type RenderInput = Readonly<{
 type PageRenderPlan = Readonly<{ writes: WriteOp[]; due: number | null }>;
 
 const json = (value: unknown) => JSON.stringify(value);
-
-const pageOverall = (state: PageState, monitors: readonly MonitorStatus[], now: number): OverallStatus =>
-  overallStatus(
-    monitors,
-    Object.values(state.maintenances).some((m) => maintenanceStatus(m, now) === 'in_progress'),
-  );
 
 export const renderPage = (input: RenderInput, scope: RenderScope): PageRenderPlan => {
   const { page, state, now, monitors } = input;

@@ -1,20 +1,10 @@
-// The instant an answer assembled from the series is computed for: the first request of its
-// minute in this process, so refills within the minute give the same bytes and ETag.
-import { LRUCache } from 'lru-cache';
-import type { PageRef } from '../../projections/store/page.ts';
-import type { Clock } from '../shared/clock.ts';
+// The instant an answer assembled from the series is computed for (charts' `timestamp`): the start
+// of the current minute, or the page's latest projected event when that is later. It depends on
+// the store and the minute only, so every API process answers the same bytes and ETag for the same
+// models in the same minute; and an answer never counts an event dated after the instant it names
+// (ingest admits checks dated up to five minutes ahead of the clock: such a page is answered at
+// that check's time).
 import { MINUTE_MS, floorTo } from '../shared/time.ts';
 
-export type AssemblyClock = (page: PageRef, variant: string) => number;
-
-export const createAssemblyClock = (clock: Clock, max = 100_000): AssemblyClock => {
-  const first = new LRUCache<string, number>({ max });
-  return (page, variant) => {
-    const now = clock().getTime();
-    const key = `${page.tag}\n${page.slug}\n${variant}\n${floorTo(now, MINUTE_MS)}`;
-    const seen = first.get(key);
-    if (seen !== undefined) return seen;
-    first.set(key, now);
-    return now;
-  };
-};
+export const assemblyInstant = (clockNow: number, updatedAt: number | null): number =>
+  Math.max(floorTo(clockNow, MINUTE_MS), updatedAt ?? Number.NEGATIVE_INFINITY);

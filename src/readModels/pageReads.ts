@@ -10,21 +10,26 @@ import { embedRead, overallRead, snippetsRead } from './embed/reads.ts';
 import type { ListKeys } from '../../projections/lists/keys.ts';
 import { dailyCountsRead, listPageRead, type ListPage, type ListSlice } from './lists/reads.ts';
 import type { PageRef } from '../../projections/store/page.ts';
-import { known, readAll, runRead } from '../store/reads.ts';
-import type { MonitorSnapshot } from '../../projections/types.ts';
-import { monitorConfigsRead, readMonitorSeries, seriesIfAsked } from './series/pageSeriesRead.ts';
-import { updatedRead } from './pageState/reads.ts';
+import { known, readAll, runRead, tupleRead } from '../store/reads.ts';
+import { renderEmbedParts } from '../../projections/embed/embed.ts';
+import { pageUrl } from '../../projections/render/pageUrl.ts';
+import { accessOf, documentOf, documentsRead, renderPendingRead } from './series/pendingRender.ts';
+import { pageOverall } from '../../projections/pageRender/pageOverall.ts';
+import type { MonitorSnapshot, UrlSettings } from '../../projections/types.ts';
+import { readAtInstant } from './series/pageSeriesRead.ts';
 
 export type StoredRead = Readonly<{ access: PageAccess | null; stored: StoredBytes | null }>;
 
 /** What a stored read weighs in the response cache: its body's bytes. */
 export const storedSize = (read: StoredRead): number => read.stored?.body.length ?? 0;
 type AvailabilityRead = StoredRead & Readonly<{ monitorExists: boolean }>;
-/** `monitors` null: the page has no document (or is deleted); `overall` as stored. */
+/** `monitors` null: the page has no document (or is deleted); `overall` null: not rendered yet. */
 export type SeriesRead = Readonly<{
   access: PageAccess | null;
   overall: string | null;
   monitors: MonitorSnapshot[] | null;
+  /** The instant the series were read for (assemblyInstant). */
+  instant: number;
 }>;
 type EmbedRead = Readonly<{
   access: PageAccess | null;
@@ -33,9 +38,11 @@ type EmbedRead = Readonly<{
   updatedAt: number | null;
   /** Only when asked for (rtm, upd): the monitors' series. */
   monitors: MonitorSnapshot[] | null;
+  /** The instant the answer is assembled for (assemblyInstant). */
+  instant: number;
 }>;
 
-export const createPageReads = (redis: RedisClient) => ({
+export const createPageReads = (redis: RedisClient, urls: UrlSettings) => ({
   access: (page: PageRef): Promise<PageAccess | null> => runRead(redis, accessRead(page)),
 
   /** The stored snippets response. */
@@ -44,15 +51,31 @@ export const createPageReads = (redis: RedisClient) => ({
     return { access, stored };
   },
 
-  /** The page's overall status and its monitors' series at `now` (charts, minute data). */
-  series: async (page: PageRef, now: number): Promise<SeriesRead> => {
-    const [access, configs, overall] = await readAll(redis, [
-      accessRead(page),
-      monitorConfigsRead(page),
-      overallRead(page),
-    ]);
-    const monitors = configs === null ? null : await readMonitorSeries(redis, page, configs, now);
-    return { access, overall, monitors };
+  /**
+   * The page's monitors' series and overall status at its assembly instant (charts, minute
+   * data), all from one log position: the overall as rendered while no render is pending, else
+   * computed from the same read as the monitors' states (with the access document).
+   */
+  series: async (page: PageRef, clockNow: number): Promise<SeriesRead> => {
+    const readAt = (documents: boolean) =>
+      readAtInstant(redis, page, {
+        clockNow,
+        series: true,
+        rest: tupleRead([
+          accessRead(page),
+          overallRead(page),
+          renderPendingRead(page),
+          documents ? documentsRead(page, false) : known(null),
+        ]),
+      });
+    let read = await readAt(false);
+    if (read.rest[2]) read = await readAt(true);
+    const { instant, core, monitors, rest } = read;
+    const [access, stored, , documents] = rest;
+    const state = documents === null ? null : documentOf(core, documents);
+    if (state === null || monitors === null || stored === null)
+      return { access, overall: stored, monitors, instant };
+    return { access: accessOf(state), overall: pageOverall(state, monitors, instant), monitors, instant };
   },
 
   /** The badge's overall status. */
@@ -82,16 +105,48 @@ export const createPageReads = (redis: RedisClient) => ({
     return { access, monitorExists, stored };
   },
 
-  /** The stored embed parts; with `seriesAt`, the monitors' series at that instant too (rtm, upd). */
-  embed: async (page: PageRef, seriesAt: number | null): Promise<EmbedRead> => {
-    const [access, parts, updatedAt, configs] = await readAll(redis, [
-      accessRead(page),
-      embedRead(page),
-      updatedRead(page),
-      seriesAt === null ? known(null) : monitorConfigsRead(page),
-    ]);
-    const monitors = await seriesIfAsked(redis, page, configs, seriesAt);
-    return { access, parts, updatedAt, monitors };
+  /**
+   * The stored embed parts and the page's latest event; with `series`, the monitors' series at
+   * the page's assembly instant too (rtm, upd). One log position: while a render is pending, the
+   * parts are computed from the same read as the series (readAtInstant).
+   */
+  embed: async (page: PageRef, clockNow: number, series: boolean): Promise<EmbedRead> => {
+    const stored = await readAtInstant(redis, page, {
+      clockNow,
+      series,
+      rest: tupleRead([accessRead(page), embedRead(page), renderPendingRead(page)]),
+    });
+    const [access, parts, pending] = stored.rest;
+    const answer = {
+      access,
+      parts,
+      updatedAt: stored.updatedAt,
+      monitors: stored.monitors,
+      instant: stored.instant,
+    };
+    if (!pending || parts.head === undefined) return answer;
+    const read = await readAtInstant(redis, page, {
+      clockNow,
+      series: true,
+      rest: tupleRead([accessRead(page), embedRead(page), documentsRead(page, true)]),
+    });
+    const { instant, core, monitors, updatedAt } = read;
+    const state = documentOf(core, read.rest[2]);
+    if (state === null || monitors === null) return { ...answer, access: read.rest[0], parts: read.rest[1] };
+    const rendered = renderEmbedParts({
+      slug: page.slug,
+      pageUrl: pageUrl(state.settings, urls),
+      overall: pageOverall(state, monitors, instant),
+      monitors,
+      incidents: Object.values(state.incidents),
+    });
+    return {
+      access: accessOf(state),
+      parts: rendered,
+      updatedAt,
+      monitors: series ? monitors : null,
+      instant,
+    };
   },
 
   /** A slice of a list with its documents in list order; `slice` null reads access only. */

@@ -11,10 +11,10 @@ import { embedStreamRead, type EmbedRevisions } from './embed/reads.ts';
 import type { EmbedParts } from '../../projections/embed/codec.ts';
 import { feedRead, type FeedFormat, type StoredFeed } from './feeds/reads.ts';
 import type { PageRef } from '../../projections/store/page.ts';
-import { known, readAll } from '../store/reads.ts';
+import { readAll, tupleRead } from '../store/reads.ts';
 import type { MonitorSnapshot } from '../../projections/types.ts';
 import { updatedRead } from './pageState/reads.ts';
-import { monitorConfigsRead, seriesIfAsked } from './series/pageSeriesRead.ts';
+import { readAtInstant } from './series/pageSeriesRead.ts';
 import { statuspageRead } from './statuspage/reads.ts';
 
 export type EmbedStreamRead = Readonly<{
@@ -25,6 +25,8 @@ export type EmbedStreamRead = Readonly<{
   updatedAt: number | null;
   /** Only when asked for (a stream shows rtm or upd): the monitors' series. */
   monitors: MonitorSnapshot[] | null;
+  /** The instant the body is assembled for (assemblyInstant). */
+  instant: number;
 }>;
 
 export const createSubscriptionReads = (redis: RedisClient) => ({
@@ -44,16 +46,19 @@ export const createSubscriptionReads = (redis: RedisClient) => ({
     return { access, stored: filled };
   },
 
-  /** The embed parts with their revisions; with `seriesAt`, the monitors' series at that instant. */
-  embedStream: async (page: PageRef, seriesAt: number | null): Promise<EmbedStreamRead> => {
-    const [access, embed, updated, configs] = await readAll(redis, [
-      accessRead(page),
-      embedStreamRead(page),
-      updatedRead(page),
-      seriesAt === null ? known(null) : monitorConfigsRead(page),
-    ]);
-    const monitors = await seriesIfAsked(redis, page, configs, seriesAt);
-    return { access, ...embed, updatedAt: updated, monitors };
+  /**
+   * The embed parts with their revisions and the page's latest event; with `series`, the
+   * monitors' series at the page's assembly instant too, as the embed status reads them
+   * (readAtInstant: one atomic read).
+   */
+  embedStream: async (page: PageRef, clockNow: number, series: boolean): Promise<EmbedStreamRead> => {
+    const read = await readAtInstant(redis, page, {
+      clockNow,
+      series,
+      rest: tupleRead([accessRead(page), embedStreamRead(page)]),
+    });
+    const [access, embed] = read.rest;
+    return { access, ...embed, updatedAt: read.updatedAt, monitors: read.monitors, instant: read.instant };
   },
 });
 

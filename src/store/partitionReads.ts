@@ -4,7 +4,7 @@
 // half as much. Same replies, same decoders: any read works either way.
 import type { ChainableCommander } from 'ioredis';
 import type { RedisClient } from './redisClient.ts';
-import { runRead, type Read } from './reads.ts';
+import { runAtomicRead, runRead, type Read } from './reads.ts';
 import { withScripts } from './scripts.ts';
 
 /** Reads per script call: one call keeps Redis busy for about a millisecond at most. */
@@ -30,6 +30,7 @@ const SHAPES: ReadonlyMap<string, ((reply: unknown) => unknown) | null> = new Ma
   ['zcard', null],
   ['zcount', null],
   ['zscore', null],
+  ['sismember', null],
   ['zrangebyscore', null],
   ['zrevrangebyscore', null],
 ]);
@@ -78,6 +79,32 @@ const commanderOf = (recorder: Recorder): ChainableCommander => {
   return commander;
 };
 
+/** The reads recorded, or null when one of them cannot go as a script. */
+const recorded = (tag: string, read: Read<unknown>): Recorder | null => {
+  const recorder = new Recorder(tag);
+  try {
+    read.queue(commanderOf(recorder));
+  } catch (error) {
+    if (error instanceof NotScriptable) return null;
+    throw error;
+  }
+  return recorder;
+};
+
+/** Decodes the replies of the script calls as the reads' own decoders expect them. */
+const decodeScripted = async <T>(
+  read: Read<T>,
+  recorder: Recorder,
+  calls: Promise<unknown[]>[],
+): Promise<T> => {
+  const replies = (await Promise.all(calls)).flat();
+  for (let i = 0; i < replies.length; i += 1) {
+    const shape = recorder.shapes[i];
+    if (shape) replies[i] = shape(replies[i]);
+  }
+  return read.decode(replies, 0);
+};
+
 /**
  * Runs `read`, whose keys are all of the partition `tag` (one hash slot, so also on a cluster),
  * in script calls; a read with another command or key goes as a pipeline (runRead).
@@ -85,22 +112,28 @@ const commanderOf = (recorder: Recorder): ChainableCommander => {
  */
 export const runPartitionRead = async <T>(redis: RedisClient, tag: string, read: Read<T>): Promise<T> => {
   if (read.size === 0) return read.decode([], 0);
-  const recorder = new Recorder(tag);
-  try {
-    read.queue(commanderOf(recorder));
-  } catch (error) {
-    if (error instanceof NotScriptable) return runRead(redis, read);
-    throw error;
-  }
+  const recorder = recorded(tag, read);
+  if (recorder === null) return runRead(redis, read);
   const calls: Promise<unknown[]>[] = [];
   for (let from = 0; from < recorder.keys.length; from += MAX_SCRIPT_READS) {
     const to = Math.min(from + MAX_SCRIPT_READS, recorder.keys.length);
     calls.push(withScripts(redis).readKeys(to - from, ...recorder.callArgs(from, to)));
   }
-  const replies = (await Promise.all(calls)).flat();
-  for (let i = 0; i < replies.length; i += 1) {
-    const shape = recorder.shapes[i];
-    if (shape) replies[i] = shape(replies[i]);
-  }
-  return read.decode(replies, 0);
+  return decodeScripted(read, recorder, calls);
+};
+
+/**
+ * Runs `read` of the partition `tag` atomically: one script call, whatever its size (Redis runs
+ * nothing else meanwhile), or one MULTI when a read cannot go as a script (runAtomicRead).
+ * @throws the first error a command replied
+ */
+export const runPartitionReadAtOnce = <T>(redis: RedisClient, tag: string, read: Read<T>): Promise<T> => {
+  if (read.size === 0) return Promise.resolve(read.decode([], 0));
+  const recorder = recorded(tag, read);
+  if (recorder === null) return runAtomicRead(redis, read);
+  const call = withScripts(redis).readKeys(
+    recorder.keys.length,
+    ...recorder.callArgs(0, recorder.keys.length),
+  );
+  return decodeScripted(read, recorder, [call]);
 };

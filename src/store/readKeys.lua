@@ -3,7 +3,7 @@
 -- KEYS[i] the key of the i-th read; ARGV: per read, its command, its count of further arguments,
 -- then those arguments. Replies come back in order; a missing value is nil. Only reads run.
 local reads = { get = true, hgetall = true, hmget = true, hkeys = true, hlen = true, exists = true,
-  smembers = true, zcard = true, zcount = true, zscore = true, zrangebyscore = true,
+  smembers = true, sismember = true, zcard = true, zcount = true, zscore = true, zrangebyscore = true,
   zrevrangebyscore = true }
 local out = {}
 local at = 1

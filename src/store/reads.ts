@@ -90,6 +90,12 @@ export const keyExists = (key: string): Read<boolean> =>
 
 export const setMembers = (key: string): Read<string[]> => one((p) => p.smembers(key), asStrings);
 
+export const setHas = (key: string, member: string): Read<boolean> =>
+  one(
+    (p) => p.sismember(key, member),
+    (reply) => reply === 1,
+  );
+
 /** A score bound; `(n` excludes n. */
 type Bound = number | '-inf' | '+inf' | `(${number}`;
 
@@ -198,19 +204,31 @@ const repliesOnCluster = (cluster: Cluster, read: Read<unknown>): Promise<unknow
   return Promise.all(replies);
 };
 
-/** Runs `read` in one pipeline. @throws the first error a command replied */
-export const runRead = async <T>(redis: RedisClient, read: Read<T>): Promise<T> => {
-  if (read.size === 0) return read.decode([], 0);
-  withScripts(redis); // reads may call a script (pageList.lua)
-  if (isCluster(redis)) return read.decode(await repliesOnCluster(redis, read), 0);
-  const pipeline = redis.pipeline();
-  read.queue(pipeline);
-  const replies = ((await pipeline.exec()) ?? []).map(([err, reply]) => {
+/** Queues `read` on `commands` (a pipeline or a MULTI) and decodes what they reply. */
+const runQueued = async <T>(commands: ChainableCommander, read: Read<T>): Promise<T> => {
+  read.queue(commands);
+  const replies = ((await commands.exec()) ?? []).map(([err, reply]) => {
     if (err) throw err;
     return reply;
   });
   return read.decode(replies, 0);
 };
+
+/** Runs `read` in one pipeline. @throws the first error a command replied */
+export const runRead = async <T>(redis: RedisClient, read: Read<T>): Promise<T> => {
+  if (read.size === 0) return read.decode([], 0);
+  withScripts(redis); // reads may call a script (pageList.lua)
+  if (isCluster(redis)) return read.decode(await repliesOnCluster(redis, read), 0);
+  return runQueued(redis.pipeline(), read);
+};
+
+/**
+ * Runs `read` in one MULTI/EXEC: Redis runs no other client's command (no commit) in between, so
+ * every reply comes from one state of the store. Its keys must share one hash slot.
+ * @throws the first error a command replied
+ */
+export const runAtomicRead = <T>(redis: RedisClient, read: Read<T>): Promise<T> =>
+  read.size === 0 ? Promise.resolve(read.decode([], 0)) : runQueued(redis.multi(), read);
 
 /** Runs `reads` in one pipeline and answers their results as a typed tuple. */
 export const readAll = <const R extends readonly Read<unknown>[]>(

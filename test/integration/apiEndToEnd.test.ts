@@ -2,7 +2,9 @@
 // (appendEvents), every read model comes from the real projector, and every body below was
 // computed by hand from the fixture (the arithmetic is in the comments). Nothing is seeded.
 //
-// now N = 2026-11-22T12:00:30Z (today so far: 00:00:00–12:00:30 = 43230 s).
+// now N = 2026-11-22T12:00:30Z. Answers assembled when read (charts, rtm, upd) are made at the
+// instant I = 12:00:10, the page's latest event (later than the minute's start, 12:00:00): today
+// so far 00:00:00–12:00:10 = 43210 s. Stored answers (availability) are rendered at N.
 //
 // Monitors of `acme` (display order: position, then those without one):
 //   12 "API"     http, impact partial, position 1
@@ -17,7 +19,7 @@
 //           12:00 up 330, and LATE (appended after a first projection): 11:45 down 5000
 //           → failures 11-20 06:00–06:30 (1800 s) and 11-22 11:45–12:00 (900 s).
 //   DNS     11-22 11:05:00 up 20 · 11:05:30 up 30 · 11:57:30 up 35 · 12:00:10 down 40
-//           → a failure open since 12:00:10 (20 s at N).
+//           → a failure open since 12:00:10 (20 s at N, none yet at I).
 //
 // Maintenances: m-done (completed), m-now 11:30–12:15 today (in progress at N), m-next
 // 11-30 22:00 → 12-01 02:00 (scheduled, spans the month boundary), m-cancel (cancelled).
@@ -192,8 +194,8 @@ const dnsMonitor = {
   hourly_data: [
     // observed 11:05–12:00, up; (20 + 30 + 35) / 3 = 28.33
     { hour: 11, avg_response: 28, uptime: 100 },
-    // observed 12:00:00–12:00:30 = 30 s, down 12:00:10–12:00:30 = 20 s → 100 × 10 / 30 = 33.333
-    { hour: 12, avg_response: 40, uptime: 33.333 },
+    // observed 12:00:00–12:00:10 (I) = 10 s, down from 12:00:10: none yet → 100
+    { hour: 12, avg_response: 40, uptime: 100 },
   ],
   minute_data: [
     { minute: '2026-11-22T11:05:00Z', response_time: 25, status: 'up' }, // (20 + 30) / 2
@@ -204,14 +206,14 @@ const dnsMonitor = {
 };
 
 // globalDaily / upd: mean of the per-monitor day figures of the monitors with data that day.
-//   11-22 (observed up to N): Website 100 × (43230 − 900) / 43230 = 97.918112
-//                             API     100 × (43230 − 1200) / 43230 = 97.224150
-//                             DNS     100 × (3330 − 20) / 3330 = 99.399399 (observed from 11:05)
-//                             mean = 294.541662 / 3 = 98.180554 → 98.181
+//   11-22 (observed up to I): Website 100 × (43210 − 900) / 43210 = 97.917149
+//                             API     100 × (43210 − 1200) / 43210 = 97.222865
+//                             DNS     100 (observed 11:05–12:00:10, down from 12:00:10)
+//                             mean = 295.140014 / 3 = 98.380005 → 98.38
 //   11-21: Website 100 (whole day, up), API 100 (from 10:00, up), DNS no data yet → 100
 //   11-20: Website 100 × (86400 − 1800) / 86400 = 97.917; API and DNS no data yet → 97.917
 //   11-19 and before: no monitor has data → not listed (upd: 100)
-const TODAY_AT_N = 98.181;
+const TODAY_AT_N = 98.38;
 const globalDailyAtN = [
   { date: '2026-11-22', uptime: TODAY_AT_N },
   { date: '2026-11-21', uptime: 100 },
@@ -222,7 +224,7 @@ const chartsAtN = {
   monitors: [apiMonitor, websiteMonitor, dnsMonitor],
   overall: 'under_maintenance',
   globalDaily: globalDailyAtN,
-  timestamp: Date.parse(N) / 1000, // 1795348830
+  timestamp: Date.parse('2026-11-22T12:00:10Z') / 1000, // I: 1795348810
 };
 
 const embedBase = {
@@ -857,11 +859,12 @@ describe('the read API end to end, on projected models only', () => {
         (await get('/api/status-pages/acme/maintenances?status=in_progress')).headers['cache-control'],
       ).toBe('public, max-age=30, stale-if-error=86400');
 
-      // Charts at 12:15:30: today so far = 44130 s; minute window 11:16–12:15.
-      //   globalDaily 11-22: Website 100 × (44130 − 900) / 44130 = 97.960571
-      //                      API     100 × (44130 − 1200) / 44130 = 97.280761
-      //                      DNS     100 × (4230 − 920) / 4230 = 78.250591 (11:05–12:15:30, down from 12:00:10)
-      //                      mean = 273.491923 / 3 = 91.163974 → 91.164
+      // Charts asked at 12:15:30 are made at 12:15:00 (the minute's start; no later event):
+      // today so far = 44100 s; minute window 11:16–12:15.
+      //   globalDaily 11-22: Website 100 × (44100 − 900) / 44100 = 97.959184
+      //                      API     100 × (44100 − 1200) / 44100 = 97.278912
+      //                      DNS     100 × (4200 − 890) / 4200 = 78.809524 (11:05–12:15, down from 12:00:10)
+      //                      mean = 274.047619 / 3 = 91.349206 → 91.349
       const charts = await get('/api/status/acme/charts');
       expect(charts.body).toEqual({
         monitors: [
@@ -872,14 +875,14 @@ describe('the read API end to end, on projected models only', () => {
           websiteMonitor, // 11:30, 11:45, 12:00 still inside; hour 12 observed 12:00–12:15:30, up
           {
             ...dnsMonitor,
-            // hour 12: observed 930 s, down 920 s → 100 × 10 / 930 = 1.075
-            hourly_data: [dnsMonitor.hourly_data[0], { hour: 12, avg_response: 40, uptime: 1.075 }],
+            // hour 12: observed 900 s, down 890 s → 100 × 10 / 900 = 1.111
+            hourly_data: [dnsMonitor.hourly_data[0], { hour: 12, avg_response: 40, uptime: 1.111 }],
             minute_data: dnsMonitor.minute_data.slice(1), // 11:05 left the window
           },
         ],
         overall: 'operational', // no maintenance in progress; DNS down has impact none
-        globalDaily: [{ date: '2026-11-22', uptime: 91.164 }, ...globalDailyAtN.slice(1)],
-        timestamp: Date.parse(AFTER) / 1000,
+        globalDaily: [{ date: '2026-11-22', uptime: 91.349 }, ...globalDailyAtN.slice(1)],
+        timestamp: Date.parse('2026-11-22T12:15:00Z') / 1000,
       });
       expect(charts.headers['etag']).not.toBe(before.charts);
 
@@ -893,14 +896,14 @@ describe('the read API end to end, on projected models only', () => {
       expect(stale.body).toEqual(embed.body);
       const fresh = await get('/api/embed/status?slug=acme').set('If-None-Match', newTag);
       expect([fresh.status, fresh.text, fresh.headers['etag']]).toEqual([304, '', newTag]);
-      // rtm=5 at 12:15:30: minutes 12:11–12:15 hold no check, and no earlier value is in the
+      // rtm=5 at 12:15: minutes 12:11–12:15 hold no check, and no earlier value is in the
       // window → zeros. upd=1: today's page figure.
       expect((await get('/api/embed/status?slug=acme&rtm=5&upd=1')).body).toEqual({
         ...embedBase,
         overall: 'operational',
         incidents: [],
         rtm: [0, 0, 0, 0, 0],
-        upd: [91.164],
+        upd: [91.349],
         dns_only: false,
       });
 

@@ -169,14 +169,16 @@ describe('access and plans end to end', () => {
             name: 'Vault API',
             state: 'up',
             avg_response_time_today: 80,
-            hourly_data: [{ hour: 12, avg_response: 80, uptime: 100 }], // 12:00:00–12:00:30 up
+            hourly_data: [{ hour: 12, avg_response: 80, uptime: 100 }], // holds a check: observed or not, 100
             minute_data: minute,
             yesterday_hourly_data: [],
           },
         ],
         overall: 'operational', // an open incident does not change the overall status
-        globalDaily: [{ date: '2026-11-22', uptime: 100 }],
-        timestamp: Date.parse(N) / 1000,
+        // Made at 12:00:00 (the minute's start; no event is later): nothing observed after the
+        // first check yet, so no day has data.
+        globalDaily: [],
+        timestamp: Date.parse('2026-11-22T12:00:00Z') / 1000,
       });
       expect(await ok('/api/status-page/vault/minute-data')).toEqual({
         monitors: [{ id: 21, minute_data: minute }],
@@ -352,8 +354,8 @@ describe('access and plans end to end', () => {
             },
           ],
           overall: 'operational',
-          globalDaily: [{ date: '2026-11-22', uptime: 100 }],
-          timestamp: Date.parse(N) / 1000,
+          globalDaily: [], // at 12:00:00, as above
+          timestamp: Date.parse('2026-11-22T12:00:00Z') / 1000,
         },
         'no-store',
       ]);

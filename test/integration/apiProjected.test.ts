@@ -1,5 +1,6 @@
 // The read API end to end: events through the write path, the real projector, then HTTP.
-// Every body below is computed by hand from the fixture (now = 2026-11-22T12:00:30Z).
+// Every body below is computed by hand from the fixture (now = 2026-11-22T12:00:30Z; answers
+// assembled when read at the instant 12:00:00, the minute's start).
 // Monitor 1 "API" (major): up 11:00, down 11:30–11:45, up, degraded from 12:00.
 // Monitor 2 "DNS" (dns, impact none): up from 11:00.
 import request from 'supertest';
@@ -223,8 +224,9 @@ describe('the read API over projected models', () => {
         },
       ],
       overall: 'degraded_performance', // API degraded; DNS has impact none
-      globalDaily: [{ date: '2026-11-22', uptime: 87.603 }], // mean(100 × (1 − 900/3630), 100)
-      timestamp: Date.parse('2026-11-22T12:00:30Z') / 1000,
+      // At the instant 12:00:00 (the minute's start; no event is later): mean(100 × (1 − 900/3600), 100)
+      globalDaily: [{ date: '2026-11-22', uptime: 87.5 }],
+      timestamp: Date.parse('2026-11-22T12:00:00Z') / 1000,
     });
     expect((await get('/api/status-page/shop/minute-data')).body).toEqual({
       monitors: [
@@ -297,7 +299,7 @@ describe('the read API over projected models', () => {
       ],
       // 11:30–11:44 carry 300 forward, 11:45–11:59 carry 200, 12:00 is 400
       rtm: [...Array<number>(15).fill(300), ...Array<number>(15).fill(200), 400],
-      upd: [100, 87.603], // yesterday without data, today
+      upd: [100, 87.5], // yesterday without data, today (at the instant 12:00:00)
     });
     expect(Object.keys(full.body)).toEqual([
       'page',

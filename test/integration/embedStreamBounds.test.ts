@@ -86,7 +86,10 @@ describe('live streams, bounded', () => {
     const config = loadConfig({ TRUST_PROXY: 'on', PUBLIC_BASE_URL: URLS.baseUrl });
     const locate = createPageLocator(createActiveVersionReader(redis, env.prefix), env.prefix);
     const deps: RouteDeps = {
-      reads: createPageReads(redis),
+      reads: createPageReads(redis, {
+        baseUrl: config.publicBaseUrl,
+        pageUrlTemplate: config.pageUrlTemplate,
+      }),
       locate: options.locate?.(locate) ?? locate,
       config,
       cache: uncached,
@@ -141,9 +144,9 @@ describe('live streams, bounded', () => {
             step === 'read'
               ? {
                   ...reads,
-                  embedStream: async (page, seriesAt) => (
+                  embedStream: async (page, clockNow, series) => (
                     await at.arrive(),
-                    reads.embedStream(page, seriesAt)
+                    reads.embedStream(page, clockNow, series)
                   ),
                 }
               : reads,

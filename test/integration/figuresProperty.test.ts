@@ -97,11 +97,13 @@ describe('figures of random check histories', () => {
       ),
     }));
     const { slug } = page;
+    // Answers assembled when read name the instant of NOW's minute; availability is rendered at NOW.
+    const instant = oracle.assemblyInstant(monitors, NOW, [Date.parse(CONFIGURED_AT)]);
     const expected: [path: string, body: unknown][] = [
-      [`/api/status/${slug}/charts`, oracle.charts(monitors, NOW)],
+      [`/api/status/${slug}/charts`, oracle.charts(monitors, instant)],
       [
         `/api/status-page/${slug}/minute-data`,
-        { monitors: monitors.map((m) => ({ id: m.id, minute_data: oracle.minuteData(m, NOW) })) },
+        { monitors: monitors.map((m) => ({ id: m.id, minute_data: oracle.minuteData(m, instant) })) },
       ],
       ...monitors.flatMap((m) =>
         oracle.PERIOD_NAMES.map((period): [string, unknown] => [
@@ -110,7 +112,7 @@ describe('figures of random check histories', () => {
         ]),
       ),
     ];
-    const embed = { rtm: oracle.rtm(monitors, 240, NOW), upd: oracle.upd(monitors, 30, NOW) };
+    const embed = { rtm: oracle.rtm(monitors, 240, instant), upd: oracle.upd(monitors, 30, instant) };
     const [served, servedEmbed] = await Promise.all([
       Promise.all(expected.map(([path]) => get(path))),
       get(`/api/embed/status?slug=${slug}&rtm=240&upd=30`),

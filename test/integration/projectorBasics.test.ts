@@ -36,7 +36,8 @@ describe('projector: a page with one monitor', () => {
       ],
     });
     expect(charts.overall).toBe('degraded_performance');
-    expect(charts.timestamp).toBe(Date.parse('2026-11-22T12:00:30Z') / 1000);
+    // The instant: the clock's minute, 12:00 (the latest check, 12:00:00, is not later).
+    expect(charts.timestamp).toBe(Date.parse('2026-11-22T12:00:00Z') / 1000);
   });
 
   it('projects a late check as if it had come in order', async () => {

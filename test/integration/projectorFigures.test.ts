@@ -6,7 +6,7 @@ import { rtmMinutes, rtmWindow, updDays } from '../../projections/embed/embed.ts
 import { createPageReads } from '../../src/readModels/pageReads.ts';
 import { partitionOf } from '../../src/shared/pageHash.ts';
 import { check, monitorConfigured, pageConfigured } from '../support/events.ts';
-import { startProjectorEnv, type ProjectorEnv } from '../support/projectorEnv.ts';
+import { startProjectorEnv, URLS, type ProjectorEnv } from '../support/projectorEnv.ts';
 import { availabilityJson, keysOf, assembledJson } from '../support/readModels.ts';
 
 describe('projected figures', () => {
@@ -129,7 +129,7 @@ describe('projected figures', () => {
     ).toEqual(['access', 'head', 'incidents', 'tail']);
     const page = { tag: await env.tagOf(partitionOf('fig', env.partitions)), slug: 'fig' };
     const now = env.now().getTime();
-    const { monitors } = await createPageReads(env.redis).series(page, now);
+    const { monitors } = await createPageReads(env.redis, URLS).series(page, now);
     const rtm = rtmMinutes(monitors!, now);
     expect(rtm).toHaveLength(240);
     expect(rtm[239 - 40]).toBe(200); // 23:30

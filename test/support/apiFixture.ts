@@ -91,7 +91,7 @@ const apiChecks: SeedCheck[] = [
   check('2026-11-22T09:59:30Z', 'up', 135), // the latest: the embed's `updated`
 ];
 
-// The answers at FIXTURE_NOW, by hand from decisions.md "Figures":
+// The answers in FIXTURE_NOW's minute, by hand from decisions.md "Figures":
 // - today's hours: 6 holds 201; 9 holds 110, 125, 135 → 370 ÷ 3 = 123.33 → 123; no down time → 100.
 // - avg_response_time_today = (201 + 110 + 125 + 135) ÷ 4 = 571 ÷ 4 = 142.75 → 143.
 // - yesterday's hours: 11 holds 100, 300, 110 → 510 ÷ 3 = 170, observed 11:30–12:00 (after the
@@ -100,7 +100,8 @@ const apiChecks: SeedCheck[] = [
 //   2026-11-21 observed 11:30–24:00 = 45000 s, down 450 s → 100 × (1 − 450 ÷ 45000) = 99;
 //   no day before the first check has data.
 // - minute_data (09:01–10:00): 09:57 → 110, degraded (its worst); 09:59 → (125 + 135) ÷ 2 = 130, up.
-// - timestamp: 2026-11-22T10:00:00Z is 1795341600 s, + 30.
+// - timestamp: the instant is the minute's start, the latest event (09:59:30) being earlier:
+//   2026-11-22T10:00:00Z is 1795341600 s.
 const apiMinutes = [
   { minute: '2026-11-22T09:57:00Z', response_time: 110, status: 'degraded' },
   { minute: '2026-11-22T09:59:00Z', response_time: 130, status: 'up' },
@@ -128,7 +129,7 @@ export const charts = {
     { date: '2026-11-22', uptime: 100 },
     { date: '2026-11-21', uptime: 99 },
   ],
-  timestamp: 1795341630,
+  timestamp: 1795341600,
 };
 export const minute = { monitors: [{ id: 101, minute_data: apiMinutes }] };
 export const availability = (period: string, monitorId = 101) => ({

@@ -141,8 +141,24 @@ const overall = (monitors: readonly OracleMonitor[]) => {
   return 'operational';
 };
 
-/** Monitors without a position: in id order. */
-export const charts = (monitors: readonly OracleMonitor[], now: number) => {
+/**
+ * The instant an answer assembled when read is made for, asked in the minute of `clock`: that
+ * minute's start, or the page's latest event (its checks, and `otherEvents`' times) when later.
+ */
+export const assemblyInstant = (
+  monitors: readonly OracleMonitor[],
+  clock: number,
+  otherEvents: readonly number[] = [],
+): number =>
+  Math.max(floor(clock, MINUTE), ...otherEvents, ...monitors.flatMap((m) => m.checks.map((c) => c.at)));
+
+/** What a clean rebuild knows at `now`: the checks dated up to it (a check dated later is no fact yet). */
+const knownAt = (monitors: readonly OracleMonitor[], now: number): OracleMonitor[] =>
+  monitors.map((m) => ({ ...m, checks: m.checks.filter((c) => c.at <= now) }));
+
+/** Monitors without a position: in id order. The figures at `now`, from the checks dated up to it. */
+export const charts = (all: readonly OracleMonitor[], now: number) => {
+  const monitors = knownAt(all, now);
   const today = floor(now, DAY);
   const byId = [...monitors].sort((a, b) => a.id - b.id);
   const globalDaily = [];

@@ -4,18 +4,17 @@ import { scanKeys } from '../../src/store/scanKeys.ts';
 import { decodeAvailability } from '../../projections/availability/codec.ts';
 import { pageKeys } from './pageKeys.ts';
 import { partitionOf } from '../../src/shared/pageHash.ts';
-import type { ProjectorEnv } from './projectorEnv.ts';
+import { URLS, type ProjectorEnv } from './projectorEnv.ts';
 import { createPageReads } from '../../src/readModels/pageReads.ts';
 import { assembleChart, type ChartModel } from '../../src/readModels/charts/routes.ts';
 
 export const keysOf = async (env: ProjectorEnv, slug: string) =>
   pageKeys(await env.tagOf(partitionOf(slug, env.partitions)), slug);
 
-/** The charts or minute-data answer as the API assembles it, at the env's clock. */
+/** The charts or minute-data answer as the API assembles it in the env's minute (at its instant). */
 export const assembledJson = async (env: ProjectorEnv, slug: string, model: ChartModel) => {
   const page = { tag: await env.tagOf(partitionOf(slug, env.partitions)), slug };
-  const now = env.now().getTime();
-  const body = assembleChart(model, await createPageReads(env.redis).series(page, now), now);
+  const body = assembleChart(model, await createPageReads(env.redis, URLS).series(page, env.now().getTime()));
   return JSON.parse(body!) as Record<string, unknown>;
 };
 

@@ -3,7 +3,6 @@
 import type { Request, Response } from 'express';
 import { renderCharts, renderMinuteData } from '../../../projections/charts/charts.ts';
 import { pageKeys } from '../../edge/surrogateKeys.ts';
-import { createAssemblyClock } from '../../http/assemblyClock.ts';
 import { ApiError } from '../../http/errors.ts';
 import { admit, chartRules, parseSlug, type RouteDeps } from '../access/pageGate.ts';
 import { cacheControl, cacheFor, sendBody } from '../../http/send.ts';
@@ -15,9 +14,9 @@ import type { Route } from '../../http/routeTable.ts';
 
 export type ChartModel = 'charts' | 'minute';
 
-/** The answer's body; null while the page's status is not rendered yet (a rebuild under way). */
-export const assembleChart = (model: ChartModel, read: SeriesRead, now: number): string | null => {
-  const { monitors, overall } = read;
+/** The answer's body at the read's instant; null while the page's status is not rendered yet (a rebuild under way). */
+export const assembleChart = (model: ChartModel, read: SeriesRead): string | null => {
+  const { monitors, overall, instant: now } = read;
   if (monitors === null || !isOverall(overall)) return null;
   const body =
     model === 'charts' ? renderCharts({ monitors, overall }, now) : renderMinuteData(monitors, now);
@@ -25,16 +24,15 @@ export const assembleChart = (model: ChartModel, read: SeriesRead, now: number):
 };
 
 export const chartRoutes = ({ reads, locate, cache, clock }: RouteDeps): Route[] => {
-  const instant = createAssemblyClock(clock);
   const assembled = (model: ChartModel) => async (req: Request, res: Response) => {
     const slug = parseSlug(req.params['slug'], 'status_page_not_found');
     const page = await locate(slug);
-    const now = instant(page, model);
+    const clockNow = clock().getTime();
     // A new minute is a new entry: the windows shift with it even when nothing was projected.
-    const read = await cache.get(page, `${model}|${Math.floor(now / MINUTE_MS)}`, {
+    const read = await cache.get(page, `${model}|${Math.floor(clockNow / MINUTE_MS)}`, {
       load: async (): Promise<StoredRead> => {
-        const series = await reads.series(page, now);
-        const body = assembleChart(model, series, now);
+        const series = await reads.series(page, clockNow);
+        const body = assembleChart(model, series);
         return {
           access: series.access,
           stored: body === null ? null : { etag: etagOf(body), body: Buffer.from(body, 'utf8') },

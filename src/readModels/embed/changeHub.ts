@@ -112,8 +112,8 @@ export const createChangeHub = (deps: ChangeHubDeps) => {
   };
 
   /** Sends the stored embed to every stream of the page whose body has a newer id; ends refused ones. */
-  const deliver = (read: EmbedStreamRead, targets: Iterable<StreamClient>, now: number) => {
-    const source = withFigures(read, now);
+  const deliver = (read: EmbedStreamRead, targets: Iterable<StreamClient>) => {
+    const source = withFigures(read, read.instant);
     const bodies = new Map<string, { id: number; event: Buffer } | null>();
     for (const client of targets) {
       if (streamRefusal(read.access, client) !== null) {
@@ -146,8 +146,8 @@ export const createChangeHub = (deps: ChangeHubDeps) => {
         const targets = clients.get(slug);
         if (targets === undefined) break;
         const now = clock().getTime();
-        const read = await reads.embedStream(await locate(slug), anyNeedsSeries(targets) ? now : null);
-        deliver(read, [...(clients.get(slug) ?? [])], now); // those ended during the read are gone
+        const read = await reads.embedStream(await locate(slug), now, anyNeedsSeries(targets));
+        deliver(read, [...(clients.get(slug) ?? [])]); // those ended during the read are gone
       } while (refreshing.get(slug) === true);
     } catch (error) {
       deps.log.warn({ err: error, slug }, 'live stream refresh failed');

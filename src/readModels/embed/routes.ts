@@ -2,7 +2,6 @@
 // for rtm and upd, the series' figures of the minute).
 import type { Request } from 'express';
 import { pageKeys } from '../../edge/surrogateKeys.ts';
-import { createAssemblyClock } from '../../http/assemblyClock.ts';
 import { ApiError } from '../../http/errors.ts';
 import { admit, pageRules, parseSlug, type RouteDeps } from '../access/pageGate.ts';
 import { embedBody, needsSeries, seriesFigures, type SeriesFigures } from './embedBody.ts';
@@ -45,7 +44,6 @@ const sourceSize = ({ parts, figures }: EmbedSourceRead): number =>
   16 * ((figures?.rtm.length ?? 0) + (figures?.upd.length ?? 0));
 
 export const embedRoutes = ({ reads, locate, cache, clock }: RouteDeps): Route[] => {
-  const instant = createAssemblyClock(clock);
   return [
     {
       path: '/api/embed/status',
@@ -53,14 +51,14 @@ export const embedRoutes = ({ reads, locate, cache, clock }: RouteDeps): Route[]
         const slug = embedSlug(req);
         const query = EmbedStatusQuery.safeParse(req.query);
         const page = await locate(slug);
-        const now = instant(page, 'embed');
+        const clockNow = clock().getTime();
         const series = query.success && needsSeries(query.data);
         // rtm and upd shift with the minute: a new minute is a new entry for those variants.
-        const read = await cache.get(page, `embed|${series ? Math.floor(now / MINUTE_MS) : ''}`, {
+        const read = await cache.get(page, `embed|${series ? Math.floor(clockNow / MINUTE_MS) : ''}`, {
           load: async (): Promise<EmbedSourceRead> => {
-            const { access, parts, updatedAt, monitors } = await reads.embed(page, series ? now : null);
-            const figures = monitors === null ? null : seriesFigures(monitors, now);
-            return { access, parts, updatedAt, figures, now };
+            const { access, parts, updatedAt, monitors, instant } = await reads.embed(page, clockNow, series);
+            const figures = monitors === null ? null : seriesFigures(monitors, instant);
+            return { access, parts, updatedAt, figures, now: instant };
           },
           bytes: sourceSize,
         });

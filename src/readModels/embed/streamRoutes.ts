@@ -42,13 +42,13 @@ export const embedStreamRoutes = (
       const query = EmbedStatusQuery.safeParse(req.query);
       const now = hub.clock().getTime();
       const series = query.success && needsSeries(query.data);
-      const read = await reads.embedStream(page, series ? now : null);
+      const read = await reads.embedStream(page, now, series);
       if (gone()) return; // nothing is registered for a client that left
       const { plan } = await admit(read.access, req, pageRules);
       if (plan === 'free') throw new ApiError('embeds_not_in_plan');
       if (plan === 'pro' && asksForExtras(req)) throw new ApiError('plan_inc_rtm_upd');
       if (!query.success) throw new ApiError('invalid_parameters');
-      const body = embedBody(withFigures(read, now), query.data);
+      const body = embedBody(withFigures(read, read.instant), query.data);
       const token = requestToken(req);
       res.writeHead(200, {
         'Content-Type': 'text/event-stream',
