@@ -20,7 +20,13 @@ import { clearRenderMark } from '../store/control/writes.ts';
 import { putEmbed, putOverall, putSnippets } from '../embed/writes.ts';
 import type { PageRef } from '../store/page.ts';
 import type { WriteOp } from '../store/writeOps.ts';
-import { renderChangedIncidents, renderIncidents, renderMaintenances } from '../lists/renderLists.ts';
+import {
+  renderChangedIncidents,
+  renderChangedMaintenances,
+  renderIncidents,
+  renderMaintenances,
+} from '../lists/renderLists.ts';
+import type { StoredMaintenanceLists } from '../lists/storedMaintenanceLists.ts';
 import { renderSubscriptions } from './renderSubscriptions.ts';
 
 export type RenderScope = Readonly<{
@@ -28,9 +34,19 @@ export type RenderScope = Readonly<{
   incidents: boolean;
   /** Else only these incidents changed: their documents, months and list places. */
   incidentIds?: ReadonlySet<string>;
+  /** Every maintenance list and document (page events, a rebuild). */
   maintenances: boolean;
+  /**
+   * Else the lists follow these changed maintenances and the clock (a due page: maybe none
+   * changed); undefined: the maintenance lists are not rendered.
+   */
+  maintenanceIds?: ReadonlySet<string>;
   availability: ReadonlySet<number> | 'all';
 }>;
+
+/** Whether a render of `scope` writes the maintenance lists (whole or in place). */
+export const rendersMaintenances = (scope: RenderScope): boolean =>
+  scope.maintenances || scope.maintenanceIds !== undefined;
 
 type RenderInput = Readonly<{
   page: PageRef;
@@ -39,6 +55,11 @@ type RenderInput = Readonly<{
   /** The monitors' series, in the same order: read only when the scope needs them (needsSeries). */
   series: readonly MonitorSnapshot[] | null;
   maintenanceMonths: readonly string[]; // month keys written by the previous render
+  /**
+   * What the stored maintenance lists show, for an in-place render; null when `state` holds every
+   * maintenance (read whole), which a render of the whole lists needs.
+   */
+  maintenanceLists: StoredMaintenanceLists | null;
   /** Per month of a changed incident (scope.incidentIds), its incidents per day. */
   incidentMonths: ReadonlyMap<string, readonly number[]>;
   /** For a deleted page: every key it has that must go. */
@@ -92,7 +113,7 @@ export const renderPage = (input: RenderInput, scope: RenderScope): PageRenderPl
     ),
   );
   const incidentsChanged = scope.incidents || (scope.incidentIds?.size ?? 0) > 0;
-  const feeds = incidentsChanged || scope.maintenances; // what feeds show changes only with these
+  const feeds = incidentsChanged || rendersMaintenances(scope); // what feeds show changes only with these
   writes.push(
     ...renderSubscriptions({
       page,
@@ -108,7 +129,11 @@ export const renderPage = (input: RenderInput, scope: RenderScope): PageRenderPl
   if (scope.incidents) writes.push(...renderIncidents(page, state));
   else if (scope.incidentIds)
     writes.push(...renderChangedIncidents(page, state, scope.incidentIds, input.incidentMonths));
-  if (scope.maintenances) writes.push(...renderMaintenances(page, state, input.maintenanceMonths, now));
+  const stored = input.maintenanceLists;
+  if (scope.maintenanceIds && stored && !scope.maintenances)
+    writes.push(...renderChangedMaintenances(page, state, { ids: scope.maintenanceIds, stored, now }));
+  else if (rendersMaintenances(scope))
+    writes.push(...renderMaintenances(page, state, input.maintenanceMonths, now));
   for (const monitor of clockParts(scope) ? seriesOf(input) : []) {
     if (scope.availability !== 'all' && !scope.availability.has(monitor.id)) continue;
     const bodies = availabilityPeriods.map(
@@ -123,7 +148,7 @@ export const renderPage = (input: RenderInput, scope: RenderScope): PageRenderPl
 
 /** Whether a render of `scope` computes availability or the next clock change: it needs the monitors' series. */
 export const clockParts = (scope: RenderScope): boolean =>
-  scope.maintenances || scope.availability === 'all' || scope.availability.size > 0;
+  rendersMaintenances(scope) || scope.availability === 'all' || scope.availability.size > 0;
 
 const seriesOf = (input: RenderInput): readonly MonitorSnapshot[] => {
   if (input.series === null) throw new Error("render needs the monitors' series but none were read");

@@ -21,7 +21,12 @@ import { known, listRead, mapRead, runRead, tupleRead, type Read } from '../stor
 import { loadRenderStates } from './loadRenderStates.ts';
 import type { WriteOp } from '../../projections/store/writeOps.ts';
 import { monitorSnapshotRead, monitorStatusRead } from '../readModels/series/monitorSnapshotRead.ts';
-import { clockParts, renderPage, type RenderScope } from '../../projections/pageRender/renderPage.ts';
+import {
+  clockParts,
+  renderPage,
+  rendersMaintenances,
+  type RenderScope,
+} from '../../projections/pageRender/renderPage.ts';
 import { must } from '../shared/must.ts';
 
 export type PageRender = Readonly<{
@@ -77,8 +82,10 @@ export const renderPages = async (
     const wanted = (renders: readonly PageRender[]) =>
       renders.map(({ slug, scope }) => ({
         page: { tag, slug },
-        whole: scope.incidents,
+        whole: scope.incidents || scope.maintenances,
         changed: [...(scope.incidentIds ?? [])],
+        changedMaintenances: [...(scope.maintenanceIds ?? [])],
+        now,
       }));
     const controlRead: Read<Control> = control
       ? known(control)
@@ -110,9 +117,12 @@ export const renderPages = async (
     if (checkpoint === null) return false;
     // After a failed render, lists are rendered whole: the change that failed is in no mark now.
     const widens = ({ slug, scope }: PageRender) =>
-      quarantined.get(slug)?.kind === 'render' && scope.incidentIds !== undefined;
+      quarantined.get(slug)?.kind === 'render' &&
+      (scope.incidentIds !== undefined || scope.maintenanceIds !== undefined);
     const renders = chunk.map((render) =>
-      widens(render) ? { ...render, scope: { ...render.scope, incidents: true } } : render,
+      widens(render)
+        ? { ...render, scope: { ...render.scope, incidents: true, maintenances: true } }
+        : render,
     );
     const loaded = chunk.some(widens)
       ? await loadRenderStates(redis, { tag, wanted: wanted(renders) }, known(null), monitorsOf)
@@ -120,7 +130,10 @@ export const renderPages = async (
     const writes: WriteOp[] = [];
     for (const [i, render] of renders.entries()) {
       const page = { tag, slug: render.slug };
-      const { state, incidentMonths } = must(loaded.states[i], 'the document of a page of the chunk');
+      const { state, incidentMonths, maintenanceLists } = must(
+        loaded.states[i],
+        'the document of a page of the chunk',
+      );
       const { series, monitors } = must(loaded.perPage[i], 'the monitors of a page of the chunk');
       const maintenanceMonths = must(monthsLoaded[i], 'the maintenance months of a page of the chunk');
       const deleted = isGone(state);
@@ -128,13 +141,24 @@ export const renderPages = async (
       const stale = deleted ? await runRead(redis, renderedKeysRead(page, maintenanceMonths)) : [];
       try {
         const plan = renderPage(
-          { page, state, monitors, series, maintenanceMonths, incidentMonths, staleKeys: stale, now, urls },
+          {
+            page,
+            state,
+            monitors,
+            series,
+            maintenanceMonths,
+            maintenanceLists,
+            incidentMonths,
+            staleKeys: stale,
+            now,
+            urls,
+          },
           render.scope,
         );
         writes.push(...plan.writes);
         // A partial render only knows the clock changes of what it rendered: it may bring the due
         // time forward but never push back one that a skipped part still needs.
-        const full = deleted || (render.scope.maintenances && render.scope.availability === 'all');
+        const full = deleted || (rendersMaintenances(render.scope) && render.scope.availability === 'all');
         const due = scheduleDue(tag, render.slug, plan.due, full ? 'exact' : 'earlier');
         if (due !== null) writes.push(due);
         // A render that works again ends a render quarantine; a skipped event stays reported.

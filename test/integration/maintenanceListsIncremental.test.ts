@@ -122,9 +122,7 @@ describe('maintenance lists updated in place', () => {
     // counts and listed months of those two months: nothing of the 401 others.
     expect(lists.filter((c) => c.name === 'del')).toEqual([]);
     const members = new Set(
-      lists.flatMap((c) =>
-        c.name === 'zadd' ? [c.args[c.args.length - 1]] : c.name === 'zrem' ? c.args : [],
-      ),
+      lists.flatMap((c) => (c.name === 'zadd' ? c.args.slice(-1) : c.name === 'zrem' ? c.args : [])),
     );
     expect([...members]).toEqual(['u1']);
     const docFields = lists.filter((c) => c.key === `${prefix}:mnt:docs`).map((c) => c.args[0]);
@@ -151,12 +149,24 @@ describe('maintenance lists updated in place', () => {
       pageConfigured(slug, {}, '2026-10-01T00:00:00Z'),
       monitorConfigured(slug, 31, { name: 'API' }, '2026-10-01T00:00:00Z'),
     );
-    // 55 past ones, six of them ending together at the 50th place by latest change (the feeds).
+    // 55 past ones (p), five of them starting together at the 50th place by start (the Statuspage
+    // list), and 55 older ones (q) cancelled lately, five together at the 50th place by latest
+    // change once every maintenance has settled (the feeds): ties at the last place shown.
+    const tied = (i: number) => (i >= 9 && i <= 13 ? 11 : i);
     const past = Array.from({ length: 55 }, (_, i) => {
-      const end = Date.parse('2026-10-02T00:00:00Z') + (i >= 3 && i <= 8 ? 3 : i) * 12 * HOUR;
-      return scheduled(slug, `p${i}`, '2026-10-01T00:00:00Z', end - HOUR, end);
+      const start = Date.parse('2026-10-02T00:00:00Z') + tied(i) * 12 * HOUR;
+      return scheduled(slug, `p${i}`, '2026-10-01T00:00:00Z', start, start + HOUR);
     });
-    await env.append(...past);
+    const older = Array.from({ length: 55 }, (_, i) => {
+      const start = Date.parse('2025-03-01T00:00:00Z') + i * 24 * HOUR;
+      return scheduled(slug, `q${i}`, '2025-02-01T00:00:00Z', start, start + HOUR);
+    });
+    await env.append(...past, ...older);
+    await env.append(
+      ...older.map((_, i) =>
+        transition(slug, `q${i}`, iso(Date.parse('2026-11-10T00:00:00Z') + tied(i) * HOUR), 'cancelled'),
+      ),
+    );
     await env.append(
       scheduled(slug, 'a', at('18:00'), ms('20:30'), ms('21:30'), { components: ['API'] }),
       scheduled(slug, 'b', at('18:00'), ms('21:00'), Date.parse('2026-12-01T02:00:00Z')),
@@ -169,6 +179,17 @@ describe('maintenance lists updated in place', () => {
         at('18:00'),
         Date.parse('2026-12-05T10:00:00Z'),
         Date.parse('2026-12-05T11:00:00Z'),
+      ),
+      // In progress for over a year: neither among the newest by start nor settled until December.
+      scheduled(
+        slug,
+        'g',
+        at('18:00'),
+        Date.parse('2025-01-01T00:00:00Z'),
+        Date.parse('2026-12-01T01:00:00Z'),
+        {
+          components: ['API'],
+        },
       ),
     );
     await env.project();
