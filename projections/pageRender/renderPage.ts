@@ -142,13 +142,18 @@ export const renderPage = (input: RenderInput, scope: RenderScope): PageRenderPl
     writes.push(...replaceAvailability(page, monitor.id, bodies));
   }
   // The due time follows the maintenances and the failure timelines: a render that touches
-  // neither (checks that flip nothing, the minute tick) leaves the scheduled one standing.
-  return { writes, due: clockParts(scope) ? nextClockChange(state, seriesOf(input), now) : null };
+  // neither (checks that flip nothing, the minute tick) leaves the scheduled one standing, and one
+  // of changed maintenances alone knows only theirs (it may bring the due time forward).
+  if (clockParts(scope)) return { writes, due: nextClockChange(state, seriesOf(input), now) };
+  return { writes, due: rendersMaintenances(scope) ? nextClockChange(state, [], now) : null };
 };
 
-/** Whether a render of `scope` computes availability or the next clock change: it needs the monitors' series. */
+/**
+ * Whether a render of `scope` computes availability or the next clock change of the whole page:
+ * it needs the monitors' series. A render of changed maintenances alone does not.
+ */
 export const clockParts = (scope: RenderScope): boolean =>
-  rendersMaintenances(scope) || scope.availability === 'all' || scope.availability.size > 0;
+  scope.maintenances || scope.availability === 'all' || scope.availability.size > 0;
 
 const seriesOf = (input: RenderInput): readonly MonitorSnapshot[] => {
   if (input.series === null) throw new Error("render needs the monitors' series but none were read");
