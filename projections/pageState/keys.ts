@@ -18,11 +18,11 @@ export const pageStateKeys = (page: PageRef) => {
      * windows that are not empty, by start and by end, and the cancelled ones among them.
      */
     maintenancesByStart: `${p}:state:mnt:start`,
-    maintenancesBySettled: `${p}:state:mnt:settled`,
-    windowsByStart: `${p}:state:mnt:win:start`,
-    windowsByEnd: `${p}:state:mnt:win:end`,
-    cancelledByStart: `${p}:state:mnt:off:start`,
-    cancelledByEnd: `${p}:state:mnt:off:end`,
+    maintenancesBySettled: `${p}:state:mnt:upd`,
+    windowsByStart: `${p}:state:mnt:ws`,
+    windowsByEnd: `${p}:state:mnt:we`,
+    cancelledByStart: `${p}:state:mnt:cs`,
+    cancelledByEnd: `${p}:state:mnt:ce`,
     updated: `${p}:updated`,
   };
 };
