@@ -2,7 +2,8 @@
 // checks each), then steady state at one check per monitor per minute with a status flip every
 // few seconds, projected by one real worker process. It prints the worker's CPU per minute and per
 // page-minute, the projection lag p99, flip-to-visible freshness p99, Redis bytes per page, and
-// the cost of an incident update on a page with 10,000 incidents (docs/scaling.md).
+// the cost (CPU, bytes written) of an incident update on a page with 10,000 incidents and of a
+// maintenance update on a page with 10,000 maintenances (docs/scaling.md).
 import { readFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { appendEvents } from '../src/eventLog/appendEvents.ts';
