@@ -94,23 +94,25 @@ export const renderPages = async (
           quarantineRead(tag),
         ]);
     // Only availability and the next clock change need the monitors' series; status needs heads.
-    const monitorsOf = (state: PageState | null, i: number): Read<Monitors> => {
-      const configs = state && !state.deleted ? Object.values(state.monitors).sort(byId) : [];
-      return clockParts(must(chunk[i], 'a page of the chunk').scope)
-        ? mapRead(listRead(configs.map((m) => monitorSnapshotRead(tag, m, now))), (series) => ({
-            series,
-            monitors: series,
-          }))
-        : mapRead(listRead(configs.map((m) => monitorStatusRead(tag, m))), (monitors) => ({
-            series: null,
-            monitors,
-          }));
-    };
+    const monitorsOf =
+      (renders: readonly PageRender[]) =>
+      (state: PageState | null, i: number): Read<Monitors> => {
+        const configs = state && !state.deleted ? Object.values(state.monitors).sort(byId) : [];
+        return clockParts(must(renders[i], 'a page of the chunk').scope)
+          ? mapRead(listRead(configs.map((m) => monitorSnapshotRead(tag, m, now))), (series) => ({
+              series,
+              monitors: series,
+            }))
+          : mapRead(listRead(configs.map((m) => monitorStatusRead(tag, m))), (monitors) => ({
+              series: null,
+              monitors,
+            }));
+      };
     const first = await loadRenderStates(
       redis,
       { tag, wanted: wanted(chunk) },
       tupleRead([controlRead, listRead(refs.map((page) => maintenanceMonthsRead(page)))]),
-      monitorsOf,
+      monitorsOf(chunk),
     );
     const [[checkpoint, quarantined], monthsLoaded] = first.alongside;
     control = [checkpoint, quarantined];
@@ -125,7 +127,7 @@ export const renderPages = async (
         : render,
     );
     const loaded = chunk.some(widens)
-      ? await loadRenderStates(redis, { tag, wanted: wanted(renders) }, known(null), monitorsOf)
+      ? await loadRenderStates(redis, { tag, wanted: wanted(renders) }, known(null), monitorsOf(renders))
       : first;
     const writes: WriteOp[] = [];
     for (const [i, render] of renders.entries()) {
