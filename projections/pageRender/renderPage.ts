@@ -113,7 +113,15 @@ export const renderPage = (input: RenderInput, scope: RenderScope): PageRenderPl
     ),
   );
   const incidentsChanged = scope.incidents || (scope.incidentIds?.size ?? 0) > 0;
-  const feeds = incidentsChanged || rendersMaintenances(scope); // what feeds show changes only with these
+  const stored = input.maintenanceLists;
+  // Any render shows the page at `now`: maintenances the clock moved since the lists were rendered
+  // (before the due render of the next minute) are written with it, lists and feeds alike.
+  const clockMoved =
+    rendersMaintenances(scope) || stored === null
+      ? []
+      : renderChangedMaintenances(page, state, { ids: new Set(), stored, now });
+  // What feeds show changes only with these.
+  const feeds = incidentsChanged || rendersMaintenances(scope) || clockMoved.length > 0;
   writes.push(
     ...renderSubscriptions({
       page,
@@ -129,7 +137,7 @@ export const renderPage = (input: RenderInput, scope: RenderScope): PageRenderPl
   if (scope.incidents) writes.push(...renderIncidents(page, state));
   else if (scope.incidentIds)
     writes.push(...renderChangedIncidents(page, state, scope.incidentIds, input.incidentMonths));
-  const stored = input.maintenanceLists;
+  writes.push(...clockMoved);
   if (scope.maintenanceIds && stored && !scope.maintenances)
     writes.push(...renderChangedMaintenances(page, state, { ids: scope.maintenanceIds, stored, now }));
   else if (rendersMaintenances(scope))
