@@ -2,7 +2,8 @@
 // checks each), then steady state at one check per monitor per minute with a status flip every
 // few seconds, projected by one real worker process. It prints the worker's CPU per minute and per
 // page-minute, the projection lag p99, flip-to-visible freshness p99, Redis bytes per page, and
-// the cost of an incident update on a page with 10,000 incidents (docs/scaling.md).
+// the cost (CPU, bytes written) of an incident update on a page with 10,000 incidents and of a
+// maintenance update on a page with 10,000 maintenances (docs/scaling.md).
 import { readFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { appendEvents } from '../src/eventLog/appendEvents.ts';
@@ -16,7 +17,8 @@ import { createProjectorQueue } from '../src/projector/queue.ts';
 import { rebuild } from '../src/projector/rebuild.ts';
 import { runPartition } from '../src/projector/runPartition.ts';
 import { partitionOf } from '../src/shared/pageHash.ts';
-import { MINUTE_MS, formatTimestamp } from '../src/shared/time.ts';
+import { HOUR_MS, MINUTE_MS, formatTimestamp } from '../src/shared/time.ts';
+import { commandsDuring, writeBytes } from '../test/support/redisWrites.ts';
 import { projectorDeps, type BenchEnv } from './benchEnv.ts';
 import { buildToScratch, startWorker } from './children.ts';
 import {
@@ -34,7 +36,7 @@ export type FleetSettings = Readonly<{
   pages: number;
   /** Minutes of steady state measured. */
   steadyMinutes: number;
-  /** Incidents on the page whose update cost is measured. */
+  /** Incidents (and maintenances) on the page whose update cost is measured. */
   incidents: number;
 }>;
 
@@ -50,6 +52,8 @@ const FLIP_EVERY_MS = 3_000;
 const SAMPLED_PAGES = 10;
 /** The baseline of the incident-update cost: the same page with a short history. */
 const FEW_INCIDENTS = 100;
+/** Maintenances still to come on the page whose maintenance-update cost is measured. */
+const UPCOMING = 10;
 const TICKS_PER_SECOND = 100; // /proc/<pid>/stat counts CPU time in clock ticks (USER_HZ)
 
 type Log = (line: string) => void;
@@ -176,9 +180,50 @@ const measureWorker = async <T>(env: BenchEnv, measure: () => Promise<T>) => {
   }
 };
 
-/** Worker CPU of one incident update on a page with `count` incidents, in this process (median of 20). */
-export const incidentUpdateCost = async (env: BenchEnv, count: number, log: Log) => {
+type UpdateCost = Readonly<{ ms: number; bytes: number }>;
+
+/**
+ * Worker CPU of one update (median of 20) on a page whose history `history` appends, projected
+ * and rendered in this process; and the Redis bytes a 21st update writes to the page's keys
+ * (seen through MONITOR, apart from the timed rounds: watching costs this process CPU too).
+ */
+const updateCost = async (
+  env: BenchEnv,
+  slug: string,
+  history: Generator<RawEvent>,
+  update: (round: number, at: string) => RawEvent,
+): Promise<UpdateCost> => {
   const deps = projectorDeps(env);
+  await appendAll(env.db, history, { batchSize: 5_000 });
+  // Projected by this process from the partition's checkpoint (the fleet is projected already).
+  const active = (await readActive(env.redis, env.prefix))!;
+  const partition = partitionOf(slug, active.partitions);
+  const ref = { prefix: env.prefix, version: active.version, partition, partitions: active.partitions };
+  while (!(await runPartition(deps, ref, { mode: 'continuous' })).caughtUp);
+  const once = async (round: number) => {
+    await appendEvents(env.db, [update(round, formatTimestamp(Date.now()))], { now: new Date() });
+    await sleep(20); // the reader's horizon: the append's transaction is visible to it
+    const cpu = process.cpuUsage();
+    let events = 0;
+    for (let tries = 0; events === 0 && tries < 50; tries += 1) {
+      events += (await runPartition(deps, ref, { mode: 'continuous' })).events;
+      if (events === 0) await sleep(10);
+    }
+    const used = process.cpuUsage(cpu);
+    return (used.user + used.system) / 1000;
+  };
+  const costs: number[] = [];
+  for (let round = 0; round < 20; round += 1) costs.push(await once(round));
+  const page = pageKeyPattern({ tag: partitionTag(env.prefix, active.version, partition), slug }).slice(
+    0,
+    -1,
+  );
+  const seen = await commandsDuring(env.redisUrl, page, () => once(20));
+  return { ms: percentile(costs, 50), bytes: writeBytes(seen) };
+};
+
+/** One incident update on a page with `count` incidents, each opened and resolved. */
+export const incidentUpdateCost = (env: BenchEnv, count: number, log: Log): Promise<UpdateCost> => {
   const slug = `fleet-incidents-${count}`;
   const monitors = benchMonitors(slug, 5_000_000 + count, MONITORS);
   const startMs = Date.now() - count * MINUTE_MS - 10 * MINUTE_MS;
@@ -202,43 +247,76 @@ export const incidentUpdateCost = async (env: BenchEnv, count: number, log: Log)
       };
     }
   }
-  await appendAll(env.db, history(), { batchSize: 5_000 });
-  // Projected by this process from the partition's checkpoint (the fleet is projected already).
-  const active = (await readActive(env.redis, env.prefix))!;
-  const ref = {
-    prefix: env.prefix,
-    version: active.version,
-    partition: partitionOf(slug, active.partitions),
-    partitions: active.partitions,
-  };
-  while (!(await runPartition(deps, ref, { mode: 'continuous' })).caughtUp);
-  const costs: number[] = [];
-  for (let round = 0; round < 20; round += 1) {
-    const id = `i${count - 1 - (round % count)}`;
-    await appendEvents(
-      env.db,
-      [
-        {
-          type: 'incident.updated',
-          page: slug,
-          at: formatTimestamp(Date.now()),
-          data: { incident_id: id, state: 'monitoring', message: `Round ${round}` },
-        },
-      ],
-      { now: new Date() },
-    );
-    await sleep(20); // the reader's horizon: the append's transaction is visible to it
-    const cpu = process.cpuUsage();
-    let events = 0;
-    for (let tries = 0; events === 0 && tries < 50; tries += 1) {
-      events += (await runPartition(deps, ref, { mode: 'continuous' })).events;
-      if (events === 0) await sleep(10);
-    }
-    const used = process.cpuUsage(cpu);
-    costs.push((used.user + used.system) / 1000);
-  }
-  return percentile(costs, 50);
+  return updateCost(env, slug, history(), (round, at) => ({
+    type: 'incident.updated',
+    page: slug,
+    at,
+    data: { incident_id: `i${count - 1 - (round % count)}`, state: 'monitoring', message: `Round ${round}` },
+  }));
 };
+
+/**
+ * One maintenance update on a page with `count` maintenances: an hour each, six hours apart, all
+ * completed but the last ten, still to come; an update moves one of those and describes it.
+ */
+export const maintenanceUpdateCost = (env: BenchEnv, count: number, log: Log): Promise<UpdateCost> => {
+  const slug = `fleet-maintenances-${count}`;
+  const monitors = benchMonitors(slug, 6_000_000 + count, MONITORS);
+  const nowMs = Math.floor(Date.now() / MINUTE_MS) * MINUTE_MS;
+  const startOf = (i: number) => nowMs + (i - (count - UPCOMING)) * 6 * HOUR_MS + HOUR_MS;
+  log(`  a page with ${count.toLocaleString('en-US')} maintenances…`);
+  function* history(): Generator<RawEvent> {
+    yield* setupEvents(slug, monitors, startOf(0) - HOUR_MS);
+    for (let i = 0; i < count; i += 1)
+      yield {
+        type: 'maintenance.scheduled',
+        page: slug,
+        at: formatTimestamp(Math.min(nowMs, startOf(i) - HOUR_MS)),
+        data: {
+          maintenance_id: `m${i}`,
+          title: `Maintenance ${i}`,
+          scheduled_start: formatTimestamp(startOf(i)),
+          scheduled_end: formatTimestamp(startOf(i) + HOUR_MS),
+          components: [monitors[i % MONITORS]!.name],
+        },
+      };
+  }
+  return updateCost(env, slug, history(), (round, at) => {
+    const i = count - 1 - (round % UPCOMING);
+    const start = startOf(i) + (round + 1) * HOUR_MS;
+    return {
+      type: 'maintenance.updated',
+      page: slug,
+      at,
+      data: {
+        maintenance_id: `m${i}`,
+        description: `Moved in round ${round}`,
+        scheduled_start: formatTimestamp(start),
+        scheduled_end: formatTimestamp(start + HOUR_MS),
+      },
+    };
+  });
+};
+
+/** An update's CPU beside the same page with a short history, and the bytes it writes. */
+const updateFigures = (kind: string, count: number, cost: UpdateCost, few: UpdateCost): Figure[] => [
+  figure(`${kind} update on a page with ${count.toLocaleString('en-US')} ${kind}s`, 'ms CPU', cost.ms, {
+    baseline: { name: `a page with ${FEW_INCIDENTS} ${kind}s`, value: few.ms },
+    ratio: cost.ms / few.ms,
+    target: { text: '< 5 ms', met: cost.ms < 5 },
+    detail: { note: 'median of 20, projected and rendered in the bench process' },
+  }),
+  figure(
+    `Redis bytes one ${kind} update writes (${count.toLocaleString('en-US')} ${kind}s)`,
+    'bytes',
+    cost.bytes,
+    {
+      baseline: { name: `a page with ${FEW_INCIDENTS} ${kind}s`, value: few.bytes },
+      ratio: cost.bytes / few.bytes,
+      detail: { note: "the commands on the page's keys, their keys and arguments" },
+    },
+  ),
+];
 
 export const fleetPhase = async (env: BenchEnv, settings: FleetSettings, log: Log): Promise<Figure[]> => {
   const deps = projectorDeps(env);
@@ -299,8 +377,10 @@ export const fleetPhase = async (env: BenchEnv, settings: FleetSettings, log: Lo
   const { lags, freshness, minutes, cpu } = await measureWorker(env, () =>
     steadyState(env, pages, settings, log),
   );
-  const fewIncidentsMs = await incidentUpdateCost(env, FEW_INCIDENTS, log);
-  const incidentMs = await incidentUpdateCost(env, settings.incidents, log);
+  const fewIncidents = await incidentUpdateCost(env, FEW_INCIDENTS, log);
+  const incident = await incidentUpdateCost(env, settings.incidents, log);
+  const fewMaintenances = await maintenanceUpdateCost(env, FEW_INCIDENTS, log);
+  const maintenance = await maintenanceUpdateCost(env, settings.incidents, log);
 
   const pageMinutes = settings.pages * minutes;
   return [
@@ -338,16 +418,7 @@ export const fleetPhase = async (env: BenchEnv, settings: FleetSettings, log: Lo
         note: `${Math.round(keys / SAMPLED_PAGES)} keys a page; the largest kinds: ${largest}`,
       },
     }),
-    figure(
-      `incident update on a page with ${settings.incidents.toLocaleString('en-US')} incidents`,
-      'ms CPU',
-      incidentMs,
-      {
-        baseline: { name: `a page with ${FEW_INCIDENTS} incidents`, value: fewIncidentsMs },
-        ratio: incidentMs / fewIncidentsMs,
-        target: { text: '< 5 ms', met: incidentMs < 5 },
-        detail: { note: 'median of 20, projected and rendered in the bench process' },
-      },
-    ),
+    ...updateFigures('incident', settings.incidents, incident, fewIncidents),
+    ...updateFigures('maintenance', settings.incidents, maintenance, fewMaintenances),
   ];
 };

@@ -36,13 +36,10 @@ export type EvolvedBatch = Readonly<{
   deadLetters: DeadLetter[];
 }>;
 
-// An incident event marks only its incident (its lists are updated in place); page events, whole lists.
-const pageEventMarks = (event: ProjectedEvent): RenderSet[] => [
-  ...(event.type.startsWith('page.') ? ['dirtyIncidents' as const] : []),
-  ...(event.type.startsWith('maintenance.') || event.type.startsWith('page.')
-    ? ['dirtyMaintenances' as const]
-    : []),
-];
+// An incident or maintenance event marks only its item (its lists are updated in place); page
+// events, whole lists.
+const pageEventMarks = (event: ProjectedEvent): RenderSet[] =>
+  event.type.startsWith('page.') ? ['dirtyIncidents', 'dirtyMaintenances'] : [];
 
 export const evolveBatch = (
   tag: string,
@@ -109,6 +106,8 @@ export const evolveBatch = (
       for (const set of pageEventMarks(event)) batch.mark(set, slug);
       if (event.type === 'incident.opened' || event.type === 'incident.updated')
         batch.mark('dirtyIncidentDocs', formatItemOfPage({ slug, id: event.data.incident_id }));
+      if (event.type.startsWith('maintenance.') && 'maintenance_id' in event.data)
+        batch.mark('dirtyMaintenanceDocs', formatItemOfPage({ slug, id: event.data.maintenance_id }));
     }
     if (atMs > (batch.updated.get(slug) ?? 0)) batch.updated.set(slug, atMs);
     // Checks render a page only when they change a monitor's status (planBatch decides that).

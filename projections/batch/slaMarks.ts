@@ -7,10 +7,15 @@ import { markSlaDirty } from '../sla/writes.ts';
 import type { WriteOp } from '../store/writeOps.ts';
 import type { EvolvedBatch } from './evolveBatch.ts';
 
-/** Any local month that is not the current one ends before this (zones are at most 14 h ahead of UTC). */
+const AHEAD_MS = 14 * 3_600_000; // zones are at most 14 h ahead of UTC
+
+/**
+ * Every stored (complete) local month ends by this, in any zone: the start of the current month
+ * where it began first (at UTC+14; in the last 14 h of a UTC month that is the next one's).
+ */
 const currentMonthFloor = (now: number): number => {
-  const date = new Date(now);
-  return Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1) - 14 * 3_600_000;
+  const date = new Date(now + AHEAD_MS);
+  return Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1) - AHEAD_MS;
 };
 
 export const slaMarks = (
@@ -31,6 +36,7 @@ export const slaMarks = (
   }>,
 ): WriteOp[] => {
   const from = new Map<string, number>();
+  const floor = currentMonthFloor(now);
   const mark = (slug: string, at: number) => from.set(slug, Math.min(from.get(slug) ?? at, at));
   for (const event of events) {
     switch (event.type) {
@@ -50,7 +56,12 @@ export const slaMarks = (
           before.get(event.page)?.maintenances[id],
           batch.states.get(event.page)?.maintenances[id],
         ];
-        for (const doc of docs) if (doc) mark(event.page, inProgressSpan(doc).start);
+        // A stored month changes only if the maintenance reaches into one; the current month's
+        // report is assembled when read.
+        for (const doc of docs) {
+          const start = doc ? inProgressSpan(doc).start : Infinity;
+          if (start < floor) mark(event.page, start);
+        }
         break;
       }
       case 'check.recorded': // below, per monitor
@@ -59,7 +70,6 @@ export const slaMarks = (
         break;
     }
   }
-  const floor = currentMonthFloor(now);
   for (const [monitorId, checks] of batch.checks) {
     const slug = batch.pageOf.get(monitorId);
     const earliest = Math.min(...checks.map((c) => c.at));

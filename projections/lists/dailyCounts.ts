@@ -66,7 +66,9 @@ export const monthsOfIncident = (doc: IncidentDoc): string[] => [
 ];
 
 /** Every month the window [start, end) overlaps, whatever the status (the filter shows cancelled ones too). */
-export const monthsOfMaintenance = (doc: MaintenanceDoc): string[] => {
+export const monthsOfMaintenance = (
+  doc: Pick<MaintenanceDoc, 'scheduledStart' | 'scheduledEnd'>,
+): string[] => {
   if (doc.scheduledEnd <= doc.scheduledStart) return [];
   const months: string[] = [];
   const last = monthIndexOf(doc.scheduledEnd - 1);

@@ -10,3 +10,13 @@ export const maintenanceUpdatedAt = (doc: MaintenanceDoc, nowMs: number): number
   if (status === 'completed' && !doc.completed) return Math.max(base, doc.scheduledEnd);
   return base;
 };
+
+/**
+ * The latest change the maintenance will show once the clock no longer moves its status: its
+ * latest event, or its scheduled end if it completes by the clock. Never before
+ * maintenanceUpdatedAt at any instant, and equal to it once the status is completed or cancelled.
+ */
+export const maintenanceSettledAt = (doc: MaintenanceDoc): number => {
+  const base = doc.updatedAt ?? doc.createdAt;
+  return doc.cancelled || doc.completed ? base : Math.max(base, doc.scheduledEnd);
+};

@@ -1,5 +1,5 @@
-// Write builders of the list models. Lists are replaced whole whenever one item changes (or the
-// clock moves a maintenance's status): their status and month lists all follow from the docs.
+// Write builders of the list models. Lists are replaced whole on page events and rebuilds, and
+// otherwise written item by item: their status and month lists all follow from the docs.
 import type { MaintenanceStatus } from '../types.ts';
 import { toBytes } from '../store/bytes.ts';
 import type { PageRef } from '../store/page.ts';
@@ -70,5 +70,52 @@ export const replaceMaintenances = (
       ...putCounts(keys, [[month, body]]),
       { op: 'sadd', key: keys.months, member: month },
     ]),
+  ];
+};
+
+type MaintenanceItem = ListItem & { status: MaintenanceStatus };
+
+/** Its place in its status's list, and none in the others. */
+const placeByStatus = (keys: ReturnType<typeof maintenanceKeys>, item: MaintenanceItem): WriteOp[] =>
+  MAINTENANCE_STATUSES.map((status) =>
+    status === item.status
+      ? { op: 'zadd', key: keys.status(status), score: listScore(item.startMs), member: item.id }
+      : { op: 'zrem', key: keys.status(status), member: item.id },
+  );
+
+/**
+ * Writes over what is stored: `edited` maintenances whole (leaving the months they were listed
+ * under before), only the document and status of `moved` ones (the clock moved them), and the
+ * counts of `months` (null: no maintenance overlaps it any more, so it is listed no more).
+ */
+export const putMaintenances = (
+  page: PageRef,
+  changes: Readonly<{
+    edited: readonly (MaintenanceItem & { listedBefore: readonly string[] })[];
+    moved: readonly MaintenanceItem[];
+    months: readonly (readonly [month: string, body: string | null])[];
+  }>,
+): WriteOp[] => {
+  const keys = maintenanceKeys(page);
+  return [
+    ...changes.edited.flatMap((item): WriteOp[] => [
+      ...item.listedBefore
+        .filter((month) => !item.months.includes(month))
+        .map((month): WriteOp => ({ op: 'zrem', key: keys.month(month), member: item.id })),
+      ...addItem(keys, item),
+      ...placeByStatus(keys, item),
+    ]),
+    ...changes.moved.flatMap((item): WriteOp[] => [
+      { op: 'hset', key: keys.docs, fields: [[item.id, item.json]] },
+      ...placeByStatus(keys, item),
+    ]),
+    ...changes.months.flatMap(([month, body]): WriteOp[] =>
+      body === null
+        ? [
+            { op: 'hdel', key: keys.counts, field: month },
+            { op: 'srem', key: keys.months, member: month },
+          ]
+        : [...putCounts(keys, [[month, body]]), { op: 'sadd', key: keys.months, member: month }],
+    ),
   ];
 };

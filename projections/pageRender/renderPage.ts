@@ -20,7 +20,13 @@ import { clearRenderMark } from '../store/control/writes.ts';
 import { putEmbed, putOverall, putSnippets } from '../embed/writes.ts';
 import type { PageRef } from '../store/page.ts';
 import type { WriteOp } from '../store/writeOps.ts';
-import { renderChangedIncidents, renderIncidents, renderMaintenances } from '../lists/renderLists.ts';
+import {
+  renderChangedIncidents,
+  renderChangedMaintenances,
+  renderIncidents,
+  renderMaintenances,
+} from '../lists/renderLists.ts';
+import type { StoredMaintenanceLists } from '../lists/storedMaintenanceLists.ts';
 import { renderSubscriptions } from './renderSubscriptions.ts';
 
 export type RenderScope = Readonly<{
@@ -28,9 +34,19 @@ export type RenderScope = Readonly<{
   incidents: boolean;
   /** Else only these incidents changed: their documents, months and list places. */
   incidentIds?: ReadonlySet<string>;
+  /** Every maintenance list and document (page events, a rebuild). */
   maintenances: boolean;
+  /**
+   * Else the lists follow these changed maintenances and the clock (a due page: maybe none
+   * changed); undefined: the maintenance lists are not rendered.
+   */
+  maintenanceIds?: ReadonlySet<string>;
   availability: ReadonlySet<number> | 'all';
 }>;
+
+/** Whether a render of `scope` writes the maintenance lists (whole or in place). */
+export const rendersMaintenances = (scope: RenderScope): boolean =>
+  scope.maintenances || scope.maintenanceIds !== undefined;
 
 type RenderInput = Readonly<{
   page: PageRef;
@@ -39,6 +55,11 @@ type RenderInput = Readonly<{
   /** The monitors' series, in the same order: read only when the scope needs them (needsSeries). */
   series: readonly MonitorSnapshot[] | null;
   maintenanceMonths: readonly string[]; // month keys written by the previous render
+  /**
+   * What the stored maintenance lists show, for an in-place render; null when `state` holds every
+   * maintenance (read whole), which a render of the whole lists needs.
+   */
+  maintenanceLists: StoredMaintenanceLists | null;
   /** Per month of a changed incident (scope.incidentIds), its incidents per day. */
   incidentMonths: ReadonlyMap<string, readonly number[]>;
   /** For a deleted page: every key it has that must go. */
@@ -86,7 +107,15 @@ export const renderPage = (input: RenderInput, scope: RenderScope): PageRenderPl
     ),
   );
   const incidentsChanged = scope.incidents || (scope.incidentIds?.size ?? 0) > 0;
-  const feeds = incidentsChanged || scope.maintenances; // what feeds show changes only with these
+  const stored = input.maintenanceLists;
+  // Any render shows the page at `now`: maintenances the clock moved since the lists were rendered
+  // (before the due render of the next minute) are written with it, lists and feeds alike.
+  const clockMoved =
+    rendersMaintenances(scope) || stored === null
+      ? []
+      : renderChangedMaintenances(page, state, { ids: new Set(), stored, now });
+  // What feeds show changes only with these.
+  const feeds = incidentsChanged || rendersMaintenances(scope) || clockMoved.length > 0;
   writes.push(
     ...renderSubscriptions({
       page,
@@ -102,7 +131,11 @@ export const renderPage = (input: RenderInput, scope: RenderScope): PageRenderPl
   if (scope.incidents) writes.push(...renderIncidents(page, state));
   else if (scope.incidentIds)
     writes.push(...renderChangedIncidents(page, state, scope.incidentIds, input.incidentMonths));
-  if (scope.maintenances) writes.push(...renderMaintenances(page, state, input.maintenanceMonths, now));
+  writes.push(...clockMoved);
+  if (scope.maintenanceIds && stored && !scope.maintenances)
+    writes.push(...renderChangedMaintenances(page, state, { ids: scope.maintenanceIds, stored, now }));
+  else if (rendersMaintenances(scope))
+    writes.push(...renderMaintenances(page, state, input.maintenanceMonths, now));
   for (const monitor of clockParts(scope) ? seriesOf(input) : []) {
     if (scope.availability !== 'all' && !scope.availability.has(monitor.id)) continue;
     const bodies = availabilityPeriods.map(
@@ -111,11 +144,16 @@ export const renderPage = (input: RenderInput, scope: RenderScope): PageRenderPl
     writes.push(...replaceAvailability(page, monitor.id, bodies));
   }
   // The due time follows the maintenances and the failure timelines: a render that touches
-  // neither (checks that flip nothing, the minute tick) leaves the scheduled one standing.
-  return { writes, due: clockParts(scope) ? nextClockChange(state, seriesOf(input), now) : null };
+  // neither (checks that flip nothing, the minute tick) leaves the scheduled one standing, and one
+  // of changed maintenances alone knows only theirs (it may bring the due time forward).
+  if (clockParts(scope)) return { writes, due: nextClockChange(state, seriesOf(input), now) };
+  return { writes, due: rendersMaintenances(scope) ? nextClockChange(state, [], now) : null };
 };
 
-/** Whether a render of `scope` computes availability or the next clock change: it needs the monitors' series. */
+/**
+ * Whether a render of `scope` computes availability or the next clock change of the whole page:
+ * it needs the monitors' series. A render of changed maintenances alone does not.
+ */
 export const clockParts = (scope: RenderScope): boolean =>
   scope.maintenances || scope.availability === 'all' || scope.availability.size > 0;
 

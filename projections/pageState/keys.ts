@@ -12,6 +12,17 @@ export const pageStateKeys = (page: PageRef) => {
     incidentsOpen: `${p}:state:inc:open`,
     incidentsByStart: `${p}:state:inc:start`,
     incidentsByUpdate: `${p}:state:inc:upd`,
+    /**
+     * Indexes of the maintenances (a render reads only those it shows, a month is counted without
+     * its documents): ids by scheduled start and by when they settle (maintenanceSettledAt); the
+     * windows that are not empty, by start and by end, and the cancelled ones among them.
+     */
+    maintenancesByStart: `${p}:state:mnt:start`,
+    maintenancesBySettled: `${p}:state:mnt:upd`,
+    windowsByStart: `${p}:state:mnt:ws`,
+    windowsByEnd: `${p}:state:mnt:we`,
+    cancelledByStart: `${p}:state:mnt:cs`,
+    cancelledByEnd: `${p}:state:mnt:ce`,
     updated: `${p}:updated`,
   };
 };

@@ -5,6 +5,7 @@ import { setOp, type WriteOp } from '../store/writeOps.ts';
 import { encodeIncident, encodeMaintenance, encodePageCore, encodeUpdated } from './codec.ts';
 import { pageStateKeys } from './keys.ts';
 import { incidentUpdatedAt } from '../lists/incidentUpdatedAt.ts';
+import { maintenanceSettledAt } from '../lists/maintenanceUpdatedAt.ts';
 
 export const putPageCore = (page: PageRef, state: PageState): WriteOp =>
   setOp(pageStateKeys(page).state, encodePageCore(state));
@@ -21,11 +22,28 @@ const putIncidentDocs = (page: PageRef, docs: readonly IncidentDoc[]): WriteOp[]
   ];
 };
 
-const putMaintenanceDocs = (page: PageRef, docs: readonly MaintenanceDoc[]): WriteOp => ({
-  op: 'hset',
-  key: pageStateKeys(page).stateMaintenances,
-  fields: docs.map((doc) => [doc.id, encodeMaintenance(doc)]),
-});
+/** A zadd where `score` is given, else a zrem: the member is indexed only where it belongs. */
+const placeIn = (key: string, member: string, score: number | null): WriteOp =>
+  score === null ? { op: 'zrem', key, member } : { op: 'zadd', key, score, member };
+
+const putMaintenanceDocs = (page: PageRef, docs: readonly MaintenanceDoc[]): WriteOp[] => {
+  const keys = pageStateKeys(page);
+  return [
+    { op: 'hset', key: keys.stateMaintenances, fields: docs.map((doc) => [doc.id, encodeMaintenance(doc)]) },
+    ...docs.flatMap((doc): WriteOp[] => {
+      const window = doc.scheduledEnd > doc.scheduledStart;
+      const off = window && doc.cancelled;
+      return [
+        placeIn(keys.maintenancesByStart, doc.id, doc.scheduledStart),
+        placeIn(keys.maintenancesBySettled, doc.id, maintenanceSettledAt(doc)),
+        placeIn(keys.windowsByStart, doc.id, window ? doc.scheduledStart : null),
+        placeIn(keys.windowsByEnd, doc.id, window ? doc.scheduledEnd : null),
+        placeIn(keys.cancelledByStart, doc.id, off ? doc.scheduledStart : null),
+        placeIn(keys.cancelledByEnd, doc.id, off ? doc.scheduledEnd : null),
+      ];
+    }),
+  ];
+};
 
 /** A deleted page keeps no incident or maintenance document. */
 const dropPageDocs = (page: PageRef): WriteOp[] => {
@@ -33,6 +51,17 @@ const dropPageDocs = (page: PageRef): WriteOp[] => {
   return [
     { op: 'del', keys: [keys.stateIncidents, keys.stateMaintenances] },
     { op: 'del', keys: [keys.incidentsOpen, keys.incidentsByStart, keys.incidentsByUpdate] },
+    {
+      op: 'del',
+      keys: [
+        keys.maintenancesByStart,
+        keys.maintenancesBySettled,
+        keys.windowsByStart,
+        keys.windowsByEnd,
+        keys.cancelledByStart,
+        keys.cancelledByEnd,
+      ],
+    },
   ];
 };
 
@@ -64,6 +93,6 @@ export const putPageState = (
     ...(how.wiped ? dropPageDocs(page) : []),
     putPageCore(page, after),
     ...(incidents.length > 0 ? putIncidentDocs(page, incidents) : []),
-    ...(maintenances.length > 0 ? [putMaintenanceDocs(page, maintenances)] : []),
+    ...(maintenances.length > 0 ? putMaintenanceDocs(page, maintenances) : []),
   ];
 };

@@ -1,5 +1,5 @@
 // Decides which pages to render and how much of each: pages marked by batches, and on a clock
-// tick the pages whose maintenances or availability the clock moved (the `due` set), fully.
+// tick the pages whose maintenances or availability the clock moved (the `due` set).
 // Nothing else a page stores moves with the clock: what does is assembled when read.
 import type { RedisClient } from '../store/redisClient.ts';
 import { formatItemOfPage, formatMonitorOfPage } from '../../projections/store/control/codec.ts';
@@ -12,6 +12,8 @@ type Mutable = {
   incidents: boolean;
   incidentIds: Set<string>;
   maintenances: boolean;
+  /** null: the maintenance lists are not rendered (else these changed, and the clock's are looked for). */
+  maintenanceIds: Set<string> | null;
   availability: Set<number> | 'all';
   clear: [RenderSet, string][];
 };
@@ -24,6 +26,7 @@ export const rendersOf = (queue: RenderQueue): PageRender[] => {
       incidents: false,
       incidentIds: new Set<string>(),
       maintenances: false,
+      maintenanceIds: null,
       availability: new Set<number>(),
       clear: [],
     };
@@ -41,13 +44,21 @@ export const rendersOf = (queue: RenderQueue): PageRender[] => {
   }
   for (const slug of queue.maintenances)
     Object.assign(page(slug), { maintenances: true }).clear.push(['dirtyMaintenances', slug]);
+  for (const item of queue.maintenanceDocs ?? []) {
+    const target = page(item.slug);
+    (target.maintenanceIds ??= new Set()).add(item.id);
+    target.clear.push(['dirtyMaintenanceDocs', formatItemOfPage(item)]);
+  }
   for (const member of queue.availability) {
     const target = page(member.slug);
     if (target.availability !== 'all') target.availability.add(member.monitorId);
     target.clear.push(['dirtyAvailability', formatMonitorOfPage(member)]);
   }
-  for (const slug of queue.due)
-    Object.assign(page(slug), { maintenances: true, availability: 'all' as const });
+  for (const slug of queue.due) {
+    const target = page(slug);
+    target.maintenanceIds ??= new Set();
+    target.availability = 'all';
+  }
   return [...pages].map(([slug, p]) => ({
     slug,
     scope: {
@@ -55,6 +66,7 @@ export const rendersOf = (queue: RenderQueue): PageRender[] => {
       // Only when the whole lists are not rendered anyway (undefined otherwise).
       ...(!p.incidents && p.incidentIds.size > 0 ? { incidentIds: p.incidentIds } : {}),
       maintenances: p.maintenances,
+      ...(!p.maintenances && p.maintenanceIds !== null ? { maintenanceIds: p.maintenanceIds } : {}),
       availability: p.availability,
     },
     clear: p.clear,

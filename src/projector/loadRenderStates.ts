@@ -1,5 +1,5 @@
-// What a render reads of its pages' documents: only the incidents it can show and those that
-// changed, so a page's history does not grow a render's cost (docs/read-models.md).
+// What a render reads of its pages' documents: only the incidents and maintenances it can show
+// and those that changed, so a page's history does not grow a render's cost (docs/read-models.md).
 import { daysOfMonth, incidentDailyCounts, monthsOfIncident } from '../../projections/lists/dailyCounts.ts';
 import type { PageState } from '../../projections/types.ts';
 import type { PageRef } from '../../projections/store/page.ts';
@@ -10,7 +10,6 @@ import type { RedisClient } from '../store/redisClient.ts';
 import { runPartitionRead } from '../store/partitionReads.ts';
 import {
   getString,
-  hashGetAll,
   hashGetMany,
   hashLength,
   known,
@@ -18,7 +17,6 @@ import {
   mapRead,
   setMembers,
   tupleRead,
-  zsetByScore,
   zsetCount,
   zsetScore,
   zsetScoredByScoreDesc,
@@ -26,18 +24,36 @@ import {
   type Read,
   type Scored,
 } from '../store/reads.ts';
-
-/** The Statuspage lists and the feeds show at most this many items. */
-const SHOWN_INCIDENTS = 50;
+import type { StoredMaintenanceLists } from '../../projections/lists/storedMaintenanceLists.ts';
+import {
+  maintenanceExtraRead,
+  maintenanceProbeRead,
+  probedMaintenanceIds,
+  storedListsOf,
+  type MaintenanceExtra,
+  type MaintenanceProbe,
+} from './loadMaintenances.ts';
+import { SHOWN_ITEMS, tiesRead } from './shownItems.ts';
 
 type RenderState = Readonly<{
   state: PageState | null;
   /** Per month of a changed incident, its incidents per day (the first of the month first). */
   incidentMonths: ReadonlyMap<string, readonly number[]>;
+  /** What the stored maintenance lists show; null when `state` was read whole. */
+  maintenanceLists: StoredMaintenanceLists | null;
 }>;
 
-/** Whole document: `incidents` says the render rewrites every incident list. */
-type StateWanted = Readonly<{ page: PageRef; whole: boolean; changed: readonly string[] }>;
+/**
+ * `whole`: the whole document (the render rewrites every list); else the incidents and
+ * maintenances `changed` names and those a render at `now` can show.
+ */
+type StateWanted = Readonly<{
+  page: PageRef;
+  whole: boolean;
+  changed: readonly string[];
+  changedMaintenances: readonly string[];
+  now: number;
+}>;
 
 const monthsOfStarts = (starts: readonly number[]): string[] => [
   ...new Set(starts.flatMap((startedAt) => monthsOfIncident({ startedAt } as never))),
@@ -54,12 +70,13 @@ const wholeRead = (want: StateWanted): Read<RenderState> =>
   mapRead(pageStateRead(want.page), (state) => ({
     state,
     incidentMonths: countsFromDocs(state, want.changed),
+    maintenanceLists: null,
   }));
 
 type Probe = Readonly<{
   core: string | null;
   updated: string | null;
-  maintenances: Record<string, string>;
+  maintenances: MaintenanceProbe;
   stored: number;
   indexed: number;
   open: string[];
@@ -68,14 +85,20 @@ type Probe = Readonly<{
   changedStarts: (number | null)[];
 }>;
 
+const wantedMaintenances = (want: StateWanted) => ({
+  page: want.page,
+  changed: want.changedMaintenances,
+  now: want.now,
+});
+
 const probeRead = (want: StateWanted): Read<Probe> => {
   const keys = pageStateKeys(want.page);
-  const top = (key: string) => zsetScoredByScoreDesc(key, '+inf', '-inf', SHOWN_INCIDENTS);
+  const top = (key: string) => zsetScoredByScoreDesc(key, '+inf', '-inf', SHOWN_ITEMS);
   return mapRead(
     tupleRead([
       getString(keys.state),
       getString(keys.updated),
-      hashGetAll(keys.stateMaintenances),
+      maintenanceProbeRead(wantedMaintenances(want)),
       hashLength(keys.stateIncidents),
       zsetSize(keys.incidentsByStart),
       setMembers(keys.incidentsOpen),
@@ -97,17 +120,16 @@ const probeRead = (want: StateWanted): Read<Probe> => {
   );
 };
 
-/** Every member scored like the last of a full top list (ties at the last place), else nothing. */
-const tiesRead = (key: string, top: readonly Scored[]): Read<string[]> => {
-  const last = top.length === SHOWN_INCIDENTS ? top[top.length - 1] : undefined;
-  return last ? zsetByScore(key, Number(last[1]), Number(last[1])) : known([]);
-};
-
 /** Incidents started on each day of the month: one count per day, whatever the month holds. */
 const monthRead = (key: string, month: string): Read<number[]> =>
   listRead(daysOfMonth(month).map(([start, end]) => zsetCount(key, start, `(${end}`)));
 
-type Extra = Readonly<{ ties: string[]; months: string[]; starts: number[][] }>;
+type Extra = Readonly<{
+  ties: string[];
+  months: string[];
+  starts: number[][];
+  maintenances: MaintenanceExtra;
+}>;
 
 const extraRead = (want: StateWanted, probe: Probe): Read<Extra> => {
   const keys = pageStateKeys(want.page);
@@ -117,8 +139,14 @@ const extraRead = (want: StateWanted, probe: Probe): Read<Extra> => {
       tiesRead(keys.incidentsByStart, probe.byStart),
       tiesRead(keys.incidentsByUpdate, probe.byUpdate),
       listRead(months.map((month) => monthRead(keys.incidentsByStart, month))),
+      maintenanceExtraRead(want.page, probe.maintenances),
     ]),
-    ([startTies, updateTies, starts]) => ({ ties: [...startTies, ...updateTies], months, starts }),
+    ([startTies, updateTies, starts, maintenances]) => ({
+      ties: [...startTies, ...updateTies],
+      months,
+      starts,
+      maintenances,
+    }),
   );
 };
 
@@ -132,13 +160,27 @@ const probedIds = (want: StateWanted, probe: Probe): string[] => [
   ]),
 ];
 
-const docsRead = (want: StateWanted, ids: readonly string[]): Read<(string | null)[]> =>
-  ids.length === 0 ? known([]) : hashGetMany(pageStateKeys(want.page).stateIncidents, ids);
+type Docs = Readonly<{ incidents: (string | null)[]; maintenances: (string | null)[] }>;
 
-/** The document without its incidents: enough for what a page's monitors need read. */
+const docsRead = (
+  want: StateWanted,
+  ids: Readonly<{ incidents: string[]; maintenances: string[] }>,
+): Read<Docs> => {
+  const keys = pageStateKeys(want.page);
+  const many = (key: string, fields: readonly string[]) =>
+    fields.length === 0 ? known([]) : hashGetMany(key, fields);
+  return mapRead(
+    tupleRead([many(keys.stateIncidents, ids.incidents), many(keys.stateMaintenances, ids.maintenances)]),
+    ([incidents, maintenances]) => ({ incidents, maintenances }),
+  );
+};
+
+/** The document without its incidents and maintenances: enough for what a page's monitors need read. */
 const coreOf = (probe: Probe): PageState | null =>
-  decodePage({ core: probe.core, updated: probe.updated, incidents: {}, maintenances: probe.maintenances })
-    ?.state ?? null;
+  decodePage({ core: probe.core, updated: probe.updated, incidents: {}, maintenances: {} })?.state ?? null;
+
+const byId = (ids: readonly string[], texts: readonly (string | null)[]): Record<string, string | null> =>
+  Object.fromEntries(ids.map((id, n) => [id, texts[n] ?? null]));
 
 /**
  * The render states of `wanted`, in order, in two round trips for them all (a third only for ties
@@ -169,8 +211,10 @@ export const loadRenderStates = async <A, P>(
   );
   for (const [i, whole] of wholes.entries()) if (whole) results[i] = whole;
   // An index that does not cover every incident: the page is read whole after all.
-  const indexed = probed.filter(({ probe }) => probe.stored === probe.indexed);
-  const unindexed = probed.filter(({ probe }) => probe.stored !== probe.indexed);
+  const covered = (probe: Probe) =>
+    probe.stored === probe.indexed && probe.maintenances.stored === probe.maintenances.indexed;
+  const indexed = probed.filter(({ probe }) => covered(probe));
+  const unindexed = probed.filter(({ probe }) => !covered(probe));
   const early = new Map<number, PageState | null>([
     ...wholes.flatMap((whole, i) => (whole ? [[i, whole.state] as const] : [])),
     ...indexed.map(({ i, probe }) => [i, coreOf(probe)] as const),
@@ -182,7 +226,10 @@ export const loadRenderStates = async <A, P>(
       listRead(unindexed.map(({ i, want }) => mapRead(wholeRead(want), (fallback) => ({ i, fallback })))),
       listRead(
         indexed.map((page) => {
-          const firstIds = probedIds(page.want, page.probe);
+          const firstIds = {
+            incidents: probedIds(page.want, page.probe),
+            maintenances: probedMaintenanceIds(wantedMaintenances(page.want), page.probe.maintenances),
+          };
           return mapRead(
             tupleRead([extraRead(page.want, page.probe), docsRead(page.want, firstIds)]),
             ([extra, firstDocs]) => ({ ...page, extra, firstIds, firstDocs }),
@@ -199,8 +246,14 @@ export const loadRenderStates = async <A, P>(
     tupleRead([
       listRead(
         firsts.map((page) => {
-          const first = new Set(page.firstIds);
-          const tieIds = [...new Set(page.extra.ties)].filter((id) => !first.has(id));
+          const beyond = (ties: readonly string[], first: readonly string[]) => {
+            const known = new Set(first);
+            return [...new Set(ties)].filter((id) => !known.has(id));
+          };
+          const tieIds = {
+            incidents: beyond(page.extra.ties, page.firstIds.incidents),
+            maintenances: beyond(page.extra.maintenances.ties, page.firstIds.maintenances),
+          };
           return mapRead(docsRead(page.want, tieIds), (tieDocs) => ({ ...page, tieIds, tieDocs }));
         }),
       ),
@@ -209,18 +262,23 @@ export const loadRenderStates = async <A, P>(
       ),
     ]),
   );
-  for (const { i, probe, extra, firstIds, firstDocs, tieIds, tieDocs } of withTies) {
-    const texts = [...firstDocs, ...tieDocs];
-    const incidents = Object.fromEntries([...firstIds, ...tieIds].map((id, n) => [id, texts[n] ?? null]));
+  for (const { i, want, probe, extra, firstIds, firstDocs, tieIds, tieDocs } of withTies) {
     const decoded = decodePage({
       core: probe.core,
       updated: probe.updated,
-      incidents,
-      maintenances: probe.maintenances,
+      incidents: byId(
+        [...firstIds.incidents, ...tieIds.incidents],
+        [...firstDocs.incidents, ...tieDocs.incidents],
+      ),
+      maintenances: byId(
+        [...firstIds.maintenances, ...tieIds.maintenances],
+        [...firstDocs.maintenances, ...tieDocs.maintenances],
+      ),
     });
     results[i] = {
       state: decoded?.state ?? null,
       incidentMonths: new Map(extra.months.map((month, n) => [month, extra.starts[n] ?? []] as const)),
+      maintenanceLists: storedListsOf(wantedMaintenances(want), probe.maintenances, extra.maintenances),
     };
   }
   const pages: P[] = [];

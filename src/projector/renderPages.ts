@@ -21,7 +21,12 @@ import { known, listRead, mapRead, runRead, tupleRead, type Read } from '../stor
 import { loadRenderStates } from './loadRenderStates.ts';
 import type { WriteOp } from '../../projections/store/writeOps.ts';
 import { monitorSnapshotRead, monitorStatusRead } from '../readModels/series/monitorSnapshotRead.ts';
-import { clockParts, renderPage, type RenderScope } from '../../projections/pageRender/renderPage.ts';
+import {
+  clockParts,
+  renderPage,
+  rendersMaintenances,
+  type RenderScope,
+} from '../../projections/pageRender/renderPage.ts';
 import { must } from '../shared/must.ts';
 import { activationKeysOf, purgeKeysOf, purgeWrites, type EdgePurgeQueue } from './renderPurgeKeys.ts';
 
@@ -81,8 +86,10 @@ export const renderPages = async (
     const wanted = (renders: readonly PageRender[]) =>
       renders.map(({ slug, scope }) => ({
         page: { tag, slug },
-        whole: scope.incidents,
+        whole: scope.incidents || scope.maintenances,
         changed: [...(scope.incidentIds ?? [])],
+        changedMaintenances: [...(scope.maintenanceIds ?? [])],
+        now,
       }));
     const controlRead: Read<Control> = control
       ? known(control)
@@ -91,40 +98,48 @@ export const renderPages = async (
           quarantineRead(tag),
         ]);
     // Only availability and the next clock change need the monitors' series; status needs heads.
-    const monitorsOf = (state: PageState | null, i: number): Read<Monitors> => {
-      const configs = state && !state.deleted ? Object.values(state.monitors).sort(byId) : [];
-      return clockParts(must(chunk[i], 'a page of the chunk').scope)
-        ? mapRead(listRead(configs.map((m) => monitorSnapshotRead(tag, m, now))), (series) => ({
-            series,
-            monitors: series,
-          }))
-        : mapRead(listRead(configs.map((m) => monitorStatusRead(tag, m))), (monitors) => ({
-            series: null,
-            monitors,
-          }));
-    };
+    const monitorsOf =
+      (renders: readonly PageRender[]) =>
+      (state: PageState | null, i: number): Read<Monitors> => {
+        const configs = state && !state.deleted ? Object.values(state.monitors).sort(byId) : [];
+        return clockParts(must(renders[i], 'a page of the chunk').scope)
+          ? mapRead(listRead(configs.map((m) => monitorSnapshotRead(tag, m, now))), (series) => ({
+              series,
+              monitors: series,
+            }))
+          : mapRead(listRead(configs.map((m) => monitorStatusRead(tag, m))), (monitors) => ({
+              series: null,
+              monitors,
+            }));
+      };
     const first = await loadRenderStates(
       redis,
       { tag, wanted: wanted(chunk) },
       tupleRead([controlRead, listRead(refs.map((page) => maintenanceMonthsRead(page)))]),
-      monitorsOf,
+      monitorsOf(chunk),
     );
     const [[checkpoint, quarantined], monthsLoaded] = first.alongside;
     control = [checkpoint, quarantined];
     if (checkpoint === null) return false;
     // After a failed render, lists are rendered whole: the change that failed is in no mark now.
     const widens = ({ slug, scope }: PageRender) =>
-      quarantined.get(slug)?.kind === 'render' && scope.incidentIds !== undefined;
+      quarantined.get(slug)?.kind === 'render' &&
+      (scope.incidentIds !== undefined || scope.maintenanceIds !== undefined);
     const renders = chunk.map((render) =>
-      widens(render) ? { ...render, scope: { ...render.scope, incidents: true } } : render,
+      widens(render)
+        ? { ...render, scope: { ...render.scope, incidents: true, maintenances: true } }
+        : render,
     );
     const loaded = chunk.some(widens)
-      ? await loadRenderStates(redis, { tag, wanted: wanted(renders) }, known(null), monitorsOf)
+      ? await loadRenderStates(redis, { tag, wanted: wanted(renders) }, known(null), monitorsOf(renders))
       : first;
     const writes: WriteOp[] = [];
     for (const [i, render] of renders.entries()) {
       const page = { tag, slug: render.slug };
-      const { state, incidentMonths } = must(loaded.states[i], 'the document of a page of the chunk');
+      const { state, incidentMonths, maintenanceLists } = must(
+        loaded.states[i],
+        'the document of a page of the chunk',
+      );
       const { series, monitors } = must(loaded.perPage[i], 'the monitors of a page of the chunk');
       const maintenanceMonths = must(monthsLoaded[i], 'the maintenance months of a page of the chunk');
       const deleted = isGone(state);
@@ -132,13 +147,24 @@ export const renderPages = async (
       const stale = deleted ? await runRead(redis, renderedKeysRead(page, maintenanceMonths)) : [];
       try {
         const plan = renderPage(
-          { page, state, monitors, series, maintenanceMonths, incidentMonths, staleKeys: stale, now, urls },
+          {
+            page,
+            state,
+            monitors,
+            series,
+            maintenanceMonths,
+            maintenanceLists,
+            incidentMonths,
+            staleKeys: stale,
+            now,
+            urls,
+          },
           render.scope,
         );
         writes.push(...plan.writes);
         // A partial render only knows the clock changes of what it rendered: it may bring the due
         // time forward but never push back one that a skipped part still needs.
-        const full = deleted || (render.scope.maintenances && render.scope.availability === 'all');
+        const full = deleted || (rendersMaintenances(render.scope) && render.scope.availability === 'all');
         const due = scheduleDue(tag, render.slug, plan.due, full ? 'exact' : 'earlier');
         if (due !== null) writes.push(due);
         // A render that works again ends a render quarantine; a skipped event stays reported.

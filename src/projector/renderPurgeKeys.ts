@@ -25,10 +25,10 @@ export const purgeKeysOf = (renders: readonly MarkedRender[]): { soft: string[];
     if (render.clear.length === 0) continue;
     const incidents = marked(render, 'dirtyIncidents');
     const maintenances = marked(render, 'dirtyMaintenances');
-    // An incident event marks only its document (dirtyIncidentDocs); its lists change all the same.
+    // An incident or maintenance event marks only its item (dirty*Docs); its lists change all the same.
+    const item = marked(render, 'dirtyIncidentDocs') || marked(render, 'dirtyMaintenanceDocs');
     if (incidents && maintenances) out.hard.push(pageKey(render.slug));
-    else if (incidents || maintenances || marked(render, 'dirtyIncidentDocs'))
-      out.soft.push(pageKey(render.slug));
+    else if (incidents || maintenances || item) out.soft.push(pageKey(render.slug));
     else out.soft.push(checksKey(render.slug));
   }
   return out;

@@ -36,6 +36,7 @@ export const partitionKeys = (tag: string) => ({
   /** `<slug>|<incidentId>` whose incident changed: only its document, month and lists are written. */
   dirtyIncidentDocs: `${tag}:dirty:inc:docs`,
   dirtyMaintenances: `${tag}:dirty:mnt`,
+  dirtyMaintenanceDocs: `${tag}:dirty:mnt:docs`,
   /** `<slug>|<monitorId>` whose availability must be rendered again. */
   dirtyAvailability: `${tag}:dirty:avail`,
   /** `<slug>` scored by when its maintenances or availability next change by the clock alone. */

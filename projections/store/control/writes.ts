@@ -5,7 +5,13 @@ import { partitionKeys } from './keys.ts';
 
 /** The sets of a partition that drive rendering; members are slugs, or "<slug>|<monitorId>". */
 export type RenderSet =
-  'pages' | 'dirty' | 'dirtyIncidents' | 'dirtyIncidentDocs' | 'dirtyMaintenances' | 'dirtyAvailability';
+  | 'pages'
+  | 'dirty'
+  | 'dirtyIncidents'
+  | 'dirtyIncidentDocs'
+  | 'dirtyMaintenances'
+  | 'dirtyMaintenanceDocs'
+  | 'dirtyAvailability';
 
 export const markForRender = (tag: string, set: RenderSet, member: string): WriteOp => ({
   op: 'sadd',

@@ -21,6 +21,8 @@ export type RenderQueue = Readonly<{
   /** Single incidents that changed (their page's lists are updated, not rewritten). */
   incidentDocs?: ItemOfPage[];
   maintenances: string[];
+  /** Single maintenances that changed (their page's lists are updated, not rewritten). */
+  maintenanceDocs?: ItemOfPage[];
   availability: MonitorOfPage[];
   /** Pages whose clock-dependent outputs changed by `now` (a tick only). */
   due: string[];
@@ -34,6 +36,7 @@ export const queueOfMarks = (marks: readonly (readonly [RenderSet, string])[]): 
     incidents: of('dirtyIncidents'),
     incidentDocs: of('dirtyIncidentDocs').map(parseItemOfPage),
     maintenances: of('dirtyMaintenances'),
+    maintenanceDocs: of('dirtyMaintenanceDocs').map(parseItemOfPage),
     availability: of('dirtyAvailability').map(parseMonitorOfPage),
     due: [],
   };
@@ -47,14 +50,16 @@ export const renderQueueRead = (tag: string, options: { tick: boolean; now: numb
       setMembers(pk.dirtyIncidents),
       setMembers(pk.dirtyIncidentDocs),
       setMembers(pk.dirtyMaintenances),
+      setMembers(pk.dirtyMaintenanceDocs),
       setMembers(pk.dirtyAvailability),
       options.tick ? zsetByScore(pk.due, '-inf', options.now) : known<string[]>([]),
     ]),
-    ([dirty, incidents, incidentDocs, maintenances, availability, due]) => ({
+    ([dirty, incidents, incidentDocs, maintenances, maintenanceDocs, availability, due]) => ({
       dirty,
       incidents,
       incidentDocs: incidentDocs.map(parseItemOfPage),
       maintenances,
+      maintenanceDocs: maintenanceDocs.map(parseItemOfPage),
       availability: availability.map(parseMonitorOfPage),
       due,
     }),

@@ -32,10 +32,11 @@ describe('planBatch: dirty scopes', () => {
     expect(marked(plan.writes, 'pages')).toEqual(['acme']);
   });
 
-  it('given a page, when a maintenance is scheduled, then maintenances are rendered again', () => {
+  it('given a page, when a maintenance is scheduled, then only that maintenance is marked', () => {
     const plan = when({ states: { acme: aPage() } }, [maintenance('2026-11-22T10:00:00Z')]);
     expect(marked(plan.writes, 'dirty:inc')).toEqual([]);
-    expect(marked(plan.writes, 'dirty:mnt')).toEqual(['acme']);
+    expect(marked(plan.writes, 'dirty:mnt')).toEqual([]);
+    expect(marked(plan.writes, 'dirty:mnt:docs')).toEqual(['acme|m1']);
   });
 
   it('given nothing, when a page is configured with a monitor, then everything of it is marked once', () => {

@@ -36,14 +36,49 @@ describe('rendersOf', () => {
     ]);
   });
 
-  it('given a tick, renders only the pages whose clock-dependent parts are due, and those fully', () => {
+  it('given a tick, renders only the pages whose clock-dependent parts are due: their maintenances the clock moved and all availability', () => {
     const renders = rendersOf({
       ...empty,
       due: ['b'],
       availability: [{ slug: 'b', monitorId: 1 }],
     });
     expect(renders.map((r) => [r.slug, r.scope])).toEqual([
-      ['b', { incidents: false, maintenances: true, availability: 'all' }],
+      ['b', { incidents: false, maintenances: false, maintenanceIds: new Set(), availability: 'all' }],
+    ]);
+  });
+
+  it('given maintenance marks, renders the lists of the maintenances that changed, or whole after a page event', () => {
+    const renders = rendersOf({
+      ...empty,
+      maintenances: ['b'],
+      maintenanceDocs: [
+        { slug: 'a', id: 'm1' },
+        { slug: 'a', id: 'm2' },
+        { slug: 'b', id: 'm3' },
+      ],
+    });
+    expect(renders.map((r) => [r.slug, r.scope, r.clear])).toEqual([
+      [
+        'b',
+        { incidents: false, maintenances: true, availability: new Set() },
+        [
+          ['dirtyMaintenances', 'b'],
+          ['dirtyMaintenanceDocs', 'b|m3'],
+        ],
+      ],
+      [
+        'a',
+        {
+          incidents: false,
+          maintenances: false,
+          maintenanceIds: new Set(['m1', 'm2']),
+          availability: new Set(),
+        },
+        [
+          ['dirtyMaintenanceDocs', 'a|m1'],
+          ['dirtyMaintenanceDocs', 'a|m2'],
+        ],
+      ],
     ]);
   });
 });
