@@ -3,7 +3,7 @@ import type { OverallStatus } from '../../src/shared/overallStatus.ts';
 import { toBytes } from '../store/bytes.ts';
 import type { PageRef } from '../store/page.ts';
 import { setOp, type WriteOp } from '../store/writeOps.ts';
-import { embedChangedMessage, renderedMessage } from '../store/changes.ts';
+import { embedChangedMessage, renderedMessage, settingsChangedMessage } from '../store/changes.ts';
 import { embedKeys, encodeEmbed, type EmbedParts } from './codec.ts';
 import { partitionKeys } from '../store/control/keys.ts';
 
@@ -31,6 +31,13 @@ export const announceChecks = (tag: string, slug: string): WriteOp => ({
   op: 'publish',
   channel: partitionKeys(tag).changes,
   message: embedChangedMessage(slug),
+});
+
+/** A page event was rendered: API processes drop the page's cached reads rather than answer from them once more. */
+export const announceSettings = (tag: string, slug: string): WriteOp => ({
+  op: 'publish',
+  channel: partitionKeys(tag).changes,
+  message: settingsChangedMessage(slug),
 });
 
 export const putSnippets = (page: PageRef, body: string): WriteOp =>

@@ -67,23 +67,25 @@ export const createReadCache = (subscriber: Subscriber, prefix: string, options:
     previous = new Map();
   };
 
-  const invalidate = (page: string) => {
+  /** `drop`: the page's settings changed, so no entry may answer again, not even once while refreshing. */
+  const invalidate = (page: string, drop: boolean) => {
     stats.invalidations += 1;
     seq += 1;
     invalidated.set(page, seq);
     for (const [key, fill] of fills) if (fill.page === page) fills.delete(key);
-    for (const key of byPage.get(page) ?? []) {
+    for (const key of [...(byPage.get(page) ?? [])]) {
       const entry = entries.peek(key);
-      if (entry === undefined || entry.stale) continue;
+      if (entry === undefined || (entry.stale && !drop)) continue;
       // A stale answer is never older than the TTL: one kept longer may be a minute behind the log.
-      if (entry.long) entries.delete(key);
+      if (drop || entry.long) entries.delete(key);
       else entries.set(key, { ...entry, stale: true }, { noUpdateTTL: true }); // still dies at its TTL
     }
   };
 
   subscriber.psubscribe(changesPattern(prefix), (channel, message) => {
     if (!channel.endsWith(CHANNEL_SUFFIX)) return;
-    invalidate(pageKeyOf(channel.slice(0, -CHANNEL_SUFFIX.length), parsePageChange(message).slug));
+    const change = parsePageChange(message);
+    invalidate(pageKeyOf(channel.slice(0, -CHANNEL_SUFFIX.length), change.slug), change.settings);
   });
   subscriber.onDown(dropAll);
   subscriber.onLive(dropAll);

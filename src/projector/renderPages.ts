@@ -28,7 +28,14 @@ import {
   type RenderScope,
 } from '../../projections/pageRender/renderPage.ts';
 import { must } from '../shared/must.ts';
-import { activationKeysOf, purgeKeysOf, purgeWrites, type EdgePurgeQueue } from './renderPurgeKeys.ts';
+import {
+  activationKeysOf,
+  purgeKeysOf,
+  purgeWrites,
+  rendersPageEvent,
+  type EdgePurgeQueue,
+} from './renderPurgeKeys.ts';
+import { announceSettings } from '../../projections/embed/writes.ts';
 
 export type PageRender = Readonly<{
   slug: string;
@@ -161,6 +168,9 @@ export const renderPages = async (
           },
           render.scope,
         );
+        // Announced before the render's own messages: no API process answers from what it cached
+        // for the page's previous settings (a page turned private must not be served public once more).
+        if (rendersPageEvent(render)) writes.push(announceSettings(tag, render.slug));
         writes.push(...plan.writes);
         // A partial render only knows the clock changes of what it rendered: it may bring the due
         // time forward but never push back one that a skipped part still needs.

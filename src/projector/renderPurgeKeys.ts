@@ -13,6 +13,10 @@ type MarkedRender = Readonly<{ slug: string; clear: readonly (readonly [set: str
 
 const marked = (render: MarkedRender, set: string): boolean => render.clear.some(([s]) => s === set);
 
+/** A page event marks both incidents and maintenances: the page may have turned private, blocked or deleted. */
+export const rendersPageEvent = (render: MarkedRender): boolean =>
+  marked(render, 'dirtyIncidents') && marked(render, 'dirtyMaintenances');
+
 /**
  * The keys to purge: `page-{slug}` when an incident, maintenance or page event changed the page,
  * else (checks and monitor events only) `page-{slug}.checks`. A page event marks both incidents and
@@ -27,7 +31,7 @@ export const purgeKeysOf = (renders: readonly MarkedRender[]): { soft: string[];
     const maintenances = marked(render, 'dirtyMaintenances');
     // An incident or maintenance event marks only its item (dirty*Docs); its lists change all the same.
     const item = marked(render, 'dirtyIncidentDocs') || marked(render, 'dirtyMaintenanceDocs');
-    if (incidents && maintenances) out.hard.push(pageKey(render.slug));
+    if (rendersPageEvent(render)) out.hard.push(pageKey(render.slug));
     else if (incidents || maintenances || item) out.soft.push(pageKey(render.slug));
     else out.soft.push(checksKey(render.slug));
   }

@@ -177,6 +177,41 @@ describe('the response cache', () => {
     expect(t.cache.stats().stale - stale).toBeLessThanOrEqual(2);
   });
 
+  it('never answers from what it cached for a page that was then made private, not even once', async () => {
+    const t = await cachedApp(600_000);
+    await projectAll(
+      env,
+      (
+        await env.append(
+          pageConfigured('vault', { plan: 'growth' }, '2026-11-22T11:00:00Z'),
+          monitorConfigured('vault', 7, { name: 'Vault' }, '2026-11-22T11:00:00Z'),
+        )
+      ).accepted,
+    );
+    const paths = [
+      '/api/embed/status?slug=vault',
+      '/api/status-pages/vault/incidents',
+      '/api/status/vault/charts',
+    ];
+    for (const path of paths) expect((await t.get(path)).status).toBe(200);
+    for (const path of paths) expect((await t.get(path)).status).toBe(200); // now from memory
+    const { invalidations } = t.cache.stats();
+    const token = 'a-token-of-at-least-16-chars';
+    await projectAll(
+      env,
+      (
+        await env.append(
+          pageConfigured('vault', { plan: 'growth', auth_token: token }, '2026-11-22T11:05:00Z'),
+        )
+      ).accepted,
+    );
+    for (let tries = 0; tries < 100 && t.cache.stats().invalidations === invalidations; tries += 1)
+      await sleep(10);
+    // The first read after the announcement: never the public body the cache held.
+    for (const path of paths)
+      expect({ path, status: (await t.get(path)).status }).toEqual({ path, status: 401 });
+  });
+
   it('never serves a body past the TTL while its subscriber hangs', async () => {
     const t = await cachedApp(300);
     await checkAndProject('up');
