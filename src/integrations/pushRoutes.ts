@@ -1,5 +1,7 @@
 // GET or POST /push/{token} on the public port: a push monitor reports in (docs/integrations.md).
-// `?status=up|down|degraded` (default up), `?ping=<ms>`; one check a second per token at most.
+// `?status=up|down|degraded` (default up), `?ping=<ms>`; one check a second per monitor at most,
+// across every API process: the check's id names its monitor and second, so a second push in the
+// same second is the log's duplicate.
 import { Router, type Request, type Response } from 'express';
 import { LRUCache } from 'lru-cache';
 import type { DatabasePool } from 'slonik';
@@ -10,7 +12,6 @@ import { CheckStatus } from '../events/check.ts';
 import { sendError } from '../http/errors.ts';
 import { wakeAfterAppend, type Wake } from '../projector/queue.ts';
 import type { Clock } from '../shared/clock.ts';
-import { hashToken } from '../shared/hashToken.ts';
 import type { Logger } from '../shared/logger.ts';
 import { findToken } from './integrationTokens.ts';
 import { pageMonitors } from './pageMonitors.ts';
@@ -18,7 +19,11 @@ import { pageMonitors } from './pageMonitors.ts';
 export type PushDeps = Readonly<{ db: DatabasePool; wake: Wake; clock: Clock; log: Logger }>;
 
 const PUSH_ROUTE = '/push/:token';
-const MIN_GAP_MS = 1_000;
+const SECOND_MS = 1_000;
+
+/** The id of a push's check: one per monitor and second. */
+export const pushCheckId = (monitorId: number, atMs: number): string =>
+  `push-${String(monitorId)}-${String(Math.floor(atMs / SECOND_MS))}`;
 
 const Query = z.object({
   status: CheckStatus.default('up'),
@@ -30,13 +35,13 @@ const Query = z.object({
     .optional(),
 });
 
-/** The last accepted push per token digest: a second must pass before the next. */
+/** The second of each monitor's last push in this process: a repeat is refused without a query. */
 const createPushThrottle = () => {
-  const last = new LRUCache<string, number>({ max: 100_000 });
-  return (key: string, nowMs: number): boolean => {
-    const previous = last.get(key);
-    if (previous !== undefined && nowMs - previous < MIN_GAP_MS) return false;
-    last.set(key, nowMs);
+  const last = new LRUCache<number, number>({ max: 100_000 });
+  return (monitorId: number, nowMs: number): boolean => {
+    const second = Math.floor(nowMs / SECOND_MS);
+    if (last.get(monitorId) === second) return false;
+    last.set(monitorId, second);
     return true;
   };
 };
@@ -64,7 +69,7 @@ export const pushRoutes = (deps: PushDeps): Router => {
       sendError(res, 'invalid_parameters');
       return;
     }
-    if (!admit(hashToken(presented), now.getTime())) {
+    if (!admit(monitor.id, now.getTime())) {
       sendError(res, 'too_many_requests', undefined, 1);
       return;
     }
@@ -72,6 +77,7 @@ export const pushRoutes = (deps: PushDeps): Router => {
       deps.db,
       [
         {
+          id: pushCheckId(monitor.id, now.getTime()),
           type: 'check.recorded',
           page: found.page,
           at: now.toISOString(),
@@ -80,6 +86,10 @@ export const pushRoutes = (deps: PushDeps): Router => {
       ],
       { now },
     );
+    if (result.accepted === 0) {
+      sendError(res, 'too_many_requests', undefined, 1); // another process took this second's push
+      return;
+    }
     void wakeAfterAppend(deps.wake, result.pages, (error) => {
       deps.log.warn({ err: (error as Error).message }, 'push: waking projectors failed');
     });

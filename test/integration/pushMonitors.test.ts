@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { appendEvents, InvalidBatch } from '../../src/eventLog/appendEvents.ts';
 import { appendMissedHeartbeats, missedCheckId } from '../../src/integrations/missedHeartbeats.ts';
+import { pushCheckId, type PushDeps } from '../../src/integrations/pushRoutes.ts';
 import { StoredEvent } from '../../src/events/storedEvent.ts';
 import { monitorConfigured, pageConfigured } from '../support/events.ts';
 import { integrationsApp } from '../support/integrationsFixture.ts';
@@ -19,6 +20,8 @@ let env: ProjectorEnv;
 let operator: ReturnType<typeof integrationsApp>;
 let api: ReturnType<typeof appOf>;
 let token: string;
+let config: ReturnType<typeof loadConfig>;
+let push: PushDeps;
 
 const checks = () =>
   env.t.db.any(sql.type(
@@ -42,8 +45,8 @@ beforeAll(async () => {
     monitorConfigured('acme', 8, { name: 'Website' }),
   );
   operator = integrationsApp(env);
-  const config = loadConfig({ PUBLIC_BASE_URL: URLS.baseUrl, PAGE_URL_TEMPLATE: URLS.pageUrlTemplate });
-  const push = {
+  config = loadConfig({ PUBLIC_BASE_URL: URLS.baseUrl, PAGE_URL_TEMPLATE: URLS.pageUrlTemplate });
+  push = {
     db: env.t.db,
     wake: () => Promise.resolve(),
     clock: env.now,
@@ -109,6 +112,9 @@ describe('push monitors', () => {
       { error: 'too many requests' },
       '1',
     ]);
+    // Another API process (a throttle of its own) in the same second: the log refuses the repeat.
+    const otherProcess = appOf(env, config, { push });
+    expect((await request(otherProcess).get(`/push/${token}`)).status).toBe(429);
     env.setNow('2026-11-22T12:00:01Z');
     const degraded = await request(api).post(`/push/${token}?status=degraded&ping=250`);
     expect([degraded.status, degraded.body]).toEqual([200, { ok: true }]);
@@ -118,8 +124,18 @@ describe('push monitors', () => {
     });
     expect((await request(api).get('/push/spp_unknown')).status).toBe(404);
     expect(await checks()).toEqual([
-      { at: Date.parse('2026-11-22T12:00:00Z'), status: 'up', ms: 0, id: null },
-      { at: Date.parse('2026-11-22T12:00:01Z'), status: 'degraded', ms: 250, id: null },
+      {
+        at: Date.parse('2026-11-22T12:00:00Z'),
+        status: 'up',
+        ms: 0,
+        id: pushCheckId(7, Date.parse('2026-11-22T12:00:00Z')),
+      },
+      {
+        at: Date.parse('2026-11-22T12:00:01Z'),
+        status: 'degraded',
+        ms: 250,
+        id: `push-7-${String(Date.parse('2026-11-22T12:00:01Z') / 1000)}`,
+      },
     ]);
   });
 
@@ -152,7 +168,7 @@ describe('push monitors', () => {
     expect((await request(api).get(`/push/${token}`)).status).toBe(200);
     expect((await checks()).slice(2)).toEqual([
       { at: deadline, status: 'down', ms: 0, id: 'push-missed-7-1795348891000' },
-      { at: Date.parse('2026-11-22T12:05:00Z'), status: 'up', ms: 0, id: null },
+      { at: Date.parse('2026-11-22T12:05:00Z'), status: 'up', ms: 0, id: 'push-7-1795349100' },
     ]);
     await env.project();
     const availability = await request(api).get('/api/status-pages/acme/monitors/7/availability?period=24h');
