@@ -41,7 +41,7 @@ describe('maintenance window boundaries between renders', () => {
     for (const path of PATHS) {
       const res = await request(app).get(path).buffer(true);
       const body = Buffer.isBuffer(res.body) ? res.body.toString('utf8') : res.text; // the badge's SVG
-      out.push({ path, status: res.status, body, etag: res.headers['etag'] as string | undefined });
+      out.push({ path, status: res.status, body, etag: res.headers['etag'] });
     }
     return out;
   };
