@@ -5,7 +5,13 @@ import { pagePrefix, type PageRef } from '../store/page.ts';
 
 export const embedKeys = (page: PageRef) => {
   const p = pagePrefix(page);
-  return { embed: `${p}:embed`, snippets: `${p}:snippets`, overall: `${p}:overall` };
+  return {
+    embed: `${p}:embed`,
+    snippets: `${p}:snippets`,
+    overall: `${p}:overall`,
+    /** The instants the stored overall holds for (overallSpan.ts). */
+    overallSpan: `${p}:overall:span`,
+  };
 };
 
 export type { EmbedParts };

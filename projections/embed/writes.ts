@@ -6,6 +6,7 @@ import { setOp, type WriteOp } from '../store/writeOps.ts';
 import { embedChangedMessage, renderedMessage, settingsChangedMessage } from '../store/changes.ts';
 import { embedKeys, encodeEmbed, type EmbedParts } from './codec.ts';
 import { partitionKeys } from '../store/control/keys.ts';
+import { encodeOverallSpan, type OverallSpan } from './overallSpan.ts';
 
 /**
  * The parts with the access document, versioned: only changed fields are written, and the page's
@@ -43,5 +44,7 @@ export const announceSettings = (tag: string, slug: string): WriteOp => ({
 export const putSnippets = (page: PageRef, body: string): WriteOp =>
   setOp(embedKeys(page).snippets, toBytes(body));
 
-export const putOverall = (page: PageRef, overall: OverallStatus): WriteOp =>
-  setOp(embedKeys(page).overall, overall);
+export const putOverall = (page: PageRef, overall: OverallStatus, span: OverallSpan): WriteOp[] => [
+  setOp(embedKeys(page).overall, overall),
+  setOp(embedKeys(page).overallSpan, encodeOverallSpan(span)),
+];

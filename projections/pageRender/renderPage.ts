@@ -18,6 +18,7 @@ import { replaceAvailability } from '../availability/storage.ts';
 import { partitionKeys } from '../store/control/keys.ts';
 import { clearRenderMark } from '../store/control/writes.ts';
 import { putEmbed, putOverall, putSnippets } from '../embed/writes.ts';
+import type { OverallSpan } from '../embed/overallSpan.ts';
 import type { PageRef } from '../store/page.ts';
 import type { WriteOp } from '../store/writeOps.ts';
 import {
@@ -64,6 +65,8 @@ type RenderInput = Readonly<{
   incidentMonths: ReadonlyMap<string, readonly number[]>;
   /** For a deleted page: every key it has that must go. */
   staleKeys: readonly string[];
+  /** The maintenance window boundaries around `now`: the instants the overall holds for. */
+  overallSpan: OverallSpan;
   now: number;
   urls: UrlSettings;
 }>;
@@ -89,7 +92,7 @@ export const renderPage = (input: RenderInput, scope: RenderScope): PageRenderPl
   const overall = pageOverall(state, monitors, now);
   const statusPageUrl = pageUrl(state.settings, input.urls);
   writes.push(
-    putOverall(page, overall),
+    ...putOverall(page, overall, input.overallSpan),
     putEmbed(
       page,
       renderEmbedParts({

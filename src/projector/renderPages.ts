@@ -19,6 +19,7 @@ import { quarantineRead } from '../readModels/quarantine/reads.ts';
 import { commitWrites } from '../store/control/commitWrites.ts';
 import { known, listRead, mapRead, runRead, tupleRead, type Read } from '../store/reads.ts';
 import { loadRenderStates } from './loadRenderStates.ts';
+import { overallSpanRead } from './overallSpanRead.ts';
 import type { WriteOp } from '../../projections/store/writeOps.ts';
 import { monitorSnapshotRead, monitorStatusRead } from '../readModels/series/monitorSnapshotRead.ts';
 import {
@@ -122,10 +123,14 @@ export const renderPages = async (
     const first = await loadRenderStates(
       redis,
       { tag, wanted: wanted(chunk) },
-      tupleRead([controlRead, listRead(refs.map((page) => maintenanceMonthsRead(page)))]),
+      tupleRead([
+        controlRead,
+        listRead(refs.map((page) => maintenanceMonthsRead(page))),
+        listRead(refs.map((page) => overallSpanRead(page, now))),
+      ]),
       monitorsOf(chunk),
     );
-    const [[checkpoint, quarantined], monthsLoaded] = first.alongside;
+    const [[checkpoint, quarantined], monthsLoaded, spans] = first.alongside;
     control = [checkpoint, quarantined];
     if (checkpoint === null) return false;
     // After a failed render, lists are rendered whole: the change that failed is in no mark now.
@@ -163,6 +168,7 @@ export const renderPages = async (
             maintenanceLists,
             incidentMonths,
             staleKeys: stale,
+            overallSpan: must(spans[i], 'the overall span of a page of the chunk'),
             now,
             urls,
           },

@@ -6,17 +6,21 @@ import type { PageAccess } from '../../projections/access/codec.ts';
 import { availabilityExistsRead, availabilityRead } from './availability/reads.ts';
 import type { StoredBytes } from '../../projections/store/bytes.ts';
 import type { EmbedParts } from '../../projections/embed/codec.ts';
-import { embedRead, overallRead, snippetsRead } from './embed/reads.ts';
+import { embedRead, overallRead, overallSpanRead, snippetsRead } from './embed/reads.ts';
 import type { ListKeys } from '../../projections/lists/keys.ts';
 import { dailyCountsRead, listPageRead, type ListPage, type ListSlice } from './lists/reads.ts';
 import type { PageRef } from '../../projections/store/page.ts';
-import { known, readAll, runRead, tupleRead } from '../store/reads.ts';
+import { getString, known, readAll, runRead, tupleRead } from '../store/reads.ts';
 import { renderEmbedParts } from '../../projections/embed/embed.ts';
 import { pageUrl } from '../../projections/render/pageUrl.ts';
 import { accessOf, documentOf, documentsRead, renderPendingRead } from './series/pendingRender.ts';
 import { pageOverall } from '../../projections/pageRender/pageOverall.ts';
 import type { MonitorSnapshot, UrlSettings } from '../../projections/types.ts';
 import { readAtInstant } from './series/pageSeriesRead.ts';
+import { overallHoldsAt } from '../../projections/embed/overallSpan.ts';
+import { assemblyInstant } from '../http/assemblyClock.ts';
+import { decodeUpdated } from '../../projections/pageState/codec.ts';
+import { pageStateKeys } from '../../projections/pageState/keys.ts';
 
 export type StoredRead = Readonly<{ access: PageAccess | null; stored: StoredBytes | null }>;
 
@@ -31,6 +35,7 @@ export type SeriesRead = Readonly<{
   /** The instant the series were read for (assemblyInstant). */
   instant: number;
 }>;
+type OverallRead = Readonly<{ access: PageAccess | null; overall: string | null }>;
 type EmbedRead = Readonly<{
   access: PageAccess | null;
   parts: Partial<EmbedParts>;
@@ -42,21 +47,14 @@ type EmbedRead = Readonly<{
   instant: number;
 }>;
 
-export const createPageReads = (redis: RedisClient, urls: UrlSettings) => ({
-  access: (page: PageRef): Promise<PageAccess | null> => runRead(redis, accessRead(page)),
-
-  /** The stored snippets response. */
-  snippets: async (page: PageRef): Promise<StoredRead> => {
-    const [access, stored] = await readAll(redis, [accessRead(page), snippetsRead(page)]);
-    return { access, stored };
-  },
-
+export const createPageReads = (redis: RedisClient, urls: UrlSettings) => {
   /**
    * The page's monitors' series and overall status at its assembly instant (charts, minute
-   * data), all from one log position: the overall as rendered while no render is pending, else
-   * computed from the same read as the monitors' states (with the access document).
+   * data), all from one log position: the overall as rendered while no render is pending and it
+   * holds at that instant (no maintenance window boundary in between), else computed from the same
+   * read as the monitors' states (with the access document).
    */
-  series: async (page: PageRef, clockNow: number): Promise<SeriesRead> => {
+  const series = async (page: PageRef, clockNow: number): Promise<SeriesRead> => {
     const readAt = (documents: boolean) =>
       readAtInstant(redis, page, {
         clockNow,
@@ -65,93 +63,121 @@ export const createPageReads = (redis: RedisClient, urls: UrlSettings) => ({
           accessRead(page),
           overallRead(page),
           renderPendingRead(page),
+          overallSpanRead(page),
           documents ? documentsRead(page, false) : known(null),
         ]),
       });
     let read = await readAt(false);
-    if (read.rest[2]) read = await readAt(true);
+    if (read.rest[2] || !overallHoldsAt(read.rest[3], read.instant)) read = await readAt(true);
     const { instant, core, monitors, rest } = read;
-    const [access, stored, , documents] = rest;
+    const [access, stored, , , documents] = rest;
     const state = documents === null ? null : documentOf(core, documents);
     if (state === null || monitors === null || stored === null)
       return { access, overall: stored, monitors, instant };
     return { access: accessOf(state), overall: pageOverall(state, monitors, instant), monitors, instant };
-  },
+  };
 
-  /** The badge's overall status. */
-  overall: async (page: PageRef) => {
-    const [access, overall] = await readAll(redis, [accessRead(page), overallRead(page)]);
-    return { access, overall };
-  },
+  return {
+    access: (page: PageRef): Promise<PageAccess | null> => runRead(redis, accessRead(page)),
 
-  /** One month's stored daily counts (null: none stored); `month` null reads access only. */
-  dailyCounts: async (page: PageRef, keys: ListKeys, month: string | null): Promise<StoredRead> => {
-    const counts = month === null ? known(null) : dailyCountsRead(keys, month);
-    const [access, stored] = await readAll(redis, [accessRead(page), counts]);
-    return { access, stored };
-  },
+    /** The stored snippets response. */
+    snippets: async (page: PageRef): Promise<StoredRead> => {
+      const [access, stored] = await readAll(redis, [accessRead(page), snippetsRead(page)]);
+      return { access, stored };
+    },
 
-  /** `monitorId` null reads access only, `period` null skips the body (but not the monitor's existence). */
-  availability: async (
-    page: PageRef,
-    monitorId: number | null,
-    period: string | null,
-  ): Promise<AvailabilityRead> => {
-    const [access, monitorExists, stored] = await readAll(redis, [
-      accessRead(page),
-      monitorId === null ? known(false) : availabilityExistsRead(page, monitorId),
-      monitorId === null || period === null ? known(null) : availabilityRead(page, monitorId, period),
-    ]);
-    return { access, monitorExists, stored };
-  },
+    series,
 
-  /**
-   * The stored embed parts and the page's latest event; with `series`, the monitors' series at
-   * the page's assembly instant too (rtm, upd). One log position: while a render is pending, the
-   * parts are computed from the same read as the series (readAtInstant).
-   */
-  embed: async (page: PageRef, clockNow: number, series: boolean): Promise<EmbedRead> => {
-    const stored = await readAtInstant(redis, page, {
-      clockNow,
-      series,
-      rest: tupleRead([accessRead(page), embedRead(page), renderPendingRead(page)]),
-    });
-    const [access, parts, pending] = stored.rest;
-    const answer = {
-      access,
-      parts,
-      updatedAt: stored.updatedAt,
-      monitors: stored.monitors,
-      instant: stored.instant,
-    };
-    if (!pending || parts.head === undefined) return answer;
-    const read = await readAtInstant(redis, page, {
-      clockNow,
-      series: true,
-      rest: tupleRead([accessRead(page), embedRead(page), documentsRead(page, true)]),
-    });
-    const { instant, core, monitors, updatedAt } = read;
-    const state = documentOf(core, read.rest[2]);
-    if (state === null || monitors === null) return { ...answer, access: read.rest[0], parts: read.rest[1] };
-    const rendered = renderEmbedParts({
-      slug: page.slug,
-      pageUrl: pageUrl(state.settings, urls),
-      overall: pageOverall(state, monitors, instant),
-      monitors,
-      incidents: Object.values(state.incidents),
-    });
-    return {
-      access: accessOf(state),
-      parts: rendered,
-      updatedAt,
-      monitors: series ? monitors : null,
-      instant,
-    };
-  },
+    /**
+     * The badge's overall status at the page's assembly instant: as rendered, unless a render is
+     * pending or a maintenance window boundary lies between the render and that instant (then as
+     * charts computes it).
+     */
+    overall: async (page: PageRef, clockNow: number): Promise<OverallRead> => {
+      const [access, overall, span, updated, pending] = await readAll(redis, [
+        accessRead(page),
+        overallRead(page),
+        overallSpanRead(page),
+        getString(pageStateKeys(page).updated),
+        renderPendingRead(page),
+      ]);
+      if (!pending && overallHoldsAt(span, assemblyInstant(clockNow, decodeUpdated(updated))))
+        return { access, overall };
+      const read = await series(page, clockNow);
+      return { access: read.access, overall: read.overall };
+    },
 
-  /** A slice of a list with its documents in list order; `slice` null reads access only. */
-  list: (page: PageRef, keys: ListKeys, slice: ListSlice | null): Promise<ListPage> =>
-    runRead(redis, listPageRead(page, keys, slice)),
-});
+    /** One month's stored daily counts (null: none stored); `month` null reads access only. */
+    dailyCounts: async (page: PageRef, keys: ListKeys, month: string | null): Promise<StoredRead> => {
+      const counts = month === null ? known(null) : dailyCountsRead(keys, month);
+      const [access, stored] = await readAll(redis, [accessRead(page), counts]);
+      return { access, stored };
+    },
+
+    /** `monitorId` null reads access only, `period` null skips the body (but not the monitor's existence). */
+    availability: async (
+      page: PageRef,
+      monitorId: number | null,
+      period: string | null,
+    ): Promise<AvailabilityRead> => {
+      const [access, monitorExists, stored] = await readAll(redis, [
+        accessRead(page),
+        monitorId === null ? known(false) : availabilityExistsRead(page, monitorId),
+        monitorId === null || period === null ? known(null) : availabilityRead(page, monitorId, period),
+      ]);
+      return { access, monitorExists, stored };
+    },
+
+    /**
+     * The stored embed parts and the page's latest event; with `series`, the monitors' series at
+     * the page's assembly instant too (rtm, upd). One log position: while a render is pending, or
+     * when a maintenance window boundary lies between the render and the instant, the parts are
+     * computed from the same read as the series (readAtInstant).
+     */
+    embed: async (page: PageRef, clockNow: number, series: boolean): Promise<EmbedRead> => {
+      const stored = await readAtInstant(redis, page, {
+        clockNow,
+        series,
+        rest: tupleRead([accessRead(page), embedRead(page), renderPendingRead(page), overallSpanRead(page)]),
+      });
+      const [access, parts, pending, span] = stored.rest;
+      const answer = {
+        access,
+        parts,
+        updatedAt: stored.updatedAt,
+        monitors: stored.monitors,
+        instant: stored.instant,
+      };
+      if ((!pending && overallHoldsAt(span, stored.instant)) || parts.head === undefined) return answer;
+      const read = await readAtInstant(redis, page, {
+        clockNow,
+        series: true,
+        rest: tupleRead([accessRead(page), embedRead(page), documentsRead(page, true)]),
+      });
+      const { instant, core, monitors, updatedAt } = read;
+      const state = documentOf(core, read.rest[2]);
+      if (state === null || monitors === null)
+        return { ...answer, access: read.rest[0], parts: read.rest[1] };
+      const rendered = renderEmbedParts({
+        slug: page.slug,
+        pageUrl: pageUrl(state.settings, urls),
+        overall: pageOverall(state, monitors, instant),
+        monitors,
+        incidents: Object.values(state.incidents),
+      });
+      return {
+        access: accessOf(state),
+        parts: rendered,
+        updatedAt,
+        monitors: series ? monitors : null,
+        instant,
+      };
+    },
+
+    /** A slice of a list with its documents in list order; `slice` null reads access only. */
+    list: (page: PageRef, keys: ListKeys, slice: ListSlice | null): Promise<ListPage> =>
+      runRead(redis, listPageRead(page, keys, slice)),
+  };
+};
 
 export type PageReads = ReturnType<typeof createPageReads>;

@@ -127,6 +127,10 @@ const asScored = (reply: unknown): Scored[] => {
 export const zsetScoredByScore = (key: string, min: Bound, max: Bound): Read<Scored[]> =>
   one((p) => p.zrangebyscore(key, min, max, 'WITHSCORES'), asScored);
 
+/** zsetScoredByScore, at most `count` from `min` up. */
+export const zsetScoredByScoreFirst = (key: string, min: Bound, max: Bound, count: number): Read<Scored[]> =>
+  one((p) => p.zrangebyscore(key, min, max, 'WITHSCORES', 'LIMIT', 0, count), asScored);
+
 /** zsetByScoreDesc with each member's score. */
 export const zsetScoredByScoreDesc = (key: string, max: Bound, min: Bound, count: number): Read<Scored[]> =>
   one((p) => p.zrevrangebyscore(key, max, min, 'WITHSCORES', 'LIMIT', 0, count), asScored);

@@ -29,7 +29,8 @@ export const availabilityJson = async (
   return JSON.parse(stored!.body.toString('utf8')) as Record<string, unknown>;
 };
 
-const RENDERED = /:(embed|snippets|overall|access|feeds|sp|avail:\d+|sla(:\d{4})?|tick|dirty(:\w+)?)$/;
+const RENDERED =
+  /:(embed|snippets|overall(:span)?|access|feeds|sp|avail:\d+|sla(:\d{4})?|tick|dirty(:\w+)?)$/;
 // When the clock next changes a page is scheduling state: a partial render may leave an earlier
 // (conservative) time than a full one would compute, so it is never compared. Nor are the embed's
 // revisions: they count changes as they happened, which a rebuild cannot repeat. Nor is the purge

@@ -9,6 +9,7 @@ import { admit, pageRules, parseSlug, type RouteDeps } from '../access/pageGate.
 import { cacheControl, cacheFor, sendBody } from '../../http/send.ts';
 import { etagOf } from '../../../projections/store/bytes.ts';
 import type { Route } from '../../http/routeTable.ts';
+import { MINUTE_MS } from '../../shared/time.ts';
 
 const SVG_TYPE = 'image/svg+xml; charset=utf-8';
 
@@ -41,14 +42,19 @@ const greyOnError: ErrorRequestHandler = (err, req, res, next) => {
   else sendUnknown(req, res, apiErrorTable[code].status);
 };
 
-export const badgeRoutes = ({ reads, locate, cache }: RouteDeps): Route[] => [
+export const badgeRoutes = ({ reads, locate, cache, clock }: RouteDeps): Route[] => [
   {
     path: '/badge/:file',
     handle: async (req, res) => {
       const file = /^(.*)\.svg$/.exec(String(req.params['file']));
       const slug = parseSlug(file?.[1], 'not_found');
       const page = await locate(slug);
-      const read = await cache.get(page, 'overall', { load: () => reads.overall(page), bytes: () => 0 });
+      const clockNow = clock().getTime();
+      // The status at the minute's instant: a window boundary at the minute is a new entry.
+      const read = await cache.get(page, `overall|${Math.floor(clockNow / MINUTE_MS)}`, {
+        load: () => reads.overall(page, clockNow),
+        bytes: () => 0,
+      });
       const { isPrivate, plan } = await admit(read.access, req, pageRules);
       if (plan === 'free') throw new ApiError('embeds_not_in_plan');
       if (!isOverall(read.overall)) throw new ApiError('service_unavailable');

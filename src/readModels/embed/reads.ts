@@ -29,3 +29,6 @@ export const snippetsRead = (page: PageRef): Read<StoredBytes | null> =>
 
 /** The badge's overall status as stored (the route checks it is one it can draw). */
 export const overallRead = (page: PageRef): Read<string | null> => getString(embedKeys(page).overall);
+
+/** The instants the stored overall holds for (overallSpan.ts); null before a render wrote it. */
+export const overallSpanRead = (page: PageRef): Read<string | null> => getString(embedKeys(page).overallSpan);
