@@ -14,6 +14,8 @@ import { startProjectorEnv, URLS, type ProjectorEnv } from '../support/projector
 import { oracleReport, type OraclePage } from '../support/slaOracle.ts';
 
 const NOW = Date.parse('2026-11-22T12:00:30Z');
+// The instant the current month is reported up to: the minute's start.
+const AS_OF = Date.parse('2026-11-22T12:00:00Z');
 const CONFIGURED = '2026-11-01T00:00:00Z';
 const REPORT = '/api/status-pages/late/sla';
 
@@ -70,7 +72,7 @@ describe('SLA report of the current month after a late check', () => {
       maintenances: [],
     });
     const before = await getOk(REPORT);
-    expect(before).toEqual(oracleReport(page(), '2026-11', NOW));
+    expect(before).toEqual(oracleReport(page(), '2026-11', AS_OF));
     expect(before).toMatchObject({ monitors: [{ downtime_seconds: 3600, incident_count: 1 }] });
 
     // Late, inside the current month, in the same minute: the failure now starts 110 s earlier.
@@ -82,6 +84,6 @@ describe('SLA report of the current month after a late check', () => {
     while (readPath.cache!.stats().invalidations === heard) await new Promise((r) => setTimeout(r, 5));
     const after = await getOk(REPORT);
     expect(after).toMatchObject({ monitors: [{ downtime_seconds: 3710, incident_count: 1 }] });
-    expect(after).toEqual(oracleReport(page(), '2026-11', NOW));
+    expect(after).toEqual(oracleReport(page(), '2026-11', AS_OF));
   });
 });

@@ -1,7 +1,9 @@
 // After a clean rebuild the SLA answers (JSON, CSV, the printable report) are byte for byte those
 // the incremental projection gave at the same pinned instant: the summaries stored as months
 // completed (a month rolled over between two runs), after marks (a backfilled check, a
-// maintenance edited afterwards), and the current periods assembled at read time.
+// maintenance edited afterwards), and the current periods assembled at read time. The rebuild
+// runs later in the minute than the minute's first run of the projection: the current period's
+// `as_of` is the minute's start for both.
 import type { Server } from 'node:http';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -85,12 +87,14 @@ describe('SLA answers after a clean rebuild', () => {
       }),
     );
     await env.project();
+    env.setNow('2026-11-22T12:34:05.500Z'); // the minute's first run
+    await env.project();
     env.setNow(NOW);
     await env.project();
     const live = await answers();
     expect(JSON.parse(live.get('current')![2])).toMatchObject({
       period: '2026-11',
-      as_of: '2026-11-22T12:34:30Z',
+      as_of: '2026-11-22T12:34:00Z',
     });
     expect([...live.values()].filter(([status]) => status !== 0 && status !== 200)).toEqual([]);
 

@@ -267,11 +267,11 @@ describe('SLA reports', () => {
     expect((await get(csvLink!)).status).toBe(200);
   });
 
-  it('follows the clock: the current month grows, and completes when the next one starts', async () => {
+  it('follows the clock by the minute: the current month grows, and completes when the next one starts', async () => {
     env.setNow('2026-11-22T12:02:10.500Z');
     await env.project();
     const now = (await get('/api/status-pages/acme/sla')).body as Record<string, unknown>;
-    expect(now).toMatchObject({ period: '2026-11', complete: false, as_of: '2026-11-22T12:02:10Z' });
+    expect(now).toMatchObject({ period: '2026-11', complete: false, as_of: '2026-11-22T12:02:00Z' });
     env.setNow('2026-12-01T00:00:05Z'); // the page is in UTC since the zone change above
     await env.project();
     const done = await get('/api/status-pages/acme/sla?period=2026-11');

@@ -114,13 +114,15 @@ type SlaRenderDeps = Readonly<{
 
 /**
  * Computes the marked pages' summaries and, on a new minute, those of the pages whose month
- * completed, then stores the clock's instant; `force` (the end of a rebuild) computes every page
- * in full. Returns false when fenced.
+ * completed, then stores the minute's start as reports' `as_of`; `force` (the end of a rebuild)
+ * computes every page in full. Returns false when fenced.
  */
 export const renderSla = async (deps: SlaRenderDeps, tag: string, force: boolean): Promise<boolean> => {
   const { redis, now } = deps;
-  const asOf = Math.floor(now / 1000) * 1000;
+  // The current period is reported up to the minute's start: the same instant whichever run of
+  // the minute (the first, a later one, a rebuild's) stores it, so a report equals a rebuild's.
   const minute = Math.floor(now / MINUTE_MS) * MINUTE_MS;
+  const asOf = minute;
   const [checkpoint, dirty, lastTick, due] = await readAll(redis, [
     checkpointRead(tag),
     slaDirtyRead(tag),
