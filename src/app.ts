@@ -44,6 +44,7 @@ import { metaRoutes } from './routes/meta.ts';
 import { routeTable } from './http/routeTable.ts';
 import { statusPageHtmlRoutes } from './routes/statusPageHtmlRoutes.ts';
 import { statuspageApiRoutes } from './readModels/statuspage/routes.ts';
+import { createStatuspageReads } from './readModels/statuspage/reads.ts';
 import { widgetRoutes } from './routes/widget.ts';
 import { systemClock, type Clock } from './shared/clock.ts';
 import type { Logger } from './shared/logger.ts';
@@ -142,7 +143,13 @@ export const buildApp = (deps: AppDeps, observe: RequestObserver = observerOf(de
       ...embedRoutes(routeDeps),
       ...embedStreamRoutes(routeDeps, subscriptionReads, streams),
       ...feedRoutes(routeDeps, subscriptionReads),
-      ...statuspageApiRoutes(routeDeps, subscriptionReads),
+      ...statuspageApiRoutes(
+        routeDeps,
+        createStatuspageReads(deps.redis, {
+          baseUrl: deps.config.publicBaseUrl,
+          pageUrlTemplate: deps.config.pageUrlTemplate,
+        }),
+      ),
       ...badgeRoutes(routeDeps),
       ...statusPageHtmlRoutes(routeDeps),
       ...slaApiRoutes(routeDeps, slaReads),

@@ -1,21 +1,16 @@
 // The API's reads of what readers subscribe to: feeds, Statuspage-compatible documents and the
 // embed with its revisions (live streams). Each is ONE round trip that also fetches the page's
-// access document (and, for the Statuspage documents, the page's latest event time).
+// access document. The Statuspage documents: statuspage/reads.ts.
 import type { RedisClient } from '../store/redisClient.ts';
-import type { StatuspageDocument } from '../../projections/statuspage/documents.ts';
 import { accessRead } from './access/reads.ts';
 import type { PageAccess } from '../../projections/access/codec.ts';
-import type { StoredBytes } from '../../projections/store/bytes.ts';
-import { fillStored, updatedIso } from './fillUpdated.ts';
 import { embedStreamRead, type EmbedRevisions } from './embed/reads.ts';
 import type { EmbedParts } from '../../projections/embed/codec.ts';
 import { feedRead, type FeedFormat, type StoredFeed } from './feeds/reads.ts';
 import type { PageRef } from '../../projections/store/page.ts';
 import { readAll, tupleRead } from '../store/reads.ts';
 import type { MonitorSnapshot } from '../../projections/types.ts';
-import { updatedRead } from './pageState/reads.ts';
 import { readAtInstant } from './series/pageSeriesRead.ts';
-import { statuspageRead } from './statuspage/reads.ts';
 
 export type EmbedStreamRead = Readonly<{
   access: PageAccess | null;
@@ -33,17 +28,6 @@ export const createSubscriptionReads = (redis: RedisClient) => ({
   feed: async (page: PageRef, format: FeedFormat): Promise<StoredFeed & { access: PageAccess | null }> => {
     const [access, feed] = await readAll(redis, [accessRead(page), feedRead(page, format)]);
     return { access, ...feed };
-  },
-
-  /** The document with the page's latest event time filled in (the stored one has the slot). */
-  statuspage: async (page: PageRef, document: StatuspageDocument) => {
-    const [access, stored, updated] = await readAll(redis, [
-      accessRead(page),
-      statuspageRead(page, document),
-      updatedRead(page),
-    ]);
-    const filled: StoredBytes | null = stored && fillStored(stored, updatedIso(updated));
-    return { access, stored: filled };
   },
 
   /**

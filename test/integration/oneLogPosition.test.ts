@@ -1,6 +1,7 @@
 // Every part of one answer comes from one log position: a charts answer never shows a monitor's
-// state beside an overall status that other states make (decisions.md "Overall status"), even
-// between the commit of the batch that flips a monitor and the commit of the render that follows.
+// state beside an overall status that other states make (decisions.md "Overall status"), nor a
+// Statuspage document its components beside another position's `updated_at`, even between the
+// commit of the batch that flips a monitor and the commit of the render that follows.
 import { pino } from 'pino';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,7 +17,13 @@ const iso = (ms: number) => new Date(ms).toISOString();
 const log = pino({ level: 'silent' });
 const config = () => loadConfig({ PUBLIC_BASE_URL: URLS.baseUrl, PAGE_URL_TEMPLATE: URLS.pageUrlTemplate });
 const CHARTS = '/api/status/flip/charts';
-const PATHS = [CHARTS, '/api/embed/status?slug=flip&inc=1', '/api/embed/status?slug=flip&rtm=5&upd=2'];
+const STATUSPAGE = ['summary', 'status', 'components'].map((doc) => `/s/flip/api/v2/${doc}.json`);
+const PATHS = [
+  CHARTS,
+  '/api/embed/status?slug=flip&inc=1',
+  '/api/embed/status?slug=flip&rtm=5&upd=2',
+  ...STATUSPAGE,
+];
 
 type Charts = { overall: string; monitors: { id: number; state: string }[] };
 
@@ -100,6 +107,22 @@ describe('one log position per answer', () => {
     expect(JSON.parse(between[1]!)).toMatchObject({
       overall: 'major_outage',
       updated: iso(at).replace('.000Z', 'Z'),
+    });
+    // The Statuspage documents: the flipped component, the indicator and `updated_at` of the batch.
+    const updatedAt = iso(at).replace('.000Z', 'Z');
+    const component = { id: '1', name: 'API', status: 'major_outage', updated_at: updatedAt };
+    expect(JSON.parse(between[3]!)).toMatchObject({
+      page: { updated_at: updatedAt },
+      status: { indicator: 'critical' },
+      components: [component, { id: '2', status: 'operational', updated_at: updatedAt }],
+    });
+    expect(JSON.parse(between[4]!)).toMatchObject({
+      page: { updated_at: updatedAt },
+      status: { indicator: 'critical' },
+    });
+    expect(JSON.parse(between[5]!)).toMatchObject({
+      page: { updated_at: updatedAt },
+      components: [component, {}],
     });
     // Byte for byte what the render, once committed, gives.
     expect(await answers()).toEqual(between);

@@ -6,18 +6,18 @@ import { pageKeys } from '../../edge/surrogateKeys.ts';
 import { ApiError } from '../../http/errors.ts';
 import { admit, pageRules, parseSlug, type RouteDeps } from '../access/pageGate.ts';
 import { cacheControl, cacheFor, sendBody } from '../../http/send.ts';
-import type { SubscriptionReads } from '../subscriptionReads.ts';
+import type { StatuspageReads } from './reads.ts';
 import { storedSize } from '../pageReads.ts';
 import type { Route } from '../../http/routeTable.ts';
 
-export const statuspageApiRoutes = ({ locate, cache }: RouteDeps, reads: SubscriptionReads): Route[] =>
+export const statuspageApiRoutes = ({ locate, cache, clock }: RouteDeps, reads: StatuspageReads): Route[] =>
   statuspageDocuments.map((document) => ({
     path: `/s/:slug/api/v2/${document}.json`,
     handle: async (req, res) => {
       const slug = parseSlug(req.params['slug'], 'not_found');
       const page = await locate(slug);
       const read = await cache.get(page, `statuspage|${document}`, {
-        load: () => reads.statuspage(page, document),
+        load: () => reads.document(page, document, clock().getTime()),
         bytes: storedSize,
       });
       const { isPrivate } = await admit(read.access, req, pageRules);
