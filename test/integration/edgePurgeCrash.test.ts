@@ -2,10 +2,9 @@
 // while the CDN (a local Fastly stand-in, test/support/edgeApis.ts) refuses every purge, then
 // started again once the CDN is back: every purge the commits queued arrives, none is lost,
 // including the hard purge of a page turned private.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendEvents } from '../../src/eventLog/appendEvents.ts';
 import { projectionStatus } from '../../src/projector/projectionStatus.ts';
 import { createProjectorQueue } from '../../src/projector/queue.ts';
@@ -14,6 +13,7 @@ import type { RedisClient } from '../../src/store/redisClient.ts';
 import { partitionKeys, partitionTag } from '../../projections/store/control/keys.ts';
 import { startFastlyStandIn } from '../support/edgeApis.ts';
 import { check, monitorConfigured, pageConfigured } from '../support/events.ts';
+import { spawnWorker } from '../support/workerFleet.ts';
 import { waitForLogHorizon } from '../support/logHorizon.ts';
 import {
   dropRedisPrefix,
@@ -23,7 +23,6 @@ import {
   type TestDatabase,
 } from '../support/testEnv.ts';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const SERVICE = 'SU1Z0isxPaozGVKXdv0eY';
 const TOKEN = 'fastly-token-0123456789';
 const PARTITIONS = 2;
@@ -44,22 +43,12 @@ describe('purges across a worker killed with SIGKILL', () => {
   let worker: ChildProcess | null = null;
 
   const startWorker = () => {
-    worker = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'work'], {
-      cwd: root,
-      env: {
-        ...process.env,
-        DATABASE_URL: t.url,
-        REDIS_URL: inject('redisUrl'),
-        REDIS_PREFIX: prefix,
-        PROJECTOR_PARTITIONS: String(PARTITIONS),
-        WORKER_PROBE_PORT: '0',
-        LOG_LEVEL: 'error',
-        EDGE_PURGE: 'fastly',
-        FASTLY_SERVICE_ID: SERVICE,
-        FASTLY_API_TOKEN: TOKEN,
-        FASTLY_API_URL: fastly.url,
-      },
-      stdio: ['ignore', 'ignore', 'inherit'],
+    worker = spawnWorker(t.url, prefix, {
+      PROJECTOR_PARTITIONS: String(PARTITIONS),
+      EDGE_PURGE: 'fastly',
+      FASTLY_SERVICE_ID: SERVICE,
+      FASTLY_API_TOKEN: TOKEN,
+      FASTLY_API_URL: fastly.url,
     });
   };
   const kill = async () => {

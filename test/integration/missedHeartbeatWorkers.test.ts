@@ -1,13 +1,13 @@
 // Two real worker processes (`npm run work`), each with its scheduler: a push monitor silent past
 // its deadline gets its missed-heartbeat check from them, exactly once, at the deadline.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
 import { sql } from 'slonik';
 import { z } from 'zod';
-import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { appendEvents } from '../../src/eventLog/appendEvents.ts';
 import { missedCheckId } from '../../src/integrations/missedHeartbeats.ts';
 import { check, monitorConfigured, pageConfigured } from '../support/events.ts';
+import { spawnWorker } from '../support/workerFleet.ts';
 import {
   dropRedisPrefix,
   freshDatabase,
@@ -16,26 +16,13 @@ import {
   type TestDatabase,
 } from '../support/testEnv.ts';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 let t: TestDatabase;
 const prefix = freshRedisPrefix();
 const redis = testRedis();
 const workers: ChildProcess[] = [];
 
 const startWorker = () => {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'work'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      DATABASE_URL: t.url,
-      REDIS_URL: inject('redisUrl'),
-      REDIS_PREFIX: prefix,
-      WORKER_PROBE_PORT: '0',
-      LOG_LEVEL: 'error',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  workers.push(child);
+  workers.push(spawnWorker(t.url, prefix));
 };
 
 beforeAll(async () => {

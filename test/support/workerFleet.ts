@@ -16,6 +16,26 @@ import { dropRedisPrefix, freshDatabase, freshRedisPrefix, testRedis, type TestD
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
+/** A real `work` process over `databaseUrl` and `prefix` (quiet, probes on a free port), with `env` on top. */
+export const spawnWorker = (
+  databaseUrl: string,
+  prefix: string,
+  env: Record<string, string> = {},
+): ChildProcess =>
+  spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'work'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: inject('redisUrl'),
+      REDIS_PREFIX: prefix,
+      WORKER_PROBE_PORT: '0',
+      LOG_LEVEL: 'error',
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+
 type WorkerFleet = Readonly<{
   start: (partitions: number) => ChildProcess;
   stop: (child: ChildProcess, signal: NodeJS.Signals) => Promise<void>;
@@ -37,19 +57,9 @@ const workerFleet = (t: () => TestDatabase, prefix: string): WorkerFleet => {
     });
   return {
     start: (partitions) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'work'], {
-        cwd: root,
-        env: {
-          ...process.env,
-          DATABASE_URL: t().url,
-          REDIS_URL: inject('redisUrl'),
-          REDIS_PREFIX: prefix,
-          PROJECTOR_PARTITIONS: String(partitions),
-          PROJECTOR_BATCH_SIZE: '2000',
-          WORKER_PROBE_PORT: '0',
-          LOG_LEVEL: 'error',
-        },
-        stdio: ['ignore', 'ignore', 'inherit'],
+      const child = spawnWorker(t().url, prefix, {
+        PROJECTOR_PARTITIONS: String(partitions),
+        PROJECTOR_BATCH_SIZE: '2000',
       });
       workers.push(child);
       return child;
