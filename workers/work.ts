@@ -86,7 +86,10 @@ export const work = async (
     upkeep: () => createCheckPartitions(db, currentAndNextMonth(systemClock())),
     heartbeats: async () => {
       const appended = await appendMissedHeartbeats(db, systemClock());
-      if (appended !== null) await wakeAfterAppend(wake, appended.pages, () => undefined);
+      if (appended !== null)
+        await wakeAfterAppend(wake, appended.pages, (error) => {
+          log.warn({ err: (error as Error).message }, 'missed heartbeats: waking projectors failed');
+        });
     },
   });
   const active = await readActive(redis, config.redisPrefix);

@@ -111,14 +111,15 @@ export const renderPage = (input: RenderInput, scope: RenderScope): PageRenderPl
   );
   const incidentsChanged = scope.incidents || (scope.incidentIds?.size ?? 0) > 0;
   const stored = input.maintenanceLists;
-  // Any render shows the page at `now`: maintenances the clock moved since the lists were rendered
-  // (before the due render of the next minute) are written with it, lists and feeds alike.
-  const clockMoved =
-    rendersMaintenances(scope) || stored === null
-      ? []
-      : renderChangedMaintenances(page, state, { ids: new Set(), stored, now });
+  // Lists kept in place: the changed maintenances, and (any render shows the page at `now`) those the
+  // clock moved since the lists were rendered, before the due render of the next minute. null: the
+  // lists are rendered whole, or not at all.
+  const inPlace =
+    !scope.maintenances && stored !== null
+      ? renderChangedMaintenances(page, state, { ids: scope.maintenanceIds ?? new Set(), stored, now })
+      : null;
   // What feeds show changes only with these.
-  const feeds = incidentsChanged || rendersMaintenances(scope) || clockMoved.length > 0;
+  const feeds = incidentsChanged || rendersMaintenances(scope) || (inPlace?.length ?? 0) > 0;
   writes.push(
     ...renderSubscriptions({
       page,
@@ -134,9 +135,7 @@ export const renderPage = (input: RenderInput, scope: RenderScope): PageRenderPl
   if (scope.incidents) writes.push(...renderIncidents(page, state));
   else if (scope.incidentIds)
     writes.push(...renderChangedIncidents(page, state, scope.incidentIds, input.incidentMonths));
-  writes.push(...clockMoved);
-  if (scope.maintenanceIds && stored && !scope.maintenances)
-    writes.push(...renderChangedMaintenances(page, state, { ids: scope.maintenanceIds, stored, now }));
+  if (inPlace !== null) writes.push(...inPlace);
   else if (rendersMaintenances(scope))
     writes.push(...renderMaintenances(page, state, input.maintenanceMonths, now));
   for (const monitor of clockParts(scope) ? seriesOf(input) : []) {

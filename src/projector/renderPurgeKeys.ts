@@ -42,10 +42,11 @@ const isPublic = (state: PageState | null): boolean =>
   state !== null && !state.deleted && !state.settings.blocked && state.settings.tokenHash === null;
 
 /** A rebuild's render of every page: each page key, hard where the page is not public (no grace for it). */
-export const activationKeysOf = (pages: readonly (readonly [string, PageState | null])[]): PurgeKeys => ({
-  hard: pages.filter(([, state]) => !isPublic(state)).map(([slug]) => pageKey(slug)),
-  soft: pages.filter(([, state]) => isPublic(state)).map(([slug]) => pageKey(slug)),
-});
+export const activationKeysOf = (pages: readonly (readonly [string, PageState | null])[]): PurgeKeys => {
+  const keys = { hard: [] as string[], soft: [] as string[] };
+  for (const [slug, state] of pages) keys[isPublic(state) ? 'soft' : 'hard'].push(pageKey(slug));
+  return keys;
+};
 
 /** A batch's checks: what they moved is assembled when read (pages rendered right after purge with their render). */
 export const checkedKeysOf = (checked: ReadonlySet<string>, urgent: ReadonlySet<string>): PurgeKeys => ({

@@ -161,7 +161,7 @@ export const runPartition = async (
     committed.set(tag, fence.next);
     result.events += batch.rows.length;
     slaMarked ||= effects.slaMarked;
-    if (options.mode === 'continuous' && [...effects.checked].some((slug) => !effects.urgent.has(slug)))
+    if (options.mode === 'continuous' && checkedKeysOf(effects.checked, effects.urgent).soft.length > 0)
       deps.edgePurge?.queued?.(tag);
     deps.onBatch?.({
       partition: ref.partition,

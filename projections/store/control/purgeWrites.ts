@@ -5,10 +5,8 @@ import { partitionKeys } from './keys.ts';
 
 export type PurgeKeys = Readonly<{ hard: readonly string[]; soft: readonly string[] }>;
 
-export const NO_PURGE: PurgeKeys = { hard: [], soft: [] };
-
 /** The outbox member of a surrogate key. */
-export const purgeMember = (key: string, hard: boolean): string => `${hard ? 'h' : 's'}:${key}`;
+const purgeMember = (key: string, hard: boolean): string => `${hard ? 'h' : 's'}:${key}`;
 
 /**
  * Queues `keys` at `since` (ms). A key already queued keeps its older time (ZADD LT): coalesced,
