@@ -6,11 +6,11 @@ import type { PageAccess } from '../../projections/access/codec.ts';
 import { availabilityExistsRead, availabilityRead } from './availability/reads.ts';
 import type { StoredBytes } from '../../projections/store/bytes.ts';
 import type { EmbedParts } from '../../projections/embed/codec.ts';
-import { embedRead, overallRead, overallSpanRead, snippetsRead } from './embed/reads.ts';
+import { embedRead, overallRead, storedOverallSpanRead, snippetsRead } from './embed/reads.ts';
 import type { ListKeys } from '../../projections/lists/keys.ts';
 import { dailyCountsRead, listPageRead, type ListPage, type ListSlice } from './lists/reads.ts';
 import type { PageRef } from '../../projections/store/page.ts';
-import { getString, known, readAll, runRead, tupleRead } from '../store/reads.ts';
+import { known, readAll, runRead, tupleRead } from '../store/reads.ts';
 import { renderEmbedParts } from '../../projections/embed/embed.ts';
 import { pageUrl } from '../../projections/render/pageUrl.ts';
 import { accessOf, documentOf, documentsRead, renderPendingRead } from './series/pendingRender.ts';
@@ -19,8 +19,7 @@ import type { MonitorSnapshot, UrlSettings } from '../../projections/types.ts';
 import { readAtInstant } from './series/pageSeriesRead.ts';
 import { overallHoldsAt } from '../../projections/embed/overallSpan.ts';
 import { assemblyInstant } from '../http/assemblyClock.ts';
-import { decodeUpdated } from '../../projections/pageState/codec.ts';
-import { pageStateKeys } from '../../projections/pageState/keys.ts';
+import { updatedRead } from './pageState/reads.ts';
 
 export type StoredRead = Readonly<{ access: PageAccess | null; stored: StoredBytes | null }>;
 
@@ -63,7 +62,7 @@ export const createPageReads = (redis: RedisClient, urls: UrlSettings) => {
           accessRead(page),
           overallRead(page),
           renderPendingRead(page),
-          overallSpanRead(page),
+          storedOverallSpanRead(page),
           documents ? documentsRead(page, false) : known(null),
         ]),
       });
@@ -97,12 +96,11 @@ export const createPageReads = (redis: RedisClient, urls: UrlSettings) => {
       const [access, overall, span, updated, pending] = await readAll(redis, [
         accessRead(page),
         overallRead(page),
-        overallSpanRead(page),
-        getString(pageStateKeys(page).updated),
+        storedOverallSpanRead(page),
+        updatedRead(page),
         renderPendingRead(page),
       ]);
-      if (!pending && overallHoldsAt(span, assemblyInstant(clockNow, decodeUpdated(updated))))
-        return { access, overall };
+      if (!pending && overallHoldsAt(span, assemblyInstant(clockNow, updated))) return { access, overall };
       const read = await series(page, clockNow);
       return { access: read.access, overall: read.overall };
     },
@@ -138,7 +136,12 @@ export const createPageReads = (redis: RedisClient, urls: UrlSettings) => {
       const stored = await readAtInstant(redis, page, {
         clockNow,
         series,
-        rest: tupleRead([accessRead(page), embedRead(page), renderPendingRead(page), overallSpanRead(page)]),
+        rest: tupleRead([
+          accessRead(page),
+          embedRead(page),
+          renderPendingRead(page),
+          storedOverallSpanRead(page),
+        ]),
       });
       const [access, parts, pending, span] = stored.rest;
       const answer = {

@@ -31,4 +31,5 @@ export const snippetsRead = (page: PageRef): Read<StoredBytes | null> =>
 export const overallRead = (page: PageRef): Read<string | null> => getString(embedKeys(page).overall);
 
 /** The instants the stored overall holds for (overallSpan.ts); null before a render wrote it. */
-export const overallSpanRead = (page: PageRef): Read<string | null> => getString(embedKeys(page).overallSpan);
+export const storedOverallSpanRead = (page: PageRef): Read<string | null> =>
+  getString(embedKeys(page).overallSpan);
