@@ -7,7 +7,7 @@ export const Impact = z.enum(['major', 'partial', 'degraded', 'none']);
 export type Impact = z.infer<typeof Impact>;
 
 /** A push monitor's expected heartbeat period, in seconds (docs/integrations.md). */
-export const PUSH_INTERVAL_S = { min: 30, max: 86_400 } as const;
+const PUSH_INTERVAL_S = { min: 30, max: 86_400 } as const;
 
 /** A monitor's settings as the log holds them (events logged before push monitors existed included). */
 export const MonitorConfigured = z

@@ -29,7 +29,7 @@ const SlaSettings = {
 };
 
 /** Alert notifications open and resolve incidents (`open`) or only record checks (`off`, the default). */
-export const AlertIncidents = z.enum(['off', 'open']);
+const AlertIncidents = z.enum(['off', 'open']);
 const IntegrationSettings = { alert_incidents: AlertIncidents.optional() };
 
 /** What an agent sends: the token in plaintext. */

@@ -3,6 +3,7 @@
 import { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
 import type { DatabasePool } from 'slonik';
 import { appendParsed, InvalidBatch, type AppendResult } from '../eventLog/appendEvents.ts';
+import { bearerToken } from '../shared/bearerToken.ts';
 import { sendError, type ApiErrorCode } from '../http/errors.ts';
 import { isDatabaseUnavailable } from '../http/storeOutage.ts';
 import { wakeAfterAppend, type Wake } from '../projector/queue.ts';
@@ -31,9 +32,6 @@ const refuse = (res: Response, code: ApiErrorCode): void => {
   res.setHeader('Connection', 'close');
   sendError(res, code);
 };
-
-const bearerToken = (header: string | undefined): string | undefined =>
-  /^Bearer +(\S+) *$/i.exec(header ?? '')?.[1];
 
 const bodyFormat = (contentType: string | undefined): 'json' | 'ndjson' | null => {
   const mediaType = (contentType ?? '').split(';')[0]?.trim().toLowerCase();

@@ -38,9 +38,3 @@ const envelope = <V extends string>(version: V) =>
 export const AlertmanagerPayload = envelope('4');
 export const GrafanaPayload = envelope('1');
 export type AlertPayload = z.infer<typeof AlertmanagerPayload> | z.infer<typeof GrafanaPayload>;
-
-/** "alerts.0.startsAt: Invalid datetime; version: …": what is wrong, by path. */
-export const describeProblems = (error: z.ZodError): string =>
-  error.issues
-    .map((issue) => (issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
-    .join('; ');

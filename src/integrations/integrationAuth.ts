@@ -3,10 +3,8 @@
 import type { Request } from 'express';
 import type { CommonQueryMethods } from 'slonik';
 import { tokenMatches } from '../shared/hashToken.ts';
+import { bearerToken } from '../shared/bearerToken.ts';
 import { findToken } from './integrationTokens.ts';
-
-export const bearerToken = (req: Request): string | undefined =>
-  /^Bearer +(\S+) *$/i.exec(req.headers.authorization ?? '')?.[1];
 
 /** `ingestTokenHash`: INGEST_TOKEN's digest, null when ingest is disabled. */
 export const mayWriteTo = async (
@@ -15,7 +13,7 @@ export const mayWriteTo = async (
   page: string,
   ingestTokenHash: string | null,
 ): Promise<boolean> => {
-  const presented = bearerToken(req);
+  const presented = bearerToken(req.headers.authorization);
   if (presented === undefined) return false;
   if (ingestTokenHash !== null && tokenMatches(presented, ingestTokenHash)) return true;
   return (await findToken(db, presented, 'integration'))?.page === page;

@@ -4,7 +4,7 @@ import { Router, type Request, type RequestHandler } from 'express';
 import type { DatabasePool } from 'slonik';
 import { sendError } from '../http/errors.ts';
 import { hashToken, tokenMatches } from '../shared/hashToken.ts';
-import { bearerToken } from './integrationAuth.ts';
+import { bearerToken } from '../shared/bearerToken.ts';
 import { createToken, listTokens, revokeToken } from './integrationTokens.ts';
 import { pageExists, pageMonitors } from './pageMonitors.ts';
 
@@ -17,7 +17,7 @@ export type TokenRouteDeps = Readonly<{
 
 const slugOf = (req: Request) => String(req.params['slug'] ?? '');
 
-export const pushUrl = (publicBaseUrl: string, token: string): string =>
+const pushUrl = (publicBaseUrl: string, token: string): string =>
   `${publicBaseUrl.replace(/\/+$/, '')}/push/${token}`;
 
 export const tokenRoutes = (deps: TokenRouteDeps): Router => {
@@ -25,7 +25,7 @@ export const tokenRoutes = (deps: TokenRouteDeps): Router => {
 
   const admit: RequestHandler = async (req, res, next) => {
     if (tokenHash === null) sendError(res, 'ingest_disabled');
-    else if (!tokenMatches(bearerToken(req), tokenHash)) sendError(res, 'unauthorized');
+    else if (!tokenMatches(bearerToken(req.headers.authorization), tokenHash)) sendError(res, 'unauthorized');
     else if (!(await pageExists(deps.db, slugOf(req)))) sendError(res, 'status_page_not_found');
     else next();
   };
