@@ -14,9 +14,10 @@ describe('collectProcessMetrics', () => {
   it("registers Node's metrics and samples the event loop every 100 ms, not prom-client's 10 ms", async () => {
     const registry = new Registry();
     collectProcessMetrics(registry);
-    await sleep(450); // a few samples: the shortest is the sampling period at least
+    await sleep(450); // a few samples: the shortest is about the sampling period
     const shortest = await gauge(registry, 'nodejs_eventloop_lag_min_seconds');
-    expect(shortest).toBeGreaterThanOrEqual(0.1);
+    // A timer may fire a fraction of a millisecond early; 50 ms still tells 100 ms from 10 ms.
+    expect(shortest).toBeGreaterThan(0.05);
     expect(shortest).toBeLessThan(10); // a sample was taken (an empty histogram's minimum is huge)
     expect(await gauge(registry, 'process_cpu_user_seconds_total')).toBeGreaterThan(0);
   });
