@@ -15,7 +15,17 @@ const NETWORK_CODES = new Set([
 ]);
 
 /** Redis error replies (their first word) that mean "not now": loading, busy, failing over, resharding. */
-const REDIS_BUSY_REPLIES = new Set(['LOADING', 'BUSY', 'MASTERDOWN', 'CLUSTERDOWN', 'TRYAGAIN']);
+// OOM (at maxmemory with noeviction) and READONLY (a replica during failover) refuse only writes,
+// such as the token throttle's count: for a reader that is the store being unavailable for now.
+const REDIS_BUSY_REPLIES = new Set([
+  'LOADING',
+  'BUSY',
+  'MASTERDOWN',
+  'CLUSTERDOWN',
+  'TRYAGAIN',
+  'OOM',
+  'READONLY',
+]);
 
 // ioredis raises these as plain Errors with neither class nor code (Command.ts, cluster/index.ts):
 // their fixed texts are all there is to recognise them by.

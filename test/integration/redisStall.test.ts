@@ -10,7 +10,7 @@ import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { buildOperatorApp } from '../../src/operatorApp.ts';
 import { createReadRedis } from '../../src/runtime/clients.ts';
-import { fixtureClock, fullPage } from '../support/apiFixture.ts';
+import { fixtureClock, fullPage, TOKEN } from '../support/apiFixture.ts';
 import { startRedisServer, type RedisServer } from '../support/redisServer.ts';
 import { seedActive, seedPage } from '../support/seedReadModels.ts';
 import { freshDatabase, type TestDatabase } from '../support/testEnv.ts';
@@ -36,6 +36,7 @@ describe('the API while Redis stalls', () => {
     const admin = server.admin();
     await seedActive(admin, PREFIX);
     await seedPage(admin, PREFIX, fullPage('acme'));
+    await seedPage(admin, PREFIX, fullPage('secret', { token: TOKEN }, 102));
     redis = createReadRedis({ redisUrl: server.url, redisClusterNodes: null });
     redis.on('error', () => undefined);
     const config = loadConfig({ PUBLIC_BASE_URL: 'https://status.example.com' });
@@ -137,5 +138,22 @@ describe('the API while Redis stalls', () => {
       expect(String(await spinning)).toContain('killed');
     }
     expect((await get(app, '/api/status/acme/charts')).status).toBe(200);
+  });
+
+  it('answers a wrong token 503, never 500, while Redis refuses writes at its memory limit', async () => {
+    const admin = server.admin();
+    await admin.config('SET', 'maxmemory-policy', 'noeviction');
+    await admin.config('SET', 'maxmemory', '1'); // every write is refused from now on: OOM
+    try {
+      // Counting a wrong guess is a write; reads, and the right token, need none.
+      expectUnavailable(
+        await get(app, '/api/status-pages/secret/incidents?auth_token=wrong-token-0123456789'),
+      );
+      const reader = await get(app, `/api/status-pages/secret/incidents?auth_token=${TOKEN}`);
+      expect(reader.status).toBe(200);
+    } finally {
+      await admin.config('SET', 'maxmemory', '0');
+      admin.disconnect();
+    }
   });
 });

@@ -11,6 +11,11 @@ describe('isStoreOutage', () => {
   it.each([
     ['a Redis still loading its data', new ReplyError('LOADING Redis is loading the dataset in memory')],
     ['a Redis busy with a script', new ReplyError('BUSY Redis is busy running a script.')],
+    [
+      'a Redis at its memory limit',
+      new ReplyError("OOM command not allowed when used memory > 'maxmemory'."),
+    ],
+    ['a replica during failover', new ReplyError("READONLY You can't write against a read only replica.")],
     ['a cluster resharding', new ReplyError('TRYAGAIN Multiple keys request during rehashing of slot')],
     ['a request out of retries', new MaxRetriesPerRequestError(1)],
     ['a refused connection', withCode('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:6379')],
