@@ -100,6 +100,7 @@ export const edgePhase = async (deps: EdgeDeps, options: { seconds: number }): P
   const purgeSeconds: number[] = [];
   const purger = createEdgePurger([varnishTarget(varnish.url)], {
     redis: deps.projector.redis,
+    prefix: deps.prefix,
     partitions: activePartitions(createActiveVersionReader(deps.projector.redis, deps.prefix), deps.prefix),
     registry: new Registry(),
     log: pino({ level: 'silent' }),

@@ -50,6 +50,7 @@ export const work = async (
       ? null
       : createEdgePurger(purgeTargets(config.edge), {
           redis,
+          prefix: config.redisPrefix,
           partitions: activePartitions(activeVersion, config.redisPrefix),
           registry,
           log,

@@ -1,12 +1,21 @@
 // Drains the purge outboxes (src/edge/purgeOutbox.ts) to every configured edge, off the projection
 // path: a commit queues its purges in Redis with its writes; this sends them, coalesced, retried
 // with backoff, and removes them only once every edge accepted them (docs/operations.md, "Edge
-// caching"). Any worker drains any partition, so a crashed worker's purges go out from another.
+// caching"). Any worker drains any partition, so a crashed worker's purges go out from another:
+// as soon as its heartbeat is gone (src/edge/purgerHeartbeat.ts), its claims' lease as a backstop.
 import type { Registry } from 'prom-client';
 import type { RedisClient } from '../store/redisClient.ts';
 import type { Logger } from '../shared/logger.ts';
 import { createPurgeMetrics } from './purgeMetrics.ts';
-import { claimPurges, dropClaims, purgeBacklog, retryClaims, type ClaimedPurge } from './purgeOutbox.ts';
+import {
+  claimOwners,
+  claimPurges,
+  dropClaims,
+  purgeBacklog,
+  retryClaims,
+  type ClaimedPurge,
+} from './purgeOutbox.ts';
+import { createPurgerHeartbeat } from './purgerHeartbeat.ts';
 import type { PurgeTarget } from './providers.ts';
 
 /** The partitions whose outboxes are drained: the active version's (a rebuild's wait for it). */
@@ -14,6 +23,8 @@ export type LivePartitions = Readonly<{ version: number; tags: readonly string[]
 
 type PurgerOptions = Readonly<{
   redis: RedisClient;
+  /** The deployment's Redis prefix: where this drainer's heartbeat key lives. */
+  prefix: string;
   partitions: () => Promise<LivePartitions | null>;
   registry: Registry;
   log: Logger;
@@ -23,7 +34,7 @@ type PurgerOptions = Readonly<{
   sweepMs?: number;
   firstRetryMs?: number;
   maxRetryMs?: number;
-  /** How long a claim is this drainer's before any other may take it (a crash frees it then). */
+  /** How long a claim is this drainer's before any other may take it, alive or not (the backstop to its heartbeat). */
   claimMs?: number;
   /** How long a newly active version waits before its purges go out (API processes switch over). */
   switchMs?: number;
@@ -40,7 +51,8 @@ const SWEEP_MS = 1_000;
 const FIRST_RETRY_MS = 500;
 const MAX_RETRY_MS = 30_000;
 // Above a call's 5 s timeout (providers.ts): a claim is a call or a few per edge (edges in parallel);
-// one that outlives it is only sent twice.
+// one that outlives it is only sent twice. A drainer that dies loses its claims sooner, with its
+// heartbeat: the lease frees them only from a drainer that is alive but stuck.
 const CLAIM_MS = 10_000;
 // The API reads the active pointer at most once a second.
 const SWITCH_MS = 1_500;
@@ -76,7 +88,10 @@ export const createEdgePurger = (targets: readonly PurgeTarget[], options: Purge
   const metrics = createPurgeMetrics(options.registry, targets);
   // Keys taken per claim: one call to the edge that takes the most (a few to the others).
   const claimLimit = Math.max(...targets.map((t) => t.maxKeys));
+  const heartbeat = createPurgerHeartbeat(redis, options.prefix, log);
   const timers = new Map<string, NodeJS.Timeout>();
+  /** Per tag: a drain when the heartbeat of a drainer holding claims there would be gone. */
+  const rechecks = new Map<string, NodeJS.Timeout>();
   const running = new Map<string, Promise<void>>();
   const again = new Set<string>();
   let failedInARow = 0;
@@ -133,12 +148,40 @@ export const createEdgePurger = (targets: readonly PurgeTarget[], options: Purge
     return results.every(Boolean);
   };
 
+  /**
+   * The drainers holding claims of `tag` that are dead; for those alive, a drain is due when their
+   * heartbeat would be gone, so a drainer killed now is taken over within its heartbeat's TTL.
+   */
+  const deadOwners = async (tag: string): Promise<string[]> => {
+    const others = (await claimOwners(redis, tag)).filter((owner) => owner !== heartbeat.id);
+    if (others.length === 0) return [];
+    const { dead, soonestGoneMs } = await heartbeat.liveness(others);
+    if (soonestGoneMs !== null && !rechecks.has(tag) && !closed) {
+      const timer = setTimeout(() => {
+        rechecks.delete(tag);
+        run(tag);
+      }, soonestGoneMs + 5);
+      rechecks.set(tag, timer);
+    }
+    if (dead.length > 0)
+      log.info({ partition: tag, drainers: dead.length }, 'edge purges of a stopped worker taken over');
+    return dead;
+  };
+
   /** Claims and sends what `tag` holds until it is empty or an edge refuses. */
   const drain = async (tag: string): Promise<void> => {
     if (clock() < retryAfter || !(await liveTags()).has(tag)) return;
+    await heartbeat.started();
+    const dead = await deadOwners(tag);
     for (;;) {
       const now = clock();
-      const claims = await claimPurges(redis, tag, { now, claimEnd: now + claimMs, limit: claimLimit });
+      const claims = await claimPurges(redis, tag, {
+        now,
+        claimEnd: now + claimMs,
+        limit: claimLimit,
+        owner: heartbeat.id,
+        deadOwners: dead,
+      });
       if (claims.length === 0) return;
       if (!(await sendAll(claims))) {
         failedInARow += 1;
@@ -197,7 +240,7 @@ export const createEdgePurger = (targets: readonly PurgeTarget[], options: Purge
   };
   const sweepTimer = setInterval(sweepSoon, options.sweepMs ?? SWEEP_MS);
   sweepTimer.unref();
-  sweepSoon(); // at start: what a stopped or crashed worker left goes out at once
+  sweepSoon(); // at start: what a stopped or crashed worker left goes out at once (its heartbeat gone)
 
   return {
     /** A commit queued purges in `tag`'s outbox: drain it after the coalescing window. */
@@ -213,10 +256,19 @@ export const createEdgePurger = (targets: readonly PurgeTarget[], options: Purge
     close: async (): Promise<void> => {
       closed = true;
       clearInterval(sweepTimer);
-      for (const timer of timers.values()) clearTimeout(timer);
+      for (const timer of [...timers.values(), ...rechecks.values()]) clearTimeout(timer);
       timers.clear();
+      rechecks.clear();
       await sweeping;
       await Promise.all(running.values());
+      await heartbeat
+        .stop()
+        .catch((error: unknown) =>
+          log.warn(
+            { err: errorText(error) },
+            'edge purger heartbeat not removed: its claims wait for its TTL',
+          ),
+        );
     },
   };
 };

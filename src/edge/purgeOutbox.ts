@@ -1,6 +1,7 @@
 // The Redis side of the purge outbox (projections/store/control/keys.ts, `purges`): claim what a
-// partition has queued, drop a claim the edge accepted, give a refused one back for later. Every
-// command names keys of one partition, so it works on Redis Cluster too.
+// partition has queued (each claim records its drainer), drop a claim the edge accepted, give a
+// refused one back for later. Every command names keys of one partition, so it works on Redis
+// Cluster too.
 import { partitionKeys } from '../../projections/store/control/keys.ts';
 import type { RedisClient } from '../store/redisClient.ts';
 import { withScripts } from '../store/scripts.ts';
@@ -14,20 +15,49 @@ const parseClaim = (claim: string): ClaimedPurge => {
   return { key: member.slice(2), hard: member.startsWith('h:'), since: Number(claim.slice(0, bar)), claim };
 };
 
-/** Claims up to `limit` purges of `tag` until `claimEnd` (ms), oldest first. */
+/** Claims up to `limit` purges of `tag` for `owner` until `claimEnd` (ms), oldest first; the claims of `deadOwners` are taken back first, whatever their lease. */
 export const claimPurges = async (
   redis: RedisClient,
   tag: string,
-  { now, claimEnd, limit }: Readonly<{ now: number; claimEnd: number; limit: number }>,
+  {
+    now,
+    claimEnd,
+    limit,
+    owner,
+    deadOwners,
+  }: Readonly<{ now: number; claimEnd: number; limit: number; owner: string; deadOwners: readonly string[] }>,
 ): Promise<ClaimedPurge[]> => {
   const keys = partitionKeys(tag);
-  const claims = await withScripts(redis).claimPurges(keys.purges, keys.purgesClaimed, now, claimEnd, limit);
+  const claims = await withScripts(redis).claimPurges(
+    keys.purges,
+    keys.purgesClaimed,
+    keys.purgesOwners,
+    now,
+    claimEnd,
+    limit,
+    owner,
+    ...deadOwners,
+  );
   return claims.map(parseClaim);
 };
 
+/** The drainers holding claims of `tag`. */
+export const claimOwners = async (redis: RedisClient, tag: string): Promise<string[]> => [
+  ...new Set(await redis.hvals(partitionKeys(tag).purgesOwners)),
+];
+
 /** The edge accepted them: gone for good. */
 export const dropClaims = async (redis: RedisClient, tag: string, claims: readonly ClaimedPurge[]) => {
-  if (claims.length > 0) await redis.zrem(partitionKeys(tag).purgesClaimed, ...claims.map((c) => c.claim));
+  if (claims.length === 0) return;
+  const keys = partitionKeys(tag);
+  const members = claims.map((c) => c.claim);
+  // One transaction on one Cluster slot: no claim is left without its owner or the reverse.
+  const replies = await redis
+    .multi()
+    .zrem(keys.purgesClaimed, ...members)
+    .hdel(keys.purgesOwners, ...members)
+    .exec();
+  for (const [error] of replies ?? []) if (error) throw error;
 };
 
 /** The edge refused them: taken again at `retryAt` (ms), by this process or any other. */

@@ -15,7 +15,7 @@ const scripts = {
   renewLock: { file: 'renewLock.lua', numberOfKeys: 1 },
   activateVersion: { file: 'activate.lua', numberOfKeys: 2 },
   tokenAttempt: { file: 'tokenAttempt.lua', numberOfKeys: 1 },
-  claimPurges: { file: 'claimPurges.lua', numberOfKeys: 2 },
+  claimPurges: { file: 'claimPurges.lua', numberOfKeys: 3 },
 } as const;
 
 type ScriptName = keyof typeof scripts;
@@ -47,9 +47,12 @@ declare module 'ioredis' {
     claimPurges(
       queuedKey: string,
       claimedKey: string,
+      ownersKey: string,
       now: number,
       claimEnd: number,
       limit: number,
+      owner: string,
+      ...deadOwners: string[]
     ): Result<string[], Context>;
   }
 }

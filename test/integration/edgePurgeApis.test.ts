@@ -92,6 +92,7 @@ describe('purging Fastly and Cloudflare from the outbox', () => {
     registry = new Registry();
     purger = createEdgePurger(purgeTargets(config.edge), {
       redis,
+      prefix,
       partitions: () => Promise.resolve({ version: 1, tags: [tag] }),
       registry,
       log,

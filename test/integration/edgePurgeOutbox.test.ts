@@ -1,17 +1,24 @@
 // The purge outbox as the projector fills it: each commit queues the purges it makes necessary
 // with its own writes (a crash after it cannot lose them), the SLA render queues the reports it
-// moved, and a rebuild queues every page it renders, sent only once its version is active.
+// moved, and a rebuild queues every page it renders, sent only once its version is active. And
+// its claims: each records its drainer; a dead drainer's claims are taken back at once, a live
+// one's only when their lease ends.
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { activePartitions } from '../../src/edge/activePartitions.ts';
 import { createEdgePurger } from '../../src/edge/edgePurger.ts';
+import { claimOwners, claimPurges, dropClaims } from '../../src/edge/purgeOutbox.ts';
+import { createPurgerHeartbeat } from '../../src/edge/purgerHeartbeat.ts';
 import { rebuild } from '../../src/projector/rebuild.ts';
 import { renderSla } from '../../src/readModels/sla/renderSla.ts';
 import { commitWrites } from '../../src/store/control/commitWrites.ts';
 import { createActiveVersionReader } from '../../src/store/control/activeVersionReader.ts';
 import { readActive } from '../../src/store/control/versions.ts';
-import { partitionKeys } from '../../projections/store/control/keys.ts';
+import { partitionKeys, partitionTag } from '../../projections/store/control/keys.ts';
+import { queuePurges } from '../../projections/store/control/purgeWrites.ts';
+import type { RedisClient } from '../../src/store/redisClient.ts';
+import { dropRedisPrefix, freshRedisPrefix, testRedis } from '../support/testEnv.ts';
 import { markSlaDirty } from '../../projections/sla/writes.ts';
 import { check, monitorConfigured, pageConfigured } from '../support/events.ts';
 import { startProjectorEnv, type ProjectorEnv } from '../support/projectorEnv.ts';
@@ -119,6 +126,7 @@ describe('a rebuild', () => {
     const sent: { keys: string[]; hard: boolean; version: number }[] = [];
     const purger = createEdgePurger([target], {
       redis: env.redis,
+      prefix: env.prefix,
       partitions: activePartitions(
         createActiveVersionReader(env.redis, env.prefix, { ttlMs: 20 }),
         env.prefix,
@@ -159,6 +167,64 @@ describe('a rebuild', () => {
       expect(sent.every((s) => s.version === built.version)).toBe(true);
     } finally {
       await purger.close();
+    }
+  });
+});
+
+describe('claims of the purge outbox', () => {
+  let redis: RedisClient;
+  let prefix: string;
+  let tag: string;
+  beforeEach(async () => {
+    redis = testRedis();
+    prefix = freshRedisPrefix();
+    tag = partitionTag(prefix, 1, 0);
+    await redis.set(partitionKeys(tag).checkpoint, '0');
+    const writes = queuePurges(tag, { hard: ['page-a'], soft: ['page-b', 'page-c'] }, 1_000);
+    expect(await commitWrites(redis, { tag, expected: '0', next: '1' }, writes)).toBe(true);
+  });
+  afterEach(async () => {
+    await dropRedisPrefix(redis, prefix);
+    redis.disconnect();
+  });
+
+  const LEASE_END = 20_000;
+  const claim = (owner: string, now: number, deadOwners: string[] = [], limit = 1) =>
+    claimPurges(redis, tag, { now, claimEnd: LEASE_END, limit, owner, deadOwners });
+  const members = (claims: readonly { hard: boolean; key: string }[]) =>
+    claims.map((c) => `${c.hard ? 'h' : 's'}:${c.key}`);
+
+  it('takes a dead drainer’s claims at once and a live one’s only when their lease ends', async () => {
+    expect(members(await claim('alive', 10_000))).toEqual(['h:page-a']);
+    expect(members(await claim('dead', 10_000))).toEqual(['s:page-b']);
+    expect((await claimOwners(redis, tag)).sort()).toEqual(['alive', 'dead']);
+    // Before either lease ends: the dead drainer's claim only, then what is still queued.
+    const taken = await claim('other', 10_001, ['dead'], 2);
+    expect(members(taken)).toEqual(['s:page-b', 's:page-c']);
+    expect(taken.map((c) => c.since)).toEqual([1_000, 1_000]);
+    expect(await claim('other', 10_002, ['dead'])).toEqual([]);
+    expect((await claimOwners(redis, tag)).sort()).toEqual(['alive', 'other']);
+    // The lease is the backstop: a drainer alive but stuck loses its claim when it ends.
+    expect(members(await claim('third', LEASE_END))).toEqual(['h:page-a']);
+    await dropClaims(redis, tag, taken); // accepted by the edge
+    const keys = partitionKeys(tag);
+    expect(await redis.zrange(keys.purgesClaimed, 0, -1)).toEqual(['1000|h:page-a']);
+    expect(await redis.hgetall(keys.purgesOwners)).toEqual({ '1000|h:page-a': 'third' });
+  });
+
+  it('tells a drainer alive while it beats and dead once it stopped', async () => {
+    const log = pino({ level: 'silent' });
+    const drainer = createPurgerHeartbeat(redis, prefix, log);
+    const other = createPurgerHeartbeat(redis, prefix, log);
+    try {
+      await drainer.started();
+      const alive = await other.liveness([drainer.id, 'never-started']);
+      expect(alive.dead).toEqual(['never-started']);
+      expect(alive.soonestGoneMs).toBeGreaterThan(0);
+      await drainer.stop();
+      expect(await other.liveness([drainer.id])).toEqual({ dead: [drainer.id], soonestGoneMs: null });
+    } finally {
+      await other.stop();
     }
   });
 });

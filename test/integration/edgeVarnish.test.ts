@@ -67,6 +67,7 @@ describe('behind Varnish with xkey', () => {
   const startPurger = () => {
     purger = createEdgePurger([varnishTarget(varnish.url)], {
       redis: env.redis,
+      prefix: env.prefix,
       partitions: activePartitions(createActiveVersionReader(env.redis, env.prefix), env.prefix),
       registry,
       log: pino({ level: 'silent' }),

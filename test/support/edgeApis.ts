@@ -28,13 +28,19 @@ const standIn = async (
   const calls: PurgeCall[] = [];
   const failures: Failure[] = [];
   let down: Failure | null = null;
+  /** While set: the calls that came, each answered when released (a caller killed meanwhile never hears). */
+  let held: (() => void)[] | null = null;
   const server = http.createServer((req, res) => {
     void readBody(req).then((body) => {
       const call = check(req, body);
       calls.push(call);
-      const failure = call.bad === null ? (down ?? failures.shift()) : undefined;
-      const reply = failure ?? answer(call);
-      res.writeHead(reply.status, { 'Content-Type': 'application/json' }).end(reply.body);
+      const respond = () => {
+        const failure = call.bad === null ? (down ?? failures.shift()) : undefined;
+        const reply = failure ?? answer(call);
+        res.writeHead(reply.status, { 'Content-Type': 'application/json' }).end(reply.body);
+      };
+      if (held === null) respond();
+      else held.push(respond);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -49,7 +55,21 @@ const standIn = async (
     setDown: (failure: Failure | null) => {
       down = failure;
     },
-    close: () => new Promise((resolve) => server.close(resolve)),
+    /** Every call from now on is recorded but left unanswered until `release` (a purge in flight). */
+    hold: () => {
+      held ??= [];
+    },
+    /** Answers the calls held, and the next ones at once again. */
+    release: () => {
+      const waiting = held ?? [];
+      held = null;
+      for (const respond of waiting) respond();
+    },
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(resolve);
+      }),
   };
 };
 

@@ -50,12 +50,17 @@ export const partitionKeys = (tag: string) => ({
   purges: `${tag}:purge`,
   /** Purges a drainer took: `<queued ms>|<member>`, scored by when they may be taken again. */
   purgesClaimed: `${tag}:purge:claimed`,
+  /** Who holds each claim: claimed member → the drainer's id (its heartbeat: `purgerAliveKey`). */
+  purgesOwners: `${tag}:purge:owners`,
   /** Pub/sub channel (not a key): the slug of each page whose embed or access changed. */
   changes: `${tag}:changes`,
 });
 
 /** PSUBSCRIBE pattern matching the `changes` channel of every partition of every version. */
 export const changesPattern = (prefix: string): string => `${prefix}:{*}:changes`;
+
+/** A purge drainer's heartbeat: present while it runs (src/edge/purgerHeartbeat.ts). */
+export const purgerAliveKey = (prefix: string, id: string): string => `${prefix}:purger:${id}`;
 
 /** BullMQ needs its own hash tag so a queue's keys stay in one Cluster slot. */
 export const queuePrefix = (prefix: string): string => `{${prefix}-q}`;
