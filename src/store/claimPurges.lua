@@ -36,9 +36,13 @@ local queued = redis.call('ZRANGE', KEYS[1], 0, limit - 1, 'WITHSCORES')
 local out = {}
 for i = 1, #queued, 2 do
   local claimed = queued[i + 1] .. '|' .. queued[i]
-  redis.call('ZREM', KEYS[1], queued[i])
-  redis.call('ZADD', KEYS[2], claimEnd, claimed)
-  redis.call('HSET', KEYS[3], claimed, owner)
-  out[#out + 1] = claimed
+  -- The same key queued again in the millisecond of a claim still in flight would take that
+  -- claim's name, and the first acceptance would drop both: it waits until that claim is settled.
+  if not redis.call('ZSCORE', KEYS[2], claimed) then
+    redis.call('ZREM', KEYS[1], queued[i])
+    redis.call('ZADD', KEYS[2], claimEnd, claimed)
+    redis.call('HSET', KEYS[3], claimed, owner)
+    out[#out + 1] = claimed
+  end
 end
 return out

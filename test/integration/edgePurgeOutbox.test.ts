@@ -212,6 +212,19 @@ describe('claims of the purge outbox', () => {
     expect(await redis.hgetall(keys.purgesOwners)).toEqual({ '1000|h:page-a': 'third' });
   });
 
+  it('keeps a change queued again in the same millisecond as a claim in flight until that claim is settled', async () => {
+    const [first] = await claim('alive', 10_000);
+    expect(members([first!])).toEqual(['h:page-a']);
+    // page-a changes again, committed in the millisecond of the first queueing (the claim's name).
+    await redis.set(partitionKeys(tag).checkpoint, '1');
+    const again = queuePurges(tag, { hard: ['page-a'], soft: [] }, 1_000);
+    expect(await commitWrites(redis, { tag, expected: '1', next: '2' }, again)).toBe(true);
+    // Not claimed under the same name while the first is in flight: its acceptance would drop both.
+    expect(members(await claim('other', 10_001, [], 3))).toEqual(['s:page-b', 's:page-c']);
+    await dropClaims(redis, tag, [first!]); // the first purge accepted, possibly before the change
+    expect(members(await claim('other', 10_002))).toEqual(['h:page-a']);
+  });
+
   it('tells a drainer alive while it beats and dead once it stopped', async () => {
     const log = pino({ level: 'silent' });
     const drainer = createPurgerHeartbeat(redis, prefix, log);
