@@ -7,11 +7,12 @@ import { purgerAliveKey } from '../../projections/store/control/keys.ts';
 import type { Logger } from '../shared/logger.ts';
 import type { RedisClient } from '../store/redisClient.ts';
 
-// A beat every 250 ms, gone 1 s after the last: a killed drainer's claims go out again within a
-// second of the kill (the purge budget). A live one is taken for dead only after three missed
-// beats (its event loop or Redis stalled 750 ms), which at worst sends its purges twice.
-export const HEARTBEAT_MS = 250;
-export const HEARTBEAT_TTL_MS = 1_000;
+// A beat every 150 ms, gone 600 ms after the last: a drainer killed at any moment after a commit
+// has its claims sent again within a second of that commit (the purge budget: 600 ms, the other
+// drainer's wake and the call). A live one is taken for dead only after three missed beats (its
+// event loop or Redis stalled 450 ms), which at worst sends its purges twice: harmless.
+export const HEARTBEAT_MS = 150;
+export const HEARTBEAT_TTL_MS = 600;
 
 /** Of the owners asked about: the dead, and in how many ms the soonest alive one is gone if it stops beating (null: none alive). */
 export type Liveness = Readonly<{ dead: string[]; soonestGoneMs: number | null }>;
