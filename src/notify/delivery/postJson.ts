@@ -38,8 +38,10 @@ const parseHttpsUrl = (text: string): URL | null => {
   }
 };
 
+export type JsonPoster = (post: JsonPost) => Promise<Outcome>;
+
 /** A poster bound to one agent: its lookup checks every address it connects to. */
-export const createJsonPoster = (settings: DeliverySettings): ((post: JsonPost) => Promise<Outcome>) => {
+export const createJsonPoster = (settings: DeliverySettings): JsonPoster => {
   const extraCa = settings.extraCa ?? [];
   const agent = new Agent({
     lookup: checkedLookup(settings.allowHosts, settings.resolve ?? systemResolve),
