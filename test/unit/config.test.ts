@@ -24,7 +24,6 @@ describe('loadConfig', () => {
       logLevel: 'info',
       edge: { providers: [], varnishUrls: [], fastly: null, cloudflare: null },
       logFormat: null,
-      notifyAllowHosts: new Set(),
     });
   });
 
@@ -35,7 +34,6 @@ describe('loadConfig', () => {
       PUBLIC_BASE_URL: 'https://status.example.com/',
       DEMO: 'off',
       PROJECTOR_PARTITIONS: '8',
-      NOTIFY_ALLOW_HOSTS: 'hooks.internal,10.0.0.7',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -43,7 +41,6 @@ describe('loadConfig', () => {
       publicBaseUrl: 'https://status.example.com',
       demo: false,
       partitions: 8,
-      notifyAllowHosts: new Set(['hooks.internal', '10.0.0.7']),
     });
   });
 

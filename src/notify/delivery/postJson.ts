@@ -5,13 +5,14 @@ import { request, Agent } from 'node:https';
 import { rootCertificates } from 'node:tls';
 import { isIP } from 'node:net';
 import type { Outcome } from '../channel.ts';
-import { isAllowedHost, type AllowHosts } from './allowHosts.ts';
+import { allowList, isAllowedHost } from './allowHosts.ts';
 import { answerOutcome } from './answerOutcome.ts';
 import { checkedLookup, systemResolve, type Resolve } from './checkedLookup.ts';
 import { isRefusedAddress } from './refusedAddress.ts';
 
 export type DeliverySettings = Readonly<{
-  allowHosts: AllowHosts;
+  /** NOTIFY_ALLOW_HOSTS (config.notify.allowHosts). */
+  allowHosts: readonly string[];
   /**
    * PEM CAs trusted besides the system's. Node reads NODE_EXTRA_CA_CERTS only at start, so a test
    * that makes its CA at run time passes it here.
@@ -42,9 +43,10 @@ export type JsonPoster = (post: JsonPost) => Promise<Outcome>;
 
 /** A poster bound to one agent: its lookup checks every address it connects to. */
 export const createJsonPoster = (settings: DeliverySettings): JsonPoster => {
+  const allow = allowList(settings.allowHosts);
   const extraCa = settings.extraCa ?? [];
   const agent = new Agent({
-    lookup: checkedLookup(settings.allowHosts, settings.resolve ?? systemResolve),
+    lookup: checkedLookup(allow, settings.resolve ?? systemResolve),
     // Given a `ca`, Node trusts only it: add the bundled roots so public receivers still verify.
     ...(extraCa.length > 0 ? { ca: [...extraCa, ...rootCertificates] } : {}),
   });
@@ -60,7 +62,7 @@ export const createJsonPoster = (settings: DeliverySettings): JsonPoster => {
       }
       // A literal address is connected to without a lookup: check it here.
       const host = url.hostname.replace(/^\[|\]$/g, '');
-      if (isIP(host) !== 0 && isRefusedAddress(host) && !isAllowedHost(settings.allowHosts, host)) {
+      if (isIP(host) !== 0 && isRefusedAddress(host) && !isAllowedHost(allow, host)) {
         resolve({ kind: 'retry', status: null, retryAfterMs: null, reason: 'destination refused' });
         return;
       }
