@@ -87,15 +87,23 @@ export const createJsonPoster = (settings: DeliverySettings): JsonPoster => {
         resolve(outcome);
       };
       const failed = (error: NodeJS.ErrnoException) => {
+        // Codes only: an error's message may name the host, which is the subscriber's secret.
         const reason = timedOut
           ? 'timeout'
           : error.code === 'EREFUSEDDESTINATION'
             ? 'destination refused'
-            : (error.code ?? error.message);
+            : (error.code ?? 'network error');
         finish({ kind: 'retry', status: null, retryAfterMs: null, reason });
       };
       req.on('error', failed);
       req.on('response', (res) => {
+        const status = res.statusCode ?? 0;
+        // Delivered or gone is known from the status: a receiver dripping its body changes neither.
+        if ((status >= 200 && status < 300) || status === 410) {
+          finish(answerOutcome({ status, retryAfter: undefined, body: '' }, now()));
+          res.destroy();
+          return;
+        }
         const chunks: Buffer[] = [];
         let size = 0;
         res.on('data', (chunk: Buffer) => {
@@ -105,7 +113,7 @@ export const createJsonPoster = (settings: DeliverySettings): JsonPoster => {
         res.on('end', () => {
           const retryAfter = res.headers['retry-after'];
           const text = Buffer.concat(chunks).subarray(0, MAX_ANSWER_BYTES).toString('utf8');
-          finish(answerOutcome({ status: res.statusCode ?? 0, retryAfter, body: text }, now()));
+          finish(answerOutcome({ status, retryAfter, body: text }, now()));
         });
         // Destroyed mid-answer (the timeout), the response reports the error, not the request.
         res.on('error', failed);
