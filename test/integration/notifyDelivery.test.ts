@@ -2,6 +2,7 @@
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Resolve } from '../../src/notify/delivery/checkedLookup.ts';
+import { parseAllowHosts } from '../../src/notify/delivery/allowHosts.ts';
 import { createJsonPoster, type DeliverySettings } from '../../src/notify/delivery/postJson.ts';
 import {
   makeTestCertificates,
@@ -25,7 +26,7 @@ beforeAll(async () => {
 afterAll(() => receiver.close());
 
 const poster = (settings: Partial<DeliverySettings> = {}) =>
-  createJsonPoster({ allowHosts: ['localhost'], extraCa: [certs.ca], ...settings });
+  createJsonPoster({ allowHosts: parseAllowHosts('localhost'), extraCa: [certs.ca], ...settings });
 const post = (path: string, settings: Partial<DeliverySettings> = {}, host = 'localhost') =>
   poster(settings)({ url: receiver.url(path, host), body: '{"hello":"world"}', headers: { 'x-test': path } });
 const seen = (path: string) => receiver.requests.filter((r) => r.path === path);
@@ -50,24 +51,28 @@ describe('delivery: HTTPS POST to a subscriber URL', () => {
   it('refuses loopback unless the host is allowed, before any connection is made', async () => {
     const before = receiver.connections();
     const refused = { kind: 'retry', status: null, retryAfterMs: null, reason: 'destination refused' };
-    expect(await post('/refused-name', { allowHosts: [] })).toEqual(refused);
-    expect(await post('/refused-literal', { allowHosts: [] }, '127.0.0.1')).toEqual(refused);
+    expect(await post('/refused-name', { allowHosts: parseAllowHosts('') })).toEqual(refused);
+    expect(await post('/refused-literal', { allowHosts: parseAllowHosts('') }, '127.0.0.1')).toEqual(refused);
     expect(receiver.connections()).toBe(before);
-    expect(await post('/allowed-literal', { allowHosts: ['127.0.0.1'] }, '127.0.0.1')).toEqual({
-      kind: 'delivered',
-      status: 200,
-    });
+    expect(await post('/allowed-literal', { allowHosts: parseAllowHosts('127.0.0.1') }, '127.0.0.1')).toEqual(
+      {
+        kind: 'delivered',
+        status: 200,
+      },
+    );
   });
 
   it('connects to the address its own lookup checked, which a name not in DNS proves', async () => {
-    const allowed = { allowHosts: ['hooks.test'], resolve: toLoopback };
+    const allowed = { allowHosts: parseAllowHosts('hooks.test'), resolve: toLoopback };
     expect(await post('/resolved', allowed, 'hooks.test')).toEqual({ kind: 'delivered', status: 200 });
     const mixed: Resolve = () =>
       Promise.resolve([
         { address: '93.184.215.14', family: 4 },
         { address: '127.0.0.1', family: 4 },
       ]);
-    expect(await post('/mixed', { allowHosts: [], resolve: mixed }, 'hooks.test')).toMatchObject({
+    expect(
+      await post('/mixed', { allowHosts: parseAllowHosts(''), resolve: mixed }, 'hooks.test'),
+    ).toMatchObject({
       kind: 'retry',
       reason: 'destination refused',
     });

@@ -8,6 +8,7 @@ import { renderSlack } from '../../projections/notify/formats/slack.ts';
 import { renderStatuspageWebhook } from '../../projections/notify/formats/statuspage.ts';
 import { renderTeams } from '../../projections/notify/formats/teams.ts';
 import type { Recipient } from '../../src/notify/channel.ts';
+import { parseAllowHosts } from '../../src/notify/delivery/allowHosts.ts';
 import { createJsonPoster } from '../../src/notify/delivery/postJson.ts';
 import { httpSenders } from '../../src/notify/senders/httpSenders.ts';
 import { generateWebhookSecret } from '../../src/notify/senders/webhookSignature.ts';
@@ -32,7 +33,7 @@ beforeAll(async () => {
     if (req.path === '/gone') res.writeHead(410).end();
     else res.writeHead(204).end();
   });
-  senders = httpSenders({ allowHosts: ['localhost'], extraCa: [certs.ca] });
+  senders = httpSenders({ allowHosts: parseAllowHosts('localhost'), extraCa: [certs.ca] });
 });
 afterAll(async () => {
   await chats.close();
@@ -145,7 +146,7 @@ describe('chat senders against the vendors’ stand-ins', () => {
   });
 
   it('the stand-ins refuse what the vendors refuse', async () => {
-    const post = createJsonPoster({ allowHosts: ['localhost'], extraCa: [certs.ca] });
+    const post = createJsonPoster({ allowHosts: parseAllowHosts('localhost'), extraCa: [certs.ca] });
     const tooLong = JSON.stringify({ content: 'x'.repeat(2001) });
     expect(await post({ url: chats.url('discord'), body: tooLong })).toMatchObject({
       kind: 'retry',

@@ -2,14 +2,19 @@
 // a refused address, e.g. a receiver on the private network or a test's local server.
 export type AllowHosts = ReadonlySet<string>;
 
-const normalize = (host: string): string =>
-  host
-    .trim()
-    .toLowerCase()
-    .replace(/^\[|\]$/g, '');
+/** A comma list of host names, compared case-insensitively; `[…]` around IPv6 is optional. */
+export const parseAllowHosts = (text: string | undefined): AllowHosts =>
+  new Set(
+    (text ?? '')
+      .split(',')
+      .map((host) =>
+        host
+          .trim()
+          .toLowerCase()
+          .replace(/^\[|\]$/g, ''),
+      )
+      .filter((host) => host !== ''),
+  );
 
-/** The allow list from the setting's hosts: compared case-insensitively, `[…]` around IPv6 optional. */
-export const allowList = (hosts: readonly string[]): AllowHosts =>
-  new Set(hosts.map(normalize).filter((host) => host !== ''));
-
-export const isAllowedHost = (allow: AllowHosts, hostname: string): boolean => allow.has(normalize(hostname));
+export const isAllowedHost = (allow: AllowHosts, hostname: string): boolean =>
+  allow.has(hostname.toLowerCase().replace(/^\[|\]$/g, ''));

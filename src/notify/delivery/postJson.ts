@@ -5,14 +5,14 @@ import { request, Agent } from 'node:https';
 import { rootCertificates } from 'node:tls';
 import { isIP } from 'node:net';
 import type { Outcome } from '../channel.ts';
-import { allowList, isAllowedHost } from './allowHosts.ts';
+import { isAllowedHost, type AllowHosts } from './allowHosts.ts';
 import { answerOutcome } from './answerOutcome.ts';
 import { checkedLookup, systemResolve, type Resolve } from './checkedLookup.ts';
 import { isRefusedAddress } from './refusedAddress.ts';
 
 export type DeliverySettings = Readonly<{
-  /** NOTIFY_ALLOW_HOSTS (config.notify.allowHosts). */
-  allowHosts: readonly string[];
+  /** NOTIFY_ALLOW_HOSTS (config.notifyAllowHosts). */
+  allowHosts: AllowHosts;
   /**
    * PEM CAs trusted besides the system's. Node reads NODE_EXTRA_CA_CERTS only at start, so a test
    * that makes its CA at run time passes it here.
@@ -43,7 +43,7 @@ export type JsonPoster = (post: JsonPost) => Promise<Outcome>;
 
 /** A poster bound to one agent: its lookup checks every address it connects to. */
 export const createJsonPoster = (settings: DeliverySettings): JsonPoster => {
-  const allow = allowList(settings.allowHosts);
+  const allow = settings.allowHosts;
   const extraCa = settings.extraCa ?? [];
   const agent = new Agent({
     lookup: checkedLookup(allow, settings.resolve ?? systemResolve),

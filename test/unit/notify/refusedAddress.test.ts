@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allowList, isAllowedHost } from '../../../src/notify/delivery/allowHosts.ts';
+import { isAllowedHost, parseAllowHosts } from '../../../src/notify/delivery/allowHosts.ts';
 import { isRefusedAddress } from '../../../src/notify/delivery/refusedAddress.ts';
 import { retryAfterBodyMs, retryAfterHeaderMs } from '../../../src/notify/delivery/retryAfter.ts';
 
@@ -48,12 +48,13 @@ describe('refused destination addresses', () => {
 });
 
 describe('NOTIFY_ALLOW_HOSTS', () => {
-  it('holds host names, compared case-insensitively, brackets optional', () => {
-    const allow = allowList([' Hooks.Internal ', '[::1]', '', '127.0.0.1']);
+  it('is a comma list of host names, compared case-insensitively, brackets optional', () => {
+    const allow = parseAllowHosts(' Hooks.Internal , [::1],,127.0.0.1 ');
     expect([...allow]).toEqual(['hooks.internal', '::1', '127.0.0.1']);
     expect(isAllowedHost(allow, 'HOOKS.internal')).toBe(true);
     expect(isAllowedHost(allow, '[::1]')).toBe(true);
     expect(isAllowedHost(allow, 'other.internal')).toBe(false);
+    expect([...parseAllowHosts(undefined)]).toEqual([]);
   });
 });
 
