@@ -3,6 +3,7 @@
 import proxyAddr from 'proxy-addr';
 import { z } from 'zod';
 import { parseEdgeSettings, type EdgeSettings } from './edge/edgeSettings.ts';
+import { parseAllowHosts, type AllowHosts } from './notify/delivery/allowHosts.ts';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const onOff = z.enum(['on', 'off']);
@@ -65,6 +66,7 @@ const Env = z.object({
   PROJECTOR_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
+  NOTIFY_ALLOW_HOSTS: z.string().optional(),
 });
 
 /** Express's `trust proxy`: false, true, or the trusted addresses and subnets. */
@@ -94,6 +96,8 @@ export type Config = Readonly<{
   edge: EdgeSettings;
   /** null: human lines on a terminal, JSON lines otherwise. */
   logFormat: 'json' | 'pretty' | null;
+  /** Hosts notifications may reach though they resolve to private or loopback addresses. */
+  notifyAllowHosts: AllowHosts;
 }>;
 
 // A wildcard bind address is not something to put in a browser; an IPv6 literal needs brackets.
@@ -154,5 +158,6 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     logLevel: e.LOG_LEVEL,
     edge: edge.settings,
     logFormat: e.LOG_FORMAT ?? null,
+    notifyAllowHosts: parseAllowHosts(e.NOTIFY_ALLOW_HOSTS),
   };
 };

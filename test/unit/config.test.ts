@@ -24,6 +24,7 @@ describe('loadConfig', () => {
       logLevel: 'info',
       edge: { providers: [], varnishUrls: [], fastly: null, cloudflare: null },
       logFormat: null,
+      notifyAllowHosts: new Set(),
     });
   });
 
@@ -34,6 +35,7 @@ describe('loadConfig', () => {
       PUBLIC_BASE_URL: 'https://status.example.com/',
       DEMO: 'off',
       PROJECTOR_PARTITIONS: '8',
+      NOTIFY_ALLOW_HOSTS: 'hooks.internal,10.0.0.7',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -41,6 +43,7 @@ describe('loadConfig', () => {
       publicBaseUrl: 'https://status.example.com',
       demo: false,
       partitions: 8,
+      notifyAllowHosts: new Set(['hooks.internal', '10.0.0.7']),
     });
   });
 
