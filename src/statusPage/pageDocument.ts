@@ -3,12 +3,15 @@
 // fetched by the script exactly as a third party would.
 import { escapeHtml } from '../shared/escapeHtml.ts';
 import type { PageAssets } from './assets.ts';
+import { subscribeLink } from './subscribeLink.ts';
 
 type PageDocumentOptions = Readonly<{
   slug: string;
   /** null for a private page: its title is not shown before the reader proves the token. */
   title: string | null;
   assets: PageAssets;
+  /** Readers can subscribe by email: a Subscribe link in the header. */
+  subscribe?: boolean;
 }>;
 
 export const SCRIPT_PATH = '/static/page/v1/page.js';
@@ -27,7 +30,7 @@ export const documentStart = (title: string, assets: PageAssets): string => `<!d
 `;
 
 /** Every interpolated value is escaped; the slug is already a safe path segment. */
-export const pageDocument = ({ slug, title, assets }: PageDocumentOptions): string => {
+export const pageDocument = ({ slug, title, assets, subscribe = false }: PageDocumentOptions): string => {
   const heading = escapeHtml(title ?? slug);
   const feed = `/s/${slug}/feed`;
   const name = title === null ? 'Private status page' : `${heading} status`;
@@ -37,7 +40,7 @@ export const pageDocument = ({ slug, title, assets }: PageDocumentOptions): stri
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
-<header class="top"><div class="wrap"><h1 id="page-title">${heading}</h1><span class="top-tag">${title === null ? 'Private status page' : 'Status'}</span></div></header>
+<header class="top"><div class="wrap"><h1 id="page-title">${heading}</h1><span class="top-tag">${title === null ? 'Private status page' : 'Status'}</span>${subscribe ? subscribeLink(slug) : ''}</div></header>
 <main id="main" class="wrap" data-slug="${slug}" data-private="${title === null ? 'true' : 'false'}" aria-busy="true">
 <p class="loading">Loading the current status…</p>
 <noscript><p class="notice">This status page needs JavaScript. Its data is also available from the

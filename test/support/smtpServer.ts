@@ -10,7 +10,7 @@ export type TestSmtp = Readonly<{
   received: ReceivedMail[];
   /** RCPT TO answers by address: e.g. 550 for a mailbox that does not exist. */
   refuse: Map<string, number>;
-  /** Resolves with the next message that reaches `to`. */
+  /** Resolves with the next message that reaches `to` (compared without case). */
   next: (to: string) => Promise<ReceivedMail>;
   close: () => Promise<void>;
 }>;
@@ -35,7 +35,8 @@ export const startSmtp = async (): Promise<TestSmtp> => {
         const from = session.envelope.mailFrom === false ? '' : session.envelope.mailFrom.address;
         const mail = { from, to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks) };
         received.push(mail);
-        for (const wait of waiting.filter((w) => mail.to.includes(w.to))) {
+        const to = mail.to.map((address) => address.toLowerCase());
+        for (const wait of waiting.filter((w) => to.includes(w.to.toLowerCase()))) {
           waiting.splice(waiting.indexOf(wait), 1);
           wait.resolve(mail);
         }
@@ -50,11 +51,8 @@ export const startSmtp = async (): Promise<TestSmtp> => {
     received,
     refuse,
     next: (to) => {
-      const seen = received.length;
       return new Promise((resolve) => {
-        const already = received.slice(seen).find((mail) => mail.to.includes(to));
-        if (already) resolve(already);
-        else waiting.push({ to, resolve });
+        waiting.push({ to, resolve });
       });
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),

@@ -1,0 +1,29 @@
+// The email channel's public routes on the public listener: the sign-up API and the pages behind
+// the mails' links. Mounted only with a mail transport: without one every path here is 404.
+import express, { Router } from 'express';
+import type { RouteDeps } from '../../readModels/access/pageGate.ts';
+import type { SignupDeps } from './signupDeps.ts';
+import { signupHandler, SIGNUP_PATH } from './signupRoute.ts';
+import { createSignupThrottle } from './signupThrottle.ts';
+import { subscriptionPages } from './subscriptionPages.ts';
+
+// An address and a few component names: a sign-up is small.
+const BODY_LIMIT = '16kb';
+
+export const subscriptionRoutes = (routeDeps: RouteDeps, deps: SignupDeps): Router => {
+  const router = Router();
+  const bodies = [
+    express.json({ limit: BODY_LIMIT }),
+    express.urlencoded({ extended: false, limit: BODY_LIMIT, parameterLimit: 250 }),
+  ];
+  const pages = subscriptionPages(routeDeps, deps);
+  const throttle = createSignupThrottle(deps.redis, deps.prefix, deps.key);
+  router.post(SIGNUP_PATH, ...bodies, signupHandler(routeDeps, deps, throttle));
+  router.get('/s/:slug/subscribe', pages.subscribeForm);
+  router.get('/s/:slug/subscription/confirm', pages.confirmForm);
+  router.post('/s/:slug/subscription/confirm', pages.confirm);
+  router.get('/s/:slug/subscription', pages.manageForm);
+  router.post('/s/:slug/subscription', ...bodies, pages.manage);
+  router.post('/s/:slug/subscription/unsubscribe', ...bodies, pages.unsubscribe);
+  return router;
+};
