@@ -66,7 +66,7 @@ describe('the email Sender', { timeout: 60_000 }, () => {
       { MAIL_URL: smtp.url, MAIL_FROM: 'Acme Status <status@mail.example.com>', ...extra },
       'status.example.com',
     );
-    const transport = createMailTransport(settings, null)!;
+    const transport = createMailTransport(settings)!;
     return createEmailSender({ transport, settings, key: KEY, baseUrl: BASE, clock: () => NOW });
   };
 
@@ -165,7 +165,7 @@ describe('the email Sender', { timeout: 60_000 }, () => {
       'status.example.com',
     );
     const send = createEmailSender({
-      transport: createMailTransport(settings, null)!,
+      transport: createMailTransport(settings)!,
       settings,
       key: KEY,
       baseUrl: BASE,

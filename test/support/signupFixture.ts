@@ -59,7 +59,7 @@ export const startSignupFixture = async (): Promise<SignupFixture> => {
   );
   const deps: SignupDeps = {
     db: env.t.db,
-    transport: createMailTransport(settings, null)!,
+    transport: createMailTransport(settings)!,
     settings,
     key: await loadMailKey(env.t.db, null),
     clock: env.now,

@@ -8,8 +8,10 @@ import { z } from 'zod';
 export type DkimSettings = Readonly<{ domain: string; selector: string; privateKey: string }>;
 
 export type MailSettings = Readonly<{
-  /** smtp:// or smtps://; null: no SMTP server (the demo writes files, `serve` turns sign-up off). */
+  /** smtp:// or smtps://; null: no SMTP server (mail goes to `folder`, or sign-up is off). */
   url: string | null;
+  /** Without MAIL_URL: mail is written there as .eml files (`npm start`: .data/mail). */
+  folder: string | null;
   from: string;
   /** MAIL_FROM's domain: the right-hand side of every Message-ID. */
   domain: string;
@@ -27,6 +29,7 @@ const Env = z.object({
     .string()
     .refine((value) => domainOf(value) !== null, 'must be an address such as "Status <status@example.com>"')
     .optional(),
+  MAIL_FOLDER: z.string().min(1).optional(),
   MAIL_DKIM_DOMAIN: z.string().min(1).optional(),
   MAIL_DKIM_SELECTOR: z.string().min(1).optional(),
   MAIL_DKIM_KEY_FILE: z.string().min(1).optional(),
@@ -65,6 +68,7 @@ export const loadMailSettings = (env: NodeJS.ProcessEnv, publicHost: string): Ma
   const from = e.MAIL_FROM ?? `Status <status@${publicHost}>`;
   return {
     url: e.MAIL_URL ?? null,
+    folder: e.MAIL_URL === undefined ? (e.MAIL_FOLDER ?? null) : null,
     from,
     domain: domainOf(from) ?? publicHost,
     dkim: dkimOf(e),

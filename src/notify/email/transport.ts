@@ -64,8 +64,8 @@ const fileTransport = (folder: string, settings: MailSettings): MailTransport =>
   };
 };
 
-/** `folder`: where mail goes without MAIL_URL (the demo); null: no transport then. */
-export const createMailTransport = (settings: MailSettings, folder: string | null): MailTransport | null => {
+/** The SMTP server of MAIL_URL, else files in MAIL_FOLDER, else none (sign-up is off). */
+export const createMailTransport = (settings: MailSettings): MailTransport | null => {
   if (settings.url !== null) return smtpTransport(settings.url, settings);
-  return folder === null ? null : fileTransport(folder, settings);
+  return settings.folder === null ? null : fileTransport(settings.folder, settings);
 };
