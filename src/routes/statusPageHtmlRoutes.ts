@@ -14,6 +14,8 @@ import { errorDocument, type ErrorStatus } from '../statusPage/errorDocument.ts'
 import type { Route } from '../http/routeTable.ts';
 import { documentHeaders, NOSNIFF } from '../statusPage/securityHeaders.ts';
 import { pageDocument, SCRIPT_PATH, STYLE_PATH } from '../statusPage/pageDocument.ts';
+import { subscribeUrl } from '../notify/email/links.ts';
+import { pageTexts } from '../notify/email/texts.ts';
 
 const STATUS_PAGE_CACHE = `public, max-age=60${STALE_IF_ERROR}`;
 const ASSET_CACHE = `public, max-age=300${STALE_IF_ERROR}`;
@@ -77,8 +79,11 @@ export const statusPageHtmlRoutes = ({ reads, locate, cache }: RouteDeps, signup
       const isPrivate = access.tokenHash !== null;
       const title = isPrivate ? null : (access.title ?? slug.data);
       // A private page's form needs its token, which the shell does not know: no link there.
-      const subscribe = signup && !isPrivate;
-      const body = pageDocument({ slug: slug.data, title, assets: pageAssets(), subscribe });
+      const subscribe =
+        signup && !isPrivate
+          ? { subscribe: { href: subscribeUrl('', slug.data), label: pageTexts.subscribeLink } }
+          : {};
+      const body = pageDocument({ slug: slug.data, title, assets: pageAssets(), ...subscribe });
       for (const [name, value] of Object.entries(documentHeaders(isPrivate ? 'private' : 'public')))
         res.setHeader(name, value);
       sendBody(req, res, {

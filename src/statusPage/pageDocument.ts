@@ -3,15 +3,14 @@
 // fetched by the script exactly as a third party would.
 import { escapeHtml } from '../shared/escapeHtml.ts';
 import type { PageAssets } from './assets.ts';
-import { subscribeLink } from './subscribeLink.ts';
 
 type PageDocumentOptions = Readonly<{
   slug: string;
   /** null for a private page: its title is not shown before the reader proves the token. */
   title: string | null;
   assets: PageAssets;
-  /** Readers can subscribe by email: a Subscribe link in the header. */
-  subscribe?: boolean;
+  /** Readers can subscribe by email: the header links to the form (its label comes from the caller). */
+  subscribe?: Readonly<{ href: string; label: string }>;
 }>;
 
 export const SCRIPT_PATH = '/static/page/v1/page.js';
@@ -30,7 +29,7 @@ export const documentStart = (title: string, assets: PageAssets): string => `<!d
 `;
 
 /** Every interpolated value is escaped; the slug is already a safe path segment. */
-export const pageDocument = ({ slug, title, assets, subscribe = false }: PageDocumentOptions): string => {
+export const pageDocument = ({ slug, title, assets, subscribe }: PageDocumentOptions): string => {
   const heading = escapeHtml(title ?? slug);
   const feed = `/s/${slug}/feed`;
   const name = title === null ? 'Private status page' : `${heading} status`;
@@ -40,7 +39,7 @@ export const pageDocument = ({ slug, title, assets, subscribe = false }: PageDoc
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
-<header class="top"><div class="wrap"><h1 id="page-title">${heading}</h1><span class="top-tag">${title === null ? 'Private status page' : 'Status'}</span>${subscribe ? subscribeLink(slug) : ''}</div></header>
+<header class="top"><div class="wrap"><h1 id="page-title">${heading}</h1><span class="top-tag">${title === null ? 'Private status page' : 'Status'}</span>${subscribe ? `<a class="subscribe-link" href="${escapeHtml(subscribe.href)}">${escapeHtml(subscribe.label)}</a>` : ''}</div></header>
 <main id="main" class="wrap" data-slug="${slug}" data-private="${title === null ? 'true' : 'false'}" aria-busy="true">
 <p class="loading">Loading the current status…</p>
 <noscript><p class="notice">This status page needs JavaScript. Its data is also available from the

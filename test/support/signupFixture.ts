@@ -23,9 +23,7 @@ export type SignupFixture = Readonly<{
   logs: string[];
   /** An app with sign-up on (the default) or off. */
   app: (signup?: boolean) => ReturnType<typeof buildApp>;
-  row: (
-    email: string,
-  ) => Promise<Readonly<{
+  row: (email: string) => Promise<Readonly<{
     id: string;
     state: string;
     components: readonly string[];
