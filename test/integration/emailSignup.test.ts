@@ -6,6 +6,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eraseUnconfirmed } from '../../src/notify/email/subscriberStore.ts';
 import { scanKeys } from '../../src/store/scanKeys.ts';
+import { pageConfigured } from '../support/events.ts';
 import { startSignupFixture, PRIVATE_TOKEN, type SignupFixture } from '../support/signupFixture.ts';
 
 const SENT = { status: 'confirmation sent' };
@@ -206,6 +207,37 @@ describe('the public email sign-up', { timeout: 60_000 }, () => {
     expect(form.status).toBe(200);
     expect(form.text).toContain('<form method="post" action="/api/status-pages/acme/subscribers">');
     expect(form.text).toContain('<h1>Subscribe to Acme &lt;Cloud&gt;</h1>');
+  });
+
+  it('unsubscribes with the signed link even once the page is blocked', async () => {
+    const mail = await mailTo('blocked@example.org', () =>
+      request(f.app())
+        .post('/api/status-pages/beta/subscribers')
+        .set('X-Forwarded-For', from())
+        .send({ email: 'blocked@example.org' }),
+    );
+    await request(f.app()).post(linkIn(mail.text ?? '', 'Confirm the subscription'));
+    const known = await mailTo('blocked@example.org', () =>
+      request(f.app())
+        .post('/api/status-pages/beta/subscribers')
+        .set('X-Forwarded-For', from())
+        .send({ email: 'blocked@example.org' }),
+    );
+    const unsubscribe = linkIn(known.text ?? '', 'Manage your subscription').replace(
+      '/subscription?',
+      '/subscription/unsubscribe?',
+    );
+    await f.env.append(pageConfigured('beta', { blocked: true }, '2026-11-22T12:00:00Z'));
+    await f.env.project();
+    expect(
+      (await request(f.app()).post('/api/status-pages/beta/subscribers').send({ email: 'x@example.org' }))
+        .status,
+    ).toBe(404);
+    const res = await request(f.app()).post(unsubscribe).type('form').send('List-Unsubscribe=One-Click');
+    expect(res.status).toBe(200);
+    expect(await f.row('blocked@example.org')).toBeNull();
+    const forged = await request(f.app()).post('/s/beta/subscription/unsubscribe?token=x.y');
+    expect(forged.status).toBe(404);
   });
 
   it('never writes an address to the log', () => {

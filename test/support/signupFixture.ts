@@ -46,6 +46,7 @@ export const startSignupFixture = async (): Promise<SignupFixture> => {
     monitorConfigured('acme', 1, { name: 'API' }),
     monitorConfigured('acme', 2, { name: 'Database' }),
     pageConfigured('vault', { plan: 'business', auth_token: PRIVATE_TOKEN }),
+    pageConfigured('beta', { title: 'Beta' }),
   );
   await env.project();
   const smtp = await startSmtp();

@@ -2,10 +2,16 @@
 // scanners that follow links confirm nothing), manage (components, unsubscribe) and the RFC 8058
 // one-click unsubscribe, a POST that answers 200 and erases the subscriber.
 import type { Request, Response } from 'express';
-import type { RouteDeps } from '../../readModels/access/pageGate.ts';
+import { parseSlug, type RouteDeps } from '../../readModels/access/pageGate.ts';
 import { pageMonitors } from '../../integrations/pageMonitors.ts';
 import { confirmUrl, manageUrl, unsubscribeUrl } from './links.ts';
-import { confirmDocument, manageDocument, noticeDocument, subscribeDocument } from './pageDocuments.ts';
+import {
+  confirmDocument,
+  manageDocument,
+  noticeDocument,
+  subscribeDocument,
+  type PageHead,
+} from './pageDocuments.ts';
 import { sendPage } from './sendPage.ts';
 import type { SignupDeps } from './signupDeps.ts';
 import { parseComponents } from './signupRequest.ts';
@@ -32,7 +38,7 @@ export const subscriptionPages = (routeDeps: RouteDeps, deps: SignupDeps) => {
   const baseUrl = routeDeps.config.publicBaseUrl;
   const componentNames = async (slug: string) => (await pageMonitors(deps.db, slug)).map((m) => m.name);
 
-  const invalidLink = (res: Response, page: SubscriptionPage) => {
+  const invalidLink = (res: Response, page: PageHead) => {
     sendPage(
       res,
       404,
@@ -125,22 +131,25 @@ export const subscriptionPages = (routeDeps: RouteDeps, deps: SignupDeps) => {
     );
   });
 
+  // The signed token alone decides: a page blocked, deleted or between read models since the mail
+  // went out must still let its readers leave (RFC 8058 wants the POST to just work).
   const unsubscribe: Handler = async (req, res) => {
     res.locals['route'] = '/s/:slug/subscription/unsubscribe';
-    const page = await subscriptionPage(routeDeps, req, 'exists');
+    const slug = parseSlug(req.params['slug'], 'not_found');
+    const page = await subscriptionPage(routeDeps, req, 'exists').catch(() => ({ slug, title: slug }));
     const claims = verifyToken(deps.key, tokenOf(req), 'manage', deps.clock());
-    if (claims === null || claims.page !== page.slug) {
+    if (claims === null || claims.page !== slug) {
       invalidLink(res, page);
       return;
     }
     // Already erased is unsubscribed too: a second click (or a mail client's retry) answers 200.
-    await eraseSubscription(deps.db, claims.subscriber, page.slug);
-    deps.log.info({ subscriber: claims.subscriber, page: page.slug }, 'email subscriber unsubscribed');
+    await eraseSubscription(deps.db, claims.subscriber, slug);
+    deps.log.info({ subscriber: claims.subscriber, page: slug }, 'email subscriber unsubscribed');
     sendPage(
       res,
       200,
       noticeDocument(page, pageTexts.unsubscribedTitle, pageTexts.unsubscribedBody, {
-        href: `/s/${page.slug}`,
+        href: `/s/${slug}`,
         label: pageTexts.backToPage,
       }),
     );
