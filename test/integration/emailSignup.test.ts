@@ -203,6 +203,8 @@ describe('the public email sign-up', { timeout: 60_000 }, () => {
     expect((await request(f.app()).get('/s/acme')).text).toContain(
       '<a class="subscribe-link" href="/s/acme/subscribe">Subscribe to updates</a>',
     );
+    const unknown = await request(f.app()).get('/s/nope/subscribe');
+    expect([unknown.status, unknown.headers['content-type']]).toEqual([404, 'text/html; charset=utf-8']);
     const form = await request(f.app()).get('/s/acme/subscribe');
     expect(form.status).toBe(200);
     expect(form.text).toContain('<form method="post" action="/api/status-pages/acme/subscribers">');
