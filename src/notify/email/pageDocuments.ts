@@ -11,7 +11,7 @@ export type PageHead = Readonly<{ slug: string; title: string }>;
 const frame = (page: PageHead, heading: string, body: string): string =>
   `${documentStart(escapeHtml(heading), pageAssets())}</head>
 <body>
-<a class="skip" href="#main">Skip to content</a>
+<a class="skip" href="#main">${escapeHtml(pageTexts.skipToContent)}</a>
 <header class="top"><div class="wrap"><p class="top-title">${escapeHtml(page.title)}</p><a class="top-tag" href="/s/${page.slug}">${escapeHtml(pageTexts.backToPage)}</a></div></header>
 <main id="main" class="wrap subscription">
 <h1>${escapeHtml(heading)}</h1>

@@ -72,6 +72,7 @@ export const pageTexts = {
   unknownComponents: 'Some chosen components do not exist on this page.',
   tooManyTitle: 'Too many sign-ups',
   tooManyBody: 'Please try again later.',
+  skipToContent: 'Skip to content',
   backToPage: 'Back to the status page',
   subscribeAgain: 'Subscribe',
   subscribeLink: 'Subscribe to updates',
