@@ -10,6 +10,7 @@ import { activePartitions } from '../src/edge/activePartitions.ts';
 import { createProjectorMetrics } from '../src/projector/projectorMetrics.ts';
 import { createProjectorQueue, createWake, wakeAfterAppend } from '../src/projector/queue.ts';
 import { appendMissedHeartbeats } from '../src/integrations/missedHeartbeats.ts';
+import { eraseUnconfirmed } from '../src/notify/email/subscriberStore.ts';
 import { collectStaleAtStart } from '../src/projector/rebuild.ts';
 import { requireNoEviction } from '../src/store/evictionPolicy.ts';
 import { LOCK_TTL_MS } from '../src/store/control/rebuildLock.ts';
@@ -85,6 +86,10 @@ export const work = async (
     log,
     // Appends then never create a partition for the live months inside their transaction.
     upkeep: () => createCheckPartitions(db, currentAndNextMonth(systemClock())),
+    erase: async () => {
+      const erased = await eraseUnconfirmed(db, systemClock());
+      if (erased > 0) log.info({ erased }, 'unconfirmed email sign-ups erased');
+    },
     heartbeats: async () => {
       const appended = await appendMissedHeartbeats(db, systemClock());
       if (appended !== null)
