@@ -25,10 +25,10 @@ const tagAfter = async (script: string): Promise<number> => {
 };
 
 describe('the API process V8 settings', () => {
-  it('are --heap-growing-percent=50 and nothing else, set by loading the API listener module', async () => {
+  it('are --heap-growing-percent=30 and nothing else, set by loading the API listener module', async () => {
     const [untouched, expected, api] = await Promise.all([
       tagAfter(''),
-      tagAfter(`(await import('node:v8')).setFlagsFromString('--heap-growing-percent=50');`),
+      tagAfter(`(await import('node:v8')).setFlagsFromString('--heap-growing-percent=30');`),
       tagAfter(`await import('./src/runtime/serve.ts');`),
     ]);
     expect(expected).not.toBe(untouched); // the tag sees that flag
