@@ -55,6 +55,7 @@ export const stats = async (base: string) =>
     memo?: { answers: number; bytes: number };
     cache?: { entries: number; bytes: number };
     memory: NodeJS.MemoryUsage;
+    spaces: Record<string, { size: number; used: number }>;
   };
 
 const HOT_CONNECTIONS = 4;
@@ -88,6 +89,8 @@ type Growth = Readonly<{
   /** What the cache and the memo count against their bounds afterwards, in MB. */
   counted: { cache_mb: number; cache_entries: number; memo_mb: number; memo_answers: number };
   memory: NodeJS.MemoryUsage;
+  /** The V8 heap's spaces, committed and used, in bytes. */
+  spaces: Record<string, { size: number; used: number }>;
 }>;
 
 /** Runs `load`, with the server's RSS and its heap after a full collection before and after. */
@@ -108,7 +111,16 @@ const measured = async <T>(server: ServerChild, load: () => Promise<T>): Promise
   const rssSettled = await rssMb(server.pid);
   return [
     result,
-    { rssBefore, rssAfter, rssSettled, heapBefore, heapAfter: after.heap_mb, counted, memory: after.memory },
+    {
+      rssBefore,
+      rssAfter,
+      rssSettled,
+      heapBefore,
+      heapAfter: after.heap_mb,
+      counted,
+      memory: after.memory,
+      spaces: after.spaces,
+    },
   ];
 };
 
@@ -151,6 +163,9 @@ const growthFigures = (
 ): Figure[] => {
   const c = growth.counted;
   const m = growth.memory;
+  const space = (name: string) => growth.spaces[name] ?? { size: 0, used: 0 };
+  const young = space('new_space');
+  const old = space('old_space');
   const bound = 2 * options.cacheBoundMb;
   const rssFigure = (name: string, value: number, extra: Figure['detail']): Figure => ({
     section: 'hostile',
@@ -185,7 +200,9 @@ const growthFigures = (
         note:
           `after ${what}${detail.requests === undefined ? '' : ` (${detail.requests} requests)`}: the cache counts ${mb(c.cache_mb)} MB (${c.cache_entries} entries), the memo ` +
           `${mb(c.memo_mb)} MB (${c.memo_answers} answers); the V8 heap ${mb(m.heapUsed / 2 ** 20)} MB ` +
-          `used of ${mb(m.heapTotal / 2 ** 20)} MB, external ${mb(m.external / 2 ** 20)} MB, RSS ` +
+          `used of ${mb(m.heapTotal / 2 ** 20)} MB (new space ${mb(young.used / 2 ** 20)} of ` +
+          `${mb(young.size / 2 ** 20)}, old space ${mb(old.used / 2 ** 20)} of ${mb(old.size / 2 ** 20)}), ` +
+          `external ${mb(m.external / 2 ** 20)} MB (array buffers ${mb(m.arrayBuffers / 2 ** 20)}), RSS ` +
           `${mb(m.rss / 2 ** 20)} MB (after a full GC)`,
       },
     },

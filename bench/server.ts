@@ -9,6 +9,7 @@
 //   raw    baseline: node:http answering every request with one Redis GET (BENCH_KEY)
 //   sql    the comparison: the charts response computed from PostgreSQL per request
 import { createServer, type RequestListener } from 'node:http';
+import { getHeapSpaceStatistics } from 'node:v8';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { Redis } from 'ioredis';
@@ -39,6 +40,9 @@ const listening = (server: ReturnType<typeof createServer>) =>
   });
 
 if (mode === 'app') {
+  // The API process's V8 settings, as `npm run serve` applies them (its listener's module); the
+  // baselines run on V8's defaults.
+  await import('../src/runtime/apiV8Tuning.ts');
   const config = loadConfig();
   const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2 });
   // Whatever lines production writes (LOG_REQUESTS): keep the cost, drop the output.
@@ -83,6 +87,13 @@ if (mode === 'app') {
             memo: memo?.stats(),
             cache: readPath.cache?.stats(),
             memory: process.memoryUsage(),
+            // Where the heap's room is: new space (the young generation) against the old spaces.
+            spaces: Object.fromEntries(
+              getHeapSpaceStatistics().map((space) => [
+                space.space_name,
+                { size: space.space_size, used: space.space_used_size },
+              ]),
+            ),
           }),
         );
       });

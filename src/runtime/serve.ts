@@ -1,6 +1,7 @@
 // `npm run serve`: the public API and the operator listener; no projection work. With
 // WEB_CONCURRENCY > 1 the public API runs in that many processes (apiProcesses.ts) and this
 // process keeps the operator listener, so ingest, probes and metrics answer once per machine.
+import './apiV8Tuning.ts';
 import type { RedisClient } from '../store/redisClient.ts';
 import { Registry } from 'prom-client';
 import { collectProcessMetrics } from './processMetrics.ts';
