@@ -200,6 +200,38 @@ describe('behind Varnish with xkey', () => {
     }
   });
 
+  it('keeps each language of a page as its own object under the page’s key, all refreshed by one purge', async () => {
+    const paths = ['/s/other', '/s/other?lang=de', '/s/other?lang=ja'];
+    const cached = async (path: string) => {
+      let answer = await get(path);
+      for (let i = 0; i < 5 && !fromCache(answer); i += 1) answer = await get(path);
+      return answer;
+    };
+    const before = await Promise.all(paths.map(cached));
+    expect(
+      before.map((answer) => ({
+        cached: fromCache(answer),
+        keys: answer.headers.get('surrogate-key'),
+        varyByLanguage: /accept-language/i.test(answer.headers.get('vary') ?? ''),
+        lang: /<html lang="([^"]+)">/.exec(answer.body)?.[1],
+      })),
+    ).toEqual(
+      ['en', 'de', 'ja'].map((lang) => ({ cached: true, keys: 'page-other', varyByLanguage: false, lang })),
+    );
+    // Whatever the reader's browser says, a URL has one answer: the language is in the URL.
+    const asked = await fetch(`${varnish.url}/s/other`, { headers: { 'Accept-Language': 'ja' } });
+    expect([
+      fromCache({ status: 0, body: '', headers: asked.headers }),
+      (await asked.text()).slice(0, 40),
+    ]).toEqual([true, before[0]!.body.slice(0, 40)]);
+    const title = '<h1 id="page-title">Other, renamed</h1>';
+    await project(pageConfigured('other', { plan: 'growth', title: 'Other, renamed' }));
+    for (const path of paths)
+      await until(`${path} shows the new title through Varnish`, async () =>
+        (await get(path)).body.includes(title),
+      );
+  });
+
   it('keeps a custom domain’s answers apart from other hosts’ (Vary: Host)', async () => {
     const at = (host: string) =>
       new Promise<{ status: number; vary: string | undefined; keys: string | undefined }>(
