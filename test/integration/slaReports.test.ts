@@ -342,9 +342,20 @@ describe('the printable report in Chromium', { timeout: 120_000 }, () => {
     );
     await page.close();
     expect(links).toEqual([
-      ['/s/print/sla/2026-11?lang=en', 'November 2026 (so far)'],
-      ['/s/print/sla/2026-10?lang=en', 'October 2026'],
+      ['/s/print/sla/2026-11', 'November 2026 (so far)'],
+      ['/s/print/sla/2026-10', 'October 2026'],
     ]);
+    // A language chosen in the address goes with the links.
+    const german = await browser.newPage();
+    await german.goto(`http://127.0.0.1:${String(port)}/s/print?lang=de`);
+    await german.waitForSelector('.sla-links a');
+    expect(
+      await german.$$eval('.sla-links a', (as) => as.map((a) => [a.getAttribute('href'), a.textContent])),
+    ).toEqual([
+      ['/s/print/sla/2026-11?lang=de', 'November 2026 (bisher)'],
+      ['/s/print/sla/2026-10?lang=de', 'Oktober 2026'],
+    ]);
+    await german.close();
   });
 
   it('prints the year on A4 pages with no table row cut in two', async () => {

@@ -1,6 +1,6 @@
 // Links to the printable SLA reports of this month and the last, in the page's own time zone:
-// the API's current report says which month that is (the page's zone is not known here). The
-// reports are asked for in the page's language.
+// the API's current report says which month that is (the page's zone is not known here). A
+// language chosen in the address goes with the links; otherwise the report speaks the page's own.
 import type { Api } from './api.ts';
 import { h } from './dom.ts';
 import { month as monthName } from './format.ts';
@@ -14,9 +14,9 @@ const previousMonth = (label: string): string => {
 
 export const drawSlaLinks = async (api: Api, slug: string): Promise<HTMLElement> => {
   const { period } = await api<{ period: string }>(`/api/status-pages/${slug}/sla`);
-  const lang = encodeURIComponent(pageLocale());
-  const link = (label: string, text: string) =>
-    h('a', { href: `/s/${slug}/sla/${label}?lang=${lang}` }, text);
+  const chosen = new URLSearchParams(window.location.search).has('lang');
+  const query = chosen ? `?lang=${encodeURIComponent(pageLocale())}` : '';
+  const link = (label: string, text: string) => h('a', { href: `/s/${slug}/sla/${label}${query}` }, text);
   return h(
     'p',
     { class: 'muted sla-links' },
