@@ -74,8 +74,13 @@ const moduleUrls = {
  */
 const buildStatusPageAssets = async (build, outdir) => {
   const into = join(outdir, 'src/statusPage/built');
+  // One script per language (client/entries/<locale>.ts), each bundling only its own catalogue.
+  const entries = await readdir(join(root, 'src/statusPage/client/entries'));
   for (const [entry, name] of [
-    ['src/statusPage/client/main.ts', 'page.js'],
+    ...entries.map((file) => [
+      `src/statusPage/client/entries/${file}`,
+      `page.${file.replace(/\.ts$/, '')}.js`,
+    ]),
     ['src/statusPage/styles/page.css', 'page.css'],
   ])
     await build({

@@ -3,6 +3,7 @@
 import type { CheckStatus } from '../src/events/check.ts';
 import type { IncidentState } from '../src/events/incident.ts';
 import type { Impact } from '../src/events/monitor.ts';
+import type { Locale } from './locale/locales.ts';
 import type { Plan } from '../src/events/page.ts';
 
 export type { CheckStatus, Impact, IncidentState, Plan };
@@ -99,6 +100,8 @@ export type PageSettings = Readonly<{
   timeZone?: string | undefined;
   slaTarget?: number | undefined;
   slaExcludeMaintenance?: boolean | undefined;
+  /** The language of the page's status page, reports, badge and embeds; absent: en. */
+  locale?: Locale | undefined;
 }>;
 
 /** The per-page document the projector keeps (`pg:<slug>:state`). */

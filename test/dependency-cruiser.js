@@ -48,10 +48,18 @@ export default {
     {
       name: 'page-script-stands-alone',
       comment:
-        'The status page script runs in browsers: it imports only its own folder (no Node, no server code).',
+        'The status page script runs in browsers: it imports only its own folder and the pure message catalogues and formats (no Node, no server code).',
       severity: 'error',
       from: { path: '^src/statusPage/client/' },
-      to: { pathNot: '^src/statusPage/client/' },
+      to: { pathNot: '^src/statusPage/client/|^projections/locale/' },
+    },
+    {
+      name: 'locale-stands-alone',
+      comment:
+        'The catalogues, `t` and the formats are shared by the page script, the server and mails: they import nothing else (types aside).',
+      severity: 'error',
+      from: { path: '^projections/locale/' },
+      to: { pathNot: '^projections/locale/', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'no-module-cycle',

@@ -32,5 +32,3 @@ export const overallStatus = (
   if (counted > 0 && down === counted) return 'major_outage';
   return worst === 'operational' && maintenanceInProgress ? 'under_maintenance' : worst;
 };
-
-export { overallLabel } from '../../src/shared/overallStatus.ts';

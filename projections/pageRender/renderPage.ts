@@ -106,7 +106,15 @@ export const renderPage = (input: RenderInput, scope: RenderScope): PageRenderPl
     ),
     putSnippets(
       page,
-      json(renderSnippets({ slug: page.slug, baseUrl: input.urls.baseUrl, statusPageUrl, overall })),
+      json(
+        renderSnippets({
+          slug: page.slug,
+          baseUrl: input.urls.baseUrl,
+          statusPageUrl,
+          overall,
+          locale: state.settings.locale,
+        }),
+      ),
     ),
   );
   const incidentsChanged = scope.incidents || (scope.incidentIds?.size ?? 0) > 0;

@@ -6,6 +6,7 @@ import type { IncidentDoc, MaintenanceDoc, PageState } from '../types.ts';
 import { IncidentState } from '../../src/events/incident.ts';
 import { Impact } from '../../src/events/monitor.ts';
 import { Plan } from '../../src/events/page.ts';
+import { LOCALES } from '../locale/locales.ts';
 import { parseStoredJson } from '../store/corruptReadModel.ts';
 
 type PageCore = Pick<PageState, 'settings' | 'deleted' | 'monitors'>;
@@ -68,6 +69,7 @@ const StoredCore: z.ZodType<
     timeZone: z.string().optional(),
     slaTarget: z.number().optional(),
     slaExcludeMaintenance: z.boolean().optional(),
+    locale: z.enum(LOCALES).optional(),
   }),
   deleted: z.boolean(),
   monitors: z.record(Monitor),

@@ -24,6 +24,7 @@ const configure = (state: PageState | null, event: ProjectedEventOf<'page.config
     time_zone,
     sla_target,
     sla_exclude_maintenance,
+    locale,
   } = event.data;
   const at = event.at;
   const settings = {
@@ -37,6 +38,7 @@ const configure = (state: PageState | null, event: ProjectedEventOf<'page.config
     ...(time_zone === undefined ? {} : { timeZone: time_zone }),
     ...(sla_target === undefined ? {} : { slaTarget: sla_target }),
     ...(sla_exclude_maintenance === undefined ? {} : { slaExcludeMaintenance: sla_exclude_maintenance }),
+    ...(locale === undefined ? {} : { locale }),
   };
   if (state === null) {
     return { settings, deleted: false, updatedAt: at, monitors: {}, incidents: {}, maintenances: {} };

@@ -1,98 +1,83 @@
 // The printable SLA report (sla-reports.md, "The printable report"): one self-contained HTML
 // document with its own print stylesheet, A4 pages, no table row cut in two.
-import { must } from '../../src/shared/must.ts';
+import { translate } from '../locale/catalogues.ts';
+import { formatsFor, type Formats } from '../locale/format.ts';
+import type { Locale } from '../locale/locales.ts';
+import type { Translator } from '../locale/translate.ts';
 import { escapeHtmlAttr as esc } from '../render/escape.ts';
 import type { DailyEntry } from './figures.ts';
 import { parsePeriod } from './periods.ts';
 import type { MonitorReport, SlaReport } from './report.ts';
 
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
-/** January for 0. */
-const monthName = (index: number): string => must(MONTHS[index], 'a month name');
+/** The words and the formats of one language. */
+type Speech = Readonly<{ t: Translator['t']; f: Formats }>;
 
 /** "October 2026", "Q3 2026 (July – September)", "2026". */
-const periodTitle = (label: string): string => {
+const periodTitle = ({ t, f }: Speech, label: string): string => {
   const period = parsePeriod(label);
   if (period === null) return label;
-  if (period.months === 1) return `${monthName(period.month - 1)} ${String(period.year)}`;
+  const year = String(period.year);
+  if (period.months === 1) return f.month(`${year}-${String(period.month).padStart(2, '0')}`);
   if (period.months === 3)
-    return `Q${String((period.month + 2) / 3)} ${String(period.year)} (${monthName(period.month - 1)} – ${monthName(period.month + 1)})`;
-  return String(period.year);
+    return t('report.quarter', {
+      quarter: String((period.month + 2) / 3),
+      year,
+      from: f.monthName(period.month),
+      to: f.monthName(period.month + 2),
+    });
+  return year;
 };
 
-/** 9000 → "2 h 30 min"; whole seconds, largest units first. */
-const duration = (seconds: number): string => {
-  const sign = seconds < 0 ? '−' : '';
-  let rest = Math.abs(seconds);
-  const parts: string[] = [];
-  for (const [unit, size] of [
-    ['d', 86400],
-    ['h', 3600],
-    ['min', 60],
-    ['s', 1],
-  ] as const) {
-    const n = Math.floor(rest / size);
-    rest -= n * size;
-    if (n > 0) parts.push(`${String(n)} ${unit}`);
-  }
-  return parts.length === 0 ? '0 s' : sign + parts.join(' ');
-};
-
-const pct = (value: number): string => `${value.toFixed(3)} %`;
 const row = (label: string, value: string, cls = ''): string =>
-  `<tr${cls ? ` class="${cls}"` : ''}><th scope="row">${label}</th><td>${value}</td></tr>`;
+  `<tr${cls ? ` class="${cls}"` : ''}><th scope="row">${esc(label)}</th><td>${esc(value)}</td></tr>`;
 
-const figuresTable = (m: MonitorReport): string => `<table class="figures">
+const figuresTable = ({ t, f }: Speech, m: MonitorReport): string => {
+  const exact = (seconds: number) =>
+    `${f.durationExact(seconds)} (${t('report.seconds', { count: seconds })})`;
+  const met = m.met ? 'met' : 'missed';
+  return `<table class="figures">
 <tbody>
-${row('Target', pct(m.sla_target))}
-${row('Uptime', pct(m.uptime_percentage), m.met ? 'met' : 'missed')}
-${row('Target met', m.met ? 'Yes' : 'No', m.met ? 'met' : 'missed')}
-${row('Period length', `${duration(m.total_seconds)} (${String(m.total_seconds)} s)`)}
-${row('Maintenance left out', `${duration(m.excluded_seconds)} (${String(m.excluded_seconds)} s)`)}
-${row('Downtime', `${duration(m.downtime_seconds)} (${String(m.downtime_seconds)} s)`)}
-${row('Failures', String(m.incident_count))}
-${row('Longest outage', duration(m.longest_outage_seconds))}
-${row('Mean time between failures', duration(m.mtbf_seconds))}
-${row('Mean time to recovery', duration(m.mttr_seconds))}
-${row('Error budget', `${duration(m.error_budget_seconds)} (${String(m.error_budget_seconds)} s)`)}
-${row('Error budget left', `${duration(m.error_budget_remaining_seconds)} (${String(m.error_budget_remaining_seconds)} s)`, m.met ? 'met' : 'missed')}
+${row(t('report.target'), f.percentFixed(m.sla_target))}
+${row(t('report.uptime'), f.percentFixed(m.uptime_percentage), met)}
+${row(t('report.met'), m.met ? t('report.yes') : t('report.no'), met)}
+${row(t('report.length'), exact(m.total_seconds))}
+${row(t('report.excluded'), exact(m.excluded_seconds))}
+${row(t('report.downtime'), exact(m.downtime_seconds))}
+${row(t('report.failures'), f.integer(m.incident_count))}
+${row(t('report.longest'), f.durationExact(m.longest_outage_seconds))}
+${row(t('report.mtbf'), f.durationExact(m.mtbf_seconds))}
+${row(t('report.mttr'), f.durationExact(m.mttr_seconds))}
+${row(t('report.budget'), exact(m.error_budget_seconds))}
+${row(t('report.budgetLeft'), exact(m.error_budget_remaining_seconds), met)}
 </tbody>
 </table>`;
-
-const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-
-/** "Saturday, 31 October" under the date: a row of two lines that print must keep together. */
-const dayName = (date: string): string => {
-  const day = new Date(`${date}T00:00:00Z`);
-  const weekday = must(WEEKDAYS[day.getUTCDay()], 'a weekday name');
-  return `${weekday}, ${String(day.getUTCDate())} ${monthName(day.getUTCMonth())}`;
 };
 
 /** A day's bar: the share of its counted time that was up, drawn from 0 to 100 %. */
-const dayRow = (d: DailyEntry, target: number): string => {
+const dayRow = ({ f }: Speech, d: DailyEntry, target: number): string => {
   const ok = d.uptime_percentage >= target;
-  return `<tr class="${ok ? 'met' : 'missed'}"><td>${d.date}<br><span class="dow">${dayName(d.date)}</span></td><td class="num">${pct(d.uptime_percentage)}</td><td class="num">${duration(d.downtime_seconds)}</td><td class="num">${duration(d.excluded_seconds)}</td><td class="bar"><span style="width:${String(d.uptime_percentage)}%"></span></td></tr>`;
+  // The date, then "Saturday, October 31" under it: a row of two lines that print must keep together.
+  return `<tr class="${ok ? 'met' : 'missed'}"><td>${d.date}<br><span class="dow">${esc(f.weekdayDate(d.date))}</span></td><td class="num">${esc(f.percentFixed(d.uptime_percentage))}</td><td class="num">${esc(f.durationExact(d.downtime_seconds))}</td><td class="num">${esc(f.durationExact(d.excluded_seconds))}</td><td class="bar"><span style="width:${String(d.uptime_percentage)}%"></span></td></tr>`;
 };
 
-const dailyTable = (m: MonitorReport): string => `<table class="daily">
-<thead><tr><th scope="col">Day</th><th scope="col">Uptime</th><th scope="col">Downtime</th><th scope="col">Maintenance</th><th scope="col">Uptime bar</th></tr></thead>
+const dailyTable = (speech: Speech, m: MonitorReport): string => {
+  const { t } = speech;
+  const head = [
+    t('report.day'),
+    t('report.uptime'),
+    t('report.downtime'),
+    t('report.maintenance'),
+    t('report.bar'),
+  ]
+    .map((name) => `<th scope="col">${esc(name)}</th>`)
+    .join('');
+  return `<table class="daily">
+<thead><tr>${head}</tr></thead>
 <tbody>
-${m.daily.map((d) => dayRow(d, m.sla_target)).join('\n')}
+${m.daily.map((d) => dayRow(speech, d, m.sla_target)).join('\n')}
 </tbody>
 </table>`;
+};
 
 const STYLE = `
 *{box-sizing:border-box}
@@ -114,22 +99,35 @@ a{color:#0b57d0}
 @media print{main{max-width:none;padding:0}body{font-size:11px}.noprint{display:none}a{color:#111;text-decoration:none}td.bar span{print-color-adjust:exact;-webkit-print-color-adjust:exact}}
 `;
 
-type ReportPageOptions = Readonly<{ title: string; csvUrl: string; statusUrl: string }>;
+type ReportPageOptions = Readonly<{ title: string; csvUrl: string; statusUrl: string; locale: Locale }>;
 
+/** Instants are shown in UTC, and say so: a report has no reader's zone (docs/status-page.md). */
 export const reportHtml = (report: SlaReport, options: ReportPageOptions): string => {
-  const heading = `${esc(options.title)} — SLA report, ${esc(periodTitle(report.period))}`;
-  const state = report.complete ? 'complete' : `up to ${esc(report.as_of)} (in progress)`;
+  const { t } = translate(options.locale);
+  const speech: Speech = { t, f: formatsFor(options.locale) };
+  const utc = (iso: string) => speech.f.dateTimePlain(new Date(iso), 'UTC');
+  const heading = esc(
+    t('report.heading', { title: options.title, period: periodTitle(speech, report.period) }),
+  );
+  const state = report.complete ? t('report.complete') : t('report.inProgress', { asOf: utc(report.as_of) });
   const monitors = report.monitors
     .map(
       (m) => `<section class="monitor">
 <h2>${esc(m.monitor_name)}</h2>
-${figuresTable(m)}
-${dailyTable(m)}
+${figuresTable(speech, m)}
+${dailyTable(speech, m)}
 </section>`,
     )
     .join('\n');
+  const period = t('report.period', {
+    period: report.period,
+    zone: report.time_zone,
+    start: utc(report.start),
+    end: utc(report.end),
+    state,
+  });
   return `<!doctype html>
-<html lang="en">
+<html lang="${options.locale}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -140,11 +138,11 @@ ${dailyTable(m)}
 <body>
 <main>
 <h1>${heading}</h1>
-<p class="meta">Period ${esc(report.period)} in ${esc(report.time_zone)}: from ${esc(report.start)} to ${esc(report.end)} (UTC), ${state}.</p>
-<p class="meta">Planned maintenance is ${report.exclude_maintenance ? 'left out of' : 'counted in'} the figures. Time without data counts as up.</p>
-<p class="summary ${report.met_all ? 'met' : 'missed'}">${report.met_all ? 'Every monitor met its target.' : 'Not every monitor met its target.'}</p>
-<p class="noprint"><a href="${esc(options.csvUrl)}">Download CSV</a> · <a href="${esc(options.statusUrl)}">Status page</a></p>
-${monitors || '<p>This page has no monitors.</p>'}
+<p class="meta">${esc(period)}</p>
+<p class="meta">${esc(report.exclude_maintenance ? t('report.maintenanceOut') : t('report.maintenanceIn'))}</p>
+<p class="summary ${report.met_all ? 'met' : 'missed'}">${esc(report.met_all ? t('report.metAll') : t('report.missedSome'))}</p>
+<p class="noprint"><a href="${esc(options.csvUrl)}">${esc(t('report.csv'))}</a> · <a href="${esc(options.statusUrl)}">${esc(t('report.statusPage'))}</a></p>
+${monitors || `<p>${esc(t('report.noMonitors'))}</p>`}
 </main>
 </body>
 </html>

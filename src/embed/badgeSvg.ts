@@ -1,6 +1,11 @@
 // The "Status | Operational" badge served at /badge/{slug}.svg, drawn like shields.io's flat style so it
-// sits well next to other README badges. Every text in it is one of our fixed labels, never user input.
-import { overallLabel, type OverallStatus } from '../shared/overallStatus.ts';
+// sits well next to other README badges, in one of the supported languages. Every text in it is one
+// of our fixed labels (projections/locale), never user input.
+import { translate } from '../../projections/locale/catalogues.ts';
+import { DEFAULT_LOCALE, type Locale } from '../../projections/locale/locales.ts';
+import { statusWordKeys } from '../../projections/locale/statusWords.ts';
+import type { OverallStatus } from '../shared/overallStatus.ts';
+import { escapeHtml } from '../shared/escapeHtml.ts';
 
 const colours = {
   operational: '#4c1',
@@ -11,7 +16,8 @@ const colours = {
   unknown: '#9f9f9f',
 } as const satisfies Record<OverallStatus | 'unknown', string>;
 
-// Advance widths of Verdana at 11px (shields' font), enough for our fixed labels; others fall back to 7.
+// Advance widths of Verdana at 11px (shields' font), enough for our fixed labels; other Latin letters
+// fall back to 7, CJK characters (full width) to 11.
 // prettier-ignore
 const charWidths: Readonly<Record<string, number>> = {
   ' ': 3.87, a: 6.6, b: 6.85, c: 5.73, d: 6.85, e: 6.55, f: 3.87, g: 6.85, h: 6.96, i: 3.02, j: 3.78,
@@ -21,13 +27,16 @@ const charWidths: Readonly<Record<string, number>> = {
   R: 7.66, S: 7.51, T: 6.77, U: 8.05, V: 7.52, W: 10.88, X: 7.55, Y: 6.77, Z: 7.55,
 };
 
+const FULL_WIDTH_FROM = 0x2e80;
+const widthOf = (c: string): number => charWidths[c] ?? ((c.codePointAt(0) ?? 0) >= FULL_WIDTH_FROM ? 11 : 7);
 const textWidth = (text: string): number =>
-  Math.round(Array.from(text).reduce((sum, c) => sum + (charWidths[c] ?? 7), 0));
+  Math.round(Array.from(text).reduce((sum, c) => sum + widthOf(c), 0));
 
 // One segment's text, drawn twice like shields: a dark shadow 1px lower, then the white text.
 const segmentText = (text: string, left: number, width: number): string => {
   const x = (left + width / 2) * 10;
   const length = textWidth(text) * 10;
+  text = escapeHtml(text);
   return (
     `<text aria-hidden="true" x="${x}" y="150" fill="#010101" fill-opacity=".3" transform="scale(.1)" textLength="${length}">${text}</text>` +
     `<text x="${x}" y="140" transform="scale(.1)" fill="#fff" textLength="${length}">${text}</text>`
@@ -35,15 +44,16 @@ const segmentText = (text: string, left: number, width: number): string => {
 };
 
 /** Flat shields.io-style SVG badge for an overall status; `unknown` gives the grey "Unknown" badge. */
-export const badgeSvg = (status: OverallStatus | 'unknown'): string => {
-  const label = 'Status';
-  const message = status === 'unknown' ? 'Unknown' : overallLabel(status);
+export const badgeSvg = (status: OverallStatus | 'unknown', locale: Locale = DEFAULT_LOCALE): string => {
+  const { t } = translate(locale);
+  const label = t('status.label');
+  const message = t(statusWordKeys[status]);
   const labelWidth = textWidth(label) + 10;
   const messageWidth = textWidth(message) + 10;
   const width = labelWidth + messageWidth;
-  const title = `${label}: ${message}`;
+  const title = escapeHtml(`${label}: ${message}`);
   return (
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="20" role="img" aria-label="${title}">` +
+    `<svg xmlns="http://www.w3.org/2000/svg" lang="${locale}" width="${width}" height="20" role="img" aria-label="${title}">` +
     `<title>${title}</title>` +
     `<linearGradient id="s" x2="0" y2="100%"><stop offset="0" stop-color="#bbb" stop-opacity=".1"/><stop offset="1" stop-opacity=".1"/></linearGradient>` +
     `<clipPath id="r"><rect width="${width}" height="20" rx="3" fill="#fff"/></clipPath>` +

@@ -1,16 +1,27 @@
-// Status widget v1, served verbatim at /static/embed/v1/status.js. Plain ES2017, no build step.
+// Status widget v1, served at /static/embed/v1/status.js. Plain ES2017, no build step: the server
+// only puts the messages of every language in place of the marker below (src/embed/widgetScript.ts).
 // Every error is caught: it must never break, nor leak globals into, the host page.
 (() => {
   'use strict';
   const BOUND = 'data-status-widget-bound';
   const GREY = '#9f9f9f';
+  // { "<locale>": { "<key>": "<text>" } }, from the catalogues (projections/locale)
+  const MESSAGES = /*MESSAGES*/ null;
   const STATES = {
-    operational: ['Operational', '#4c1'],
-    degraded_performance: ['Degraded Performance', '#dfb317'],
-    partial_outage: ['Partial Outage', '#fe7d37'],
-    major_outage: ['Major Outage', '#e05d44'],
-    under_maintenance: ['Under Maintenance', '#007ec6'],
+    operational: ['status.operational', '#4c1'],
+    degraded_performance: ['status.degraded_performance', '#dfb317'],
+    partial_outage: ['status.partial_outage', '#fe7d37'],
+    major_outage: ['status.major_outage', '#e05d44'],
+    under_maintenance: ['status.under_maintenance', '#007ec6'],
   };
+  // data-lang: one of the supported tags, as the snippets write it; anything else is English
+  let lang = 'en';
+  const say = (key, params) =>
+    String(MESSAGES[lang][key]).replace(/\{(\w+)\}/g, (m, name) =>
+      params && name in params ? params[name] : m,
+    );
+  const percent = (v) =>
+    new Intl.NumberFormat(lang, { style: 'percent', maximumFractionDigits: 3 }).format(v / 100);
   const CSS =
     '.spw-card{all:initial;display:inline-block;min-width:220px;padding:10px 12px;border:1px solid #ddd;' +
     'border-radius:8px;background:#fff;color:#222;font:14px/1.4 system-ui,sans-serif}' +
@@ -79,7 +90,7 @@
       const y = max === min ? 14 : 26 - ((v - min) / (max - min)) * 24;
       return (i * step).toFixed(1) + ',' + y.toFixed(1);
     });
-    const label = 'Response time ' + min + '\u2013' + max + ' ms';
+    const label = say('widget.responseTime', { min: min, max: max });
     const svg = svgEl('svg', { class: 'spw-rtm', viewBox: '0 0 200 28', role: 'img', 'aria-label': label });
     svg.setAttribute('preserveAspectRatio', 'none');
     svg.appendChild(svgEl('polyline', { points: points.join(' ') }));
@@ -91,7 +102,7 @@
     values.forEach((v) => {
       const ok = typeof v === 'number' && isFinite(v);
       const bar = row.appendChild(el('span', 'spw-bar'));
-      bar.setAttribute('title', ok ? Math.round(v * 1000) / 1000 + '% uptime' : 'no data');
+      bar.setAttribute('title', ok ? say('widget.uptime', { percent: percent(v) }) : say('widget.noData'));
       bar.style.background = !ok ? GREY : v >= 99.9 ? '#4c1' : v >= 99 ? '#dfb317' : '#e05d44';
     });
     return row;
@@ -126,8 +137,10 @@
     };
     const theme = (attr('data-theme').match(/^(light|dark)$/i) || ['auto'])[0].toLowerCase();
     const inc = /^(true|1)$/i.test(attr('data-show-incidents'));
+    if (Object.prototype.hasOwnProperty.call(MESSAGES, attr('data-lang'))) lang = attr('data-lang');
 
     const container = el('div', 'spw-widget');
+    container.setAttribute('lang', lang);
     script.parentNode.insertBefore(container, script.nextSibling);
     // a shadow root keeps the host page's CSS out; plain DOM in old browsers
     const root = container.attachShadow ? container.attachShadow({ mode: 'open' }) : container;
@@ -149,7 +162,7 @@
     const plain = (status, label) => show(status, [header(label, GREY, null)]);
     const render = (data) => {
       const state = STATES[data.overall];
-      const parts = [header(state[0], state[1], data.page_url)];
+      const parts = [header(say(state[0]), state[1], data.page_url)];
       const has = (list) => Array.isArray(list) && list.length > 0;
       if (inc && has(data.incidents)) parts.push(incidentList(data.incidents));
       if (has(data.rtm)) parts.push(sparkline(data.rtm));
@@ -158,13 +171,13 @@
     };
 
     const src = String(script.src);
-    if (!attr('data-slug') || !/^https?:\/\//i.test(src)) return plain('unknown', 'Status unknown');
+    if (!attr('data-slug') || !/^https?:\/\//i.test(src)) return plain('unknown', say('widget.unknown'));
     const query = ['slug=' + encodeURIComponent(attr('data-slug')), inc && 'inc=1'];
     if (int('data-rtm', 240)) query.push('rtm=' + int('data-rtm', 240)); // invalid values are ignored
     if (int('data-upd', 30)) query.push('upd=' + int('data-upd', 30));
     const api = new URL(src).origin + '/api/embed/';
     const params = query.filter(Boolean).join('&');
-    plain('loading', 'Loading status\u2026');
+    plain('loading', say('widget.loading'));
     const removed = () => !doc.documentElement.contains(container);
 
     let polls = 0; // the current polling loop
@@ -174,7 +187,7 @@
       const next = () => window.setTimeout(() => tick(run), 45000 + Math.floor(Math.random() * 10000));
       fetchStatus(api + 'status?' + params)
         .then(render)
-        .catch(() => plain('unknown', 'Status unknown'))
+        .catch(() => plain('unknown', say('widget.unknown')))
         .then(next, next);
     };
 
@@ -216,7 +229,7 @@
         try {
           render(accept(JSON.parse(event.data)));
         } catch (e) {
-          plain('unknown', 'Status unknown');
+          plain('unknown', say('widget.unknown'));
         }
       });
       // CLOSED (2): given up (an error answer, a block); else it reconnects with Last-Event-ID

@@ -1,5 +1,6 @@
 import { domainToASCII } from 'node:url';
 import { z } from 'zod';
+import { LOCALES, parseLocale } from '../../projections/locale/locales.ts';
 import { isKnownZone } from '../shared/timeZone.ts';
 
 export const Plan = z.enum(['free', 'pro', 'growth', 'business', 'oss_hero', 'enterprise']);
@@ -32,6 +33,17 @@ const SlaSettings = {
 const AlertIncidents = z.enum(['off', 'open']);
 const IntegrationSettings = { alert_incidents: AlertIncidents.optional() };
 
+/** The page's language: a supported BCP 47 tag, any case (docs/status-page.md, "Languages"). */
+export const UNSUPPORTED_LOCALE = `unsupported locale (one of ${LOCALES.join(', ')})`;
+const PageLocale = {
+  locale: z
+    .string()
+    .refine((tag) => parseLocale(tag) !== null, UNSUPPORTED_LOCALE)
+    .optional(),
+};
+/** Stored in its canonical spelling (`pt-br` is stored `pt-BR`). */
+const StoredPageLocale = { locale: z.enum(LOCALES).optional() };
+
 /** What an agent sends: the token in plaintext. */
 export const PageConfigured = z
   .object({
@@ -42,6 +54,7 @@ export const PageConfigured = z
     blocked: z.boolean().default(false),
     ...SlaSettings,
     ...IntegrationSettings,
+    ...PageLocale,
   })
   .strict();
 
@@ -55,6 +68,7 @@ export const StoredPageConfigured = z
     blocked: z.boolean(),
     ...SlaSettings,
     ...IntegrationSettings,
+    ...StoredPageLocale,
   })
   .strict();
 export type StoredPageConfigured = z.infer<typeof StoredPageConfigured>;

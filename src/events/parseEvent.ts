@@ -2,6 +2,7 @@
 // way in: HTTP, the CLI and in-process producers. Produces the event exactly as the log will
 // hold it, typed by the same union the projector reads it back with (StoredEvent).
 import type { z } from 'zod';
+import { parseLocale } from '../../projections/locale/locales.ts';
 import { hashToken } from '../shared/hashToken.ts';
 import { normalizeTimestamp } from '../shared/time.ts';
 import { MIN_TOKEN_BITS, tokenBits } from './tokenStrength.ts';
@@ -50,10 +51,15 @@ const inUtc = <W extends Window>(window: W): W => ({
 // The log never sees a plaintext page token; timestamps inside data are stored in UTC.
 const toStored = (event: IncomingEvent): StoredEventBody => {
   if (event.type === 'page.configured') {
-    const { auth_token, ...rest } = event.data;
+    const { auth_token, locale, ...rest } = event.data;
+    const canonical = locale === undefined ? null : parseLocale(locale);
     return {
       type: event.type,
-      data: { ...rest, auth_token_hash: auth_token === null ? null : hashToken(auth_token) },
+      data: {
+        ...rest,
+        auth_token_hash: auth_token === null ? null : hashToken(auth_token),
+        ...(canonical === null ? {} : { locale: canonical }),
+      },
     };
   }
   if (event.type === 'maintenance.scheduled') return { type: event.type, data: inUtc(event.data) };

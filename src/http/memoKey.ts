@@ -21,8 +21,8 @@ const ROUTE_PARAMS: Readonly<Record<string, readonly string[]>> = {
   '/api/status-page/:slug/minute-data': [],
   '/api/embed/status': ['slug', 'inc', 'rtm', 'upd'],
   '/api/embed/markdown': ['slug'],
-  '/badge/:file': [],
-  '/s/:slug': [],
+  '/badge/:file': ['lang'],
+  '/s/:slug': ['lang'],
   '/s/:slug/feed.atom': [],
   '/s/:slug/feed.rss': [],
 };

@@ -138,9 +138,9 @@ export const endpoints: readonly Endpoint[] = [
   {
     path: '/badge/{file}',
     summary:
-      'SVG status badge; every failure is a grey "Status | Unknown" badge (404 unknown, deleted or blocked page; 401 private page; 403 free plan; 503 models missing)',
+      'SVG status badge in the page\'s language or ?lang=; every failure is a grey "Status | Unknown" badge (404 unknown, deleted or blocked page; 401 private page; 403 free plan; 400 unsupported lang; 503 models missing)',
     params: req.BadgePath,
-    query: withToken(),
+    query: withToken(req.LangQuery),
     body: z.string(),
     contentType: 'image/svg+xml; charset=utf-8',
     cache: `${cacheControl.static}${privateNote}; errors no-store`,
@@ -157,9 +157,10 @@ export const endpoints: readonly Endpoint[] = [
   {
     path: '/s/{slug}',
     summary:
-      'The public status page (the default page_url): an HTML document built from this API; ' +
-      'an unknown, deleted or blocked page gets an HTML 404 page',
+      "The public status page (the default page_url): an HTML document built from this API, in the page's language or ?lang=; " +
+      'an unknown, deleted or blocked page gets an HTML 404 page, an unsupported lang an HTML 400 page listing the languages',
     params: req.SlugPath,
+    query: req.LangQuery,
     body: z.string(),
     contentType: 'text/html; charset=utf-8',
     cache: 'public, max-age=60; private, no-store for a private page',

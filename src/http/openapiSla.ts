@@ -22,9 +22,9 @@ export const slaEndpoints: readonly Endpoint[] = [
     path: '/s/{slug}/sla/{period}',
     summary:
       'Printable SLA report (HTML, A4 print stylesheet) of the same figures, linking its CSV; a private page asks for its token (401 with a form); ' +
-      'an unknown page or a period without a report gets an HTML 404 page',
+      "an unknown page or a period without a report gets an HTML 404 page; in the page's language or ?lang= (an unsupported one: HTML 400)",
     params: SlaPagePath,
-    query: req.AuthTokenQuery,
+    query: req.AuthTokenQuery.merge(req.LangQuery),
     body: z.string(),
     contentType: 'text/html; charset=utf-8',
     cache: 'as the JSON report',

@@ -3,6 +3,7 @@
 // "1.0", "+1", "1e3" and " 1" are invalid. A repeated parameter arrives as an array: invalid too.
 import { MonitorId, PageSlug } from '../events/common.ts';
 import { z } from '../contract/zod.ts';
+import { LOCALES } from '../../projections/locale/locales.ts';
 
 const canonicalInt = (min: number, max: number) =>
   z
@@ -22,6 +23,14 @@ export const MonitorIdPath = z
   .pipe(MonitorId)
   .openapi({ type: 'integer', minimum: 1, description: 'Monitor identifier' });
 export const AvailabilityPath = z.object({ slug: Slug, monitorID: MonitorIdPath });
+
+/** The language of a human-readable answer (status page, badge, SLA report); src/locale/langParam.ts reads it. */
+export const LangQuery = z.object({
+  lang: z.enum(LOCALES).optional().openapi({
+    description:
+      "The language, spelled exactly so; absent: the page's own (page.configured locale). Any other value: 400",
+  }),
+});
 
 /** Only a single string counts as a token: a repeated auth_token is no token at all. */
 export const AuthTokenQuery = z.object({

@@ -1,12 +1,14 @@
-// The status page's script and stylesheet, bundled by `npm run build` (or here, at start, when
-// run from the sources) and served from memory with a strong ETag.
+// The status page's scripts (one per language, each with only its own catalogue) and stylesheet,
+// bundled by `npm run build` (or here, at start, when run from the sources) and served from memory
+// with a strong ETag.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildSync, type BuildOptions } from 'esbuild';
+import { LOCALES, type Locale } from '../../projections/locale/locales.ts';
 
 export type Asset = Readonly<{ bytes: Buffer; etag: string; version: string }>;
-export type PageAssets = Readonly<{ script: Asset; style: Asset }>;
+export type PageAssets = Readonly<{ scripts: Readonly<Record<Locale, Asset>>; style: Asset }>;
 
 const source = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
 
@@ -49,7 +51,12 @@ let built: PageAssets | null = null;
 /** Read (or, from the sources, bundled) on first use. @throws when the sources do not compile */
 export const pageAssets = (): PageAssets => {
   built ??= {
-    script: assetOf(prebuilt('page.js') ?? bundle('./client/main.ts')),
+    scripts: Object.fromEntries(
+      LOCALES.map((locale) => [
+        locale,
+        assetOf(prebuilt(`page.${locale}.js`) ?? bundle(`./client/entries/${locale}.ts`)),
+      ]),
+    ) as Record<Locale, Asset>,
     style: assetOf(prebuilt('page.css') ?? bundle('./styles/page.css')),
   };
   return built;

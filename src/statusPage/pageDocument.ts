@@ -1,6 +1,9 @@
 // The HTML document of /s/{slug}: a shell with the landmarks, the title when the page is public,
-// and links to the one script and one stylesheet. Everything else comes from the public API,
-// fetched by the script exactly as a third party would.
+// the language links, and links to the one script (of the document's language) and one
+// stylesheet. Everything else comes from the public API, fetched by the script exactly as a third
+// party would.
+import { LANGUAGE_NAMES, LOCALES, type Locale } from '../../projections/locale/locales.ts';
+import { translate } from '../../projections/locale/catalogues.ts';
 import { escapeHtml } from '../shared/escapeHtml.ts';
 import type { PageAssets } from './assets.ts';
 
@@ -8,17 +11,21 @@ type PageDocumentOptions = Readonly<{
   slug: string;
   /** null for a private page: its title is not shown before the reader proves the token. */
   title: string | null;
+  locale: Locale;
   assets: PageAssets;
-  /** Readers can subscribe by email: the header links to the form (its label comes from the caller). */
-  subscribe?: Readonly<{ href: string; label: string }>;
+  /** Readers can subscribe by email: the header links to the form. */
+  subscribe?: Readonly<{ href: string }>;
 }>;
 
 export const SCRIPT_PATH = '/static/page/v1/page.js';
 export const STYLE_PATH = '/static/page/v1/page.css';
 
+/** The script of one language: `/static/page/v1/page.de.js`. */
+export const scriptPath = (locale: Locale): string => `/static/page/v1/page.${locale}.js`;
+
 /** The start of every document of the page, up to its stylesheet; `title` is HTML-escaped already. */
-export const documentStart = (title: string, assets: PageAssets): string => `<!doctype html>
-<html lang="en">
+export const documentStart = (title: string, locale: Locale, assets: PageAssets): string => `<!doctype html>
+<html lang="${locale}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -28,24 +35,43 @@ export const documentStart = (title: string, assets: PageAssets): string => `<!d
 <link rel="stylesheet" href="${STYLE_PATH}?v=${assets.style.version}">
 `;
 
+/**
+ * Links to the page in every language, each named in its own language (and marked so, for screen
+ * readers), the current one marked as such. `data-suggest` is what the script offers a reader
+ * whose browser prefers that language.
+ */
+export const languageLinks = (locale: Locale): string => {
+  const links = LOCALES.map((other) => {
+    const current = other === locale ? ' aria-current="true"' : '';
+    const suggest = escapeHtml(translate(other).t('doc.suggest'));
+    return `<li><a href="?lang=${other}" hreflang="${other}" lang="${other}" data-suggest="${suggest}"${current}>${escapeHtml(LANGUAGE_NAMES[other])}</a></li>`;
+  });
+  return `<nav class="langs" aria-label="${escapeHtml(translate(locale).t('doc.languages'))}"><ul>${links.join('')}</ul></nav>`;
+};
+
 /** Every interpolated value is escaped; the slug is already a safe path segment. */
-export const pageDocument = ({ slug, title, assets, subscribe }: PageDocumentOptions): string => {
+export const pageDocument = ({ slug, title, locale, assets, subscribe }: PageDocumentOptions): string => {
+  const { t } = translate(locale);
   const heading = escapeHtml(title ?? slug);
   const feed = `/s/${slug}/feed`;
-  const name = title === null ? 'Private status page' : `${heading} status`;
-  return `${documentStart(name, assets)}<link rel="alternate" type="application/atom+xml" title="${heading} incidents (Atom)" href="${feed}.atom">
-<link rel="alternate" type="application/rss+xml" title="${heading} incidents (RSS)" href="${feed}.rss">
-<script src="${SCRIPT_PATH}?v=${assets.script.version}" defer></script>
+  const name =
+    title === null ? escapeHtml(t('doc.privateTitle')) : escapeHtml(t('doc.title', { title: title }));
+  const tag = escapeHtml(title === null ? t('doc.privateTitle') : t('doc.tag'));
+  const script = assets.scripts[locale];
+  const jsonApi = `<a href="/api/status/${slug}/charts">${escapeHtml(t('doc.jsonApi'))}</a>`;
+  const noscript = escapeHtml(t('doc.noscript')).replace('{link}', jsonApi);
+  return `${documentStart(name, locale, assets)}<link rel="alternate" type="application/atom+xml" title="${escapeHtml(t('doc.feedAtom', { title: title ?? slug }))}" href="${feed}.atom">
+<link rel="alternate" type="application/rss+xml" title="${escapeHtml(t('doc.feedRss', { title: title ?? slug }))}" href="${feed}.rss">
+<script src="${scriptPath(locale)}?v=${script.version}" defer></script>
 </head>
 <body>
-<a class="skip" href="#main">Skip to content</a>
-<header class="top"><div class="wrap"><h1 id="page-title">${heading}</h1><span class="top-tag">${title === null ? 'Private status page' : 'Status'}</span>${subscribe ? `<a class="subscribe-link" href="${escapeHtml(subscribe.href)}">${escapeHtml(subscribe.label)}</a>` : ''}</div></header>
+<a class="skip" href="#main">${escapeHtml(t('doc.skip'))}</a>
+<header class="top"><div class="wrap"><h1 id="page-title">${heading}</h1><span class="top-tag">${tag}</span>${subscribe ? `<a class="subscribe-link" href="${escapeHtml(subscribe.href)}">${escapeHtml(t('doc.subscribe'))}</a>` : ''}</div></header>
 <main id="main" class="wrap" data-slug="${slug}" data-private="${title === null ? 'true' : 'false'}" aria-busy="true">
-<p class="loading">Loading the current status…</p>
-<noscript><p class="notice">This status page needs JavaScript. Its data is also available from the
-<a href="/api/status/${slug}/charts">JSON API</a>.</p></noscript>
+<p class="loading">${escapeHtml(t('doc.loading'))}</p>
+<noscript><p class="notice">${noscript}</p></noscript>
 </main>
-<footer class="foot"><div class="wrap" id="foot"></div></footer>
+<footer class="foot"><div class="wrap" id="foot"></div><div class="wrap">${languageLinks(locale)}</div></footer>
 </body>
 </html>
 `;

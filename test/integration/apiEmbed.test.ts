@@ -243,6 +243,26 @@ describe('GET /badge/:slug.svg', () => {
     const res = await svgOf(`/badge/secret.svg?auth_token=${TOKEN}`);
     expect([res.status, res.headers['cache-control']]).toEqual([200, 'private, no-store']);
   });
+
+  it.each([
+    ['de', 'Status: Betriebsbereit'],
+    ['ja', 'ステータス: 正常'],
+    ['pt-BR', 'Status: Operacional'],
+  ])('draws the badge in the language ?lang=%s asks for', async (lang, label) => {
+    const res = await svgOf(`/badge/acme.svg?lang=${lang}`);
+    expect([res.status, res.headers['cache-control']]).toEqual([
+      200,
+      'public, max-age=300, stale-if-error=86400',
+    ]);
+    expect(parse(res.body as string).label).toBe(label);
+    expect(res.body as string).toContain(`lang="${lang}"`);
+  });
+
+  it.each(['xx', 'DE', 'pt-br', ''])('answers a grey Unknown badge with 400 for ?lang=%s', async (lang) => {
+    const res = await svgOf(`/badge/acme.svg?lang=${lang}`);
+    expect([res.status, res.headers['cache-control']]).toEqual([400, 'no-store']);
+    expect(parse(res.body as string).label).toBe('Status: Unknown');
+  });
 });
 
 describe('GET /static/embed/v1/status.js', () => {
@@ -267,7 +287,7 @@ describe('GET /s/:slug', () => {
     expect(res.headers['etag']).toMatch(/^"[\w-]+"$/);
     expect(res.text).toContain('<title>acme status</title>');
     expect(res.text).toContain('data-slug="acme" data-private="false"');
-    expect(res.text).toMatch(/<script src="\/static\/page\/v1\/page\.js\?v=[\w-]+" defer><\/script>/);
+    expect(res.text).toMatch(/<script src="\/static\/page\/v1\/page\.en\.js\?v=[\w-]+" defer><\/script>/);
     expect(res.text).toMatch(/<link rel="stylesheet" href="\/static\/page\/v1\/page\.css\?v=[\w-]+">/);
     expect(res.text).toContain(
       '<link rel="alternate" type="application/atom+xml" title="acme incidents (Atom)" href="/s/acme/feed.atom">',
@@ -286,6 +306,70 @@ describe('GET /s/:slug', () => {
     }
   });
 
+  it("speaks the language ?lang= names, with that language's script, under the same surrogate key", async () => {
+    const plain = await get('/s/acme');
+    for (const [lang, title] of [
+      ['de', 'Status von acme'],
+      ['fr', 'État de acme'],
+      ['es', 'Estado de acme'],
+      ['pt-BR', 'Status de acme'],
+      ['ja', 'acme のステータス'],
+      ['en', 'acme status'],
+    ] as const) {
+      const res = await get(`/s/acme?lang=${lang}`);
+      expect([res.status, res.headers['cache-control']], lang).toEqual([
+        200,
+        'public, max-age=60, stale-if-error=86400',
+      ]);
+      expect(res.text).toContain(`<html lang="${lang}">`);
+      expect(res.text).toContain(`<title>${title}</title>`);
+      expect(res.text).toMatch(
+        new RegExp(`<script src="/static/page/v1/page\\.${lang}\\.js\\?v=[\\w-]+" defer>`),
+      );
+      expect(res.headers['surrogate-key'], lang).toBe(plain.headers['surrogate-key']);
+      expect(res.headers['vary'] ?? '', lang).not.toMatch(/accept-language/i);
+      const script = await get(`/static/page/v1/page.${lang}.js`);
+      expect([script.status, script.headers['content-type']]).toEqual([
+        200,
+        'text/javascript; charset=utf-8',
+      ]);
+    }
+    // The unsuffixed script is the English one.
+    expect((await get('/static/page/v1/page.js')).headers['etag']).toBe(
+      (await get('/static/page/v1/page.en.js')).headers['etag'],
+    );
+  });
+
+  it('answers the same document whatever Accept-Language says', async () => {
+    const plain = await get('/s/acme');
+    for (const language of ['de-DE,de;q=0.9', 'ja', 'fr-CA, fr;q=0.8, en;q=0.5']) {
+      const res = await get('/s/acme').set('Accept-Language', language);
+      expect([res.headers['etag'], res.text], language).toEqual([plain.headers['etag'], plain.text]);
+    }
+  });
+
+  it.each(['it', 'DE', 'pt-br', '', 'de&lang=fr'])(
+    'answers a 400 HTML page listing the languages for ?lang=%s',
+    async (lang) => {
+      const res = await get(`/s/acme?lang=${lang}`);
+      expect([res.status, res.headers['content-type'], res.headers['cache-control']]).toEqual([
+        400,
+        'text/html; charset=utf-8',
+        'no-store',
+      ]);
+      expect(res.text).toContain('<h1>Language not available</h1>');
+      for (const other of ['en', 'de', 'fr', 'es', 'pt-BR', 'ja'])
+        expect(res.text).toContain(`<a href="?lang=${other}" hreflang="${other}"`);
+    },
+  );
+
+  it('finds the page before it looks at the language: an unknown page is 404 in the language asked for', async () => {
+    const res = await get('/s/no-such-page?lang=es');
+    expect(res.status).toBe(404);
+    expect(res.text).toContain('<html lang="es">');
+    expect(res.text).toContain('<h1>Página de estado no encontrada</h1>');
+  });
+
   it('answers an HTML "not found" page for unknown, deleted, blocked and undecodable pages', async () => {
     for (const path of ['/s/no-such-page', '/s/gone', '/s/blocked-page', '/s/%E0%A4%A', '/s/Not_A_Slug']) {
       const res = await get(path);
@@ -302,7 +386,7 @@ describe('GET /s/:slug', () => {
     const doc = await get('/s/acme');
     let total = Buffer.byteLength(doc.text);
     for (const [path, type] of [
-      ['/static/page/v1/page.js', 'text/javascript; charset=utf-8'],
+      ['/static/page/v1/page.en.js', 'text/javascript; charset=utf-8'],
       ['/static/page/v1/page.css', 'text/css; charset=utf-8'],
     ] as const) {
       const version = new RegExp(`${path.replace(/\./g, '\\.')}\\?v=([\\w-]+)`).exec(doc.text)?.[1];

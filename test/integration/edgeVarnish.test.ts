@@ -280,6 +280,47 @@ describe('behind Varnish with xkey', () => {
       });
   });
 
+  it('keeps each language of a page as its own object under the page’s key, all refreshed by one purge', async () => {
+    await project(
+      pageConfigured('langs', { plan: 'growth' }),
+      monitorConfigured('langs', 5),
+      checkOn('langs', 5, 'up'),
+    );
+    const paths = ['/s/langs', '/s/langs?lang=de', '/s/langs?lang=ja'];
+    // An answer the API read while its cache was settling is stale at once: ask until it is kept.
+    const cached = async (path: string) => {
+      let answer = await get(path);
+      for (let i = 0; i < 40 && !fromCache(answer); i += 1) {
+        await sleep(50);
+        answer = await get(path);
+      }
+      return answer;
+    };
+    const before = await Promise.all(paths.map(cached));
+    expect(
+      before.map((answer) => ({
+        cached: fromCache(answer),
+        keys: answer.headers.get('surrogate-key'),
+        varyByLanguage: /accept-language/i.test(answer.headers.get('vary') ?? ''),
+        lang: /<html lang="([^"]+)">/.exec(answer.body)?.[1],
+      })),
+    ).toEqual(
+      ['en', 'de', 'ja'].map((lang) => ({ cached: true, keys: 'page-langs', varyByLanguage: false, lang })),
+    );
+    // Whatever the reader's browser says, a URL has one answer: the language is in the URL.
+    const asked = await fetch(`${varnish.url}/s/langs`, { headers: { 'Accept-Language': 'ja' } });
+    expect([
+      fromCache({ status: 0, body: '', headers: asked.headers }),
+      (await asked.text()).slice(0, 40),
+    ]).toEqual([true, before[0]!.body.slice(0, 40)]);
+    const title = '<h1 id="page-title">Renamed</h1>';
+    await project(pageConfigured('langs', { plan: 'growth', title: 'Renamed' }, '2026-11-22T12:00:00Z'));
+    for (const path of paths)
+      await until(`${path} shows the new title through Varnish`, async () =>
+        (await get(path)).body.includes(title),
+      );
+  });
+
   it('answers from grace while the origin is stopped', async () => {
     const paths = [...pagePaths('acme', 1), ...assetPaths];
     // What Varnish has answered (a stale answer and its refresh may both have been seen).

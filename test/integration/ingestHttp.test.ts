@@ -226,6 +226,17 @@ describe('POST /v1/events and probes', () => {
       ]);
     });
 
+    it("refuses a page locale outside the supported set, in the spec's error style", async () => {
+      const page = slug();
+      expect(
+        await rejected([pageConfigured(page, { locale: 'it' }), pageConfigured(page, { locale: 'pt' })]),
+      ).toEqual([
+        { index: 0, message: 'data.locale: unsupported locale (one of en, de, fr, es, pt-BR, ja)' },
+        { index: 1, message: 'data.locale: unsupported locale (one of en, de, fr, es, pt-BR, ja)' },
+      ]);
+      expect((await post([pageConfigured(page, { locale: 'pt-br' })])).status).toBe(202);
+    });
+
     it('rejects an event more than 5 minutes in the future', async () => {
       const page = slug();
       const ok = await post([{ ...pageConfigured(page), at: '2026-11-22T12:05:00Z' }]);

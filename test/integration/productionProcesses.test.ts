@@ -95,10 +95,17 @@ describe('the production build', () => {
     const { server, port, ingestPort } = await serve(1);
     expect((await fetch(`http://127.0.0.1:${port}/openapi.json`)).status).toBe(200);
     expect((await fetch(`http://127.0.0.1:${ingestPort}/healthz`)).status).toBe(200);
-    // The status page's script is the file `npm run build` made, not bundled by the process.
-    const script = await fetch(`http://127.0.0.1:${port}/static/page/v1/page.js`);
-    const built = readFileSync(join(dirname(build.main), 'src/statusPage/built/page.js'));
-    expect(Buffer.from(await script.arrayBuffer()).equals(built)).toBe(true);
+    // The status page's scripts are the files `npm run build` made, not bundled by the process
+    // (one per language; the unsuffixed one is the English one).
+    for (const [path, file] of [
+      ['page.js', 'page.en.js'],
+      ['page.de.js', 'page.de.js'],
+      ['page.pt-BR.js', 'page.pt-BR.js'],
+    ]) {
+      const script = await fetch(`http://127.0.0.1:${port}/static/page/v1/${path}`);
+      const built = readFileSync(join(dirname(build.main), `src/statusPage/built/${file}`));
+      expect(Buffer.from(await script.arrayBuffer()).equals(built), path).toBe(true);
+    }
     const metrics = await (await fetch(`http://127.0.0.1:${ingestPort}/metrics`)).text();
     expect(metrics).toContain('\nlive_streams_open 0\n');
     server.child.kill('SIGTERM');

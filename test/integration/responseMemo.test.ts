@@ -31,6 +31,10 @@ const PUBLIC_PATHS = [
   '/api/status-pages/acme/incidents?page=1&page_size=5',
   '/badge/acme.svg',
   '/s/acme',
+  // Each language is its own answer and its own entry, counted like any other.
+  '/s/acme?lang=de',
+  '/s/acme?lang=ja',
+  '/badge/acme.svg?lang=fr',
   '/s/acme/feed.atom',
   '/s/acme/feed.rss',
   '/s/acme/api/v2/summary.json',
@@ -48,6 +52,8 @@ const OTHER_PATHS = [
   '/api/embed/status?slug=acme&rtm=9999',
   '/api/embed/status',
   '/s/nobody',
+  '/s/acme?lang=xx',
+  '/badge/acme.svg?lang=pt-br',
 ];
 const REQUESTS: Request[] = [
   ...PUBLIC_PATHS.map((path) => ({ host: API_HOST, path })),

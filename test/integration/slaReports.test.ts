@@ -203,6 +203,29 @@ describe('SLA reports', () => {
     expect((await get('/s/acme/sla/2027-01')).status).toBe(404);
   });
 
+  it('prints the report in the language ?lang= names, instants in UTC, the figures through Intl', async () => {
+    const de = await get('/s/acme/sla/2026-10?lang=de');
+    expect(de.status).toBe(200);
+    expect(de.text).toContain('<html lang="de">');
+    expect(de.text).toContain('acme — SLA-Bericht, Oktober 2026');
+    expect(de.text).toContain(
+      'Zeitraum 2026-10 in Europe/Berlin: von 30. Sept. 2026, 22:00 bis 31. Okt. 2026, 23:00 (UTC)',
+    );
+    expect(de.text).toContain('<th scope="col">Verfügbarkeit</th>');
+    expect(de.text).toContain('Samstag, 31. Oktober');
+    expect(de.text).toContain('href="/s/acme?lang=de"');
+    const ja = await get('/s/acme/sla/2026-Q4?lang=ja');
+    expect(ja.text).toContain('acme — SLA レポート、2026 年 第 4 四半期 (10月～12月)');
+    // The page's own language (en here) needs no parameter, and the status link carries none.
+    const en = await get('/s/acme/sla/2026-10');
+    expect(en.text).toContain('<html lang="en">');
+    expect(en.text).toContain('href="/s/acme"');
+    const bad = await get('/s/acme/sla/2026-10?lang=it');
+    expect([bad.status, bad.headers['cache-control']]).toEqual([400, 'no-store']);
+    expect(bad.text).toContain('<h1>Language not available</h1>');
+    expect(bad.text).toContain('<a href="?lang=pt-BR" hreflang="pt-BR" lang="pt-BR">Português (Brasil)</a>');
+  });
+
   it('changes March, Q1 and the year when a check is backfilled into March, and follows a zone change', async () => {
     const before = (await get('/api/status-pages/acme/sla?period=2026')).body as {
       monitors: Record<string, number>[];
@@ -322,6 +345,17 @@ describe('the printable report in Chromium', { timeout: 120_000 }, () => {
       ['/s/print/sla/2026-11', 'November 2026 (so far)'],
       ['/s/print/sla/2026-10', 'October 2026'],
     ]);
+    // A language chosen in the address goes with the links.
+    const german = await browser.newPage();
+    await german.goto(`http://127.0.0.1:${String(port)}/s/print?lang=de`);
+    await german.waitForSelector('.sla-links a');
+    expect(
+      await german.$$eval('.sla-links a', (as) => as.map((a) => [a.getAttribute('href'), a.textContent])),
+    ).toEqual([
+      ['/s/print/sla/2026-11?lang=de', 'November 2026 (bisher)'],
+      ['/s/print/sla/2026-10?lang=de', 'Oktober 2026'],
+    ]);
+    await german.close();
   });
 
   it('prints the year on A4 pages with no table row cut in two', async () => {
@@ -338,7 +372,7 @@ describe('the printable report in Chromium', { timeout: 120_000 }, () => {
     const where = (pattern: RegExp) =>
       pages.flatMap((text, p) => [...text.matchAll(pattern)].map((m) => [p, m[1]!] as const));
     const dates = where(/^\s*(\d{4}-\d{2}-\d{2})\b/gm);
-    const names = where(/^\s*((?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day, \d+ \w+)/gm);
+    const names = where(/^\s*((?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day, \w+ \d+)/gm);
     expect(dates).toHaveLength(2 * 326); // two monitors, January 1st to November 22nd
     expect(names.map(([p]) => p)).toEqual(dates.map(([p]) => p));
     expect(new Set(dates.map(([p]) => p)).size).toBeGreaterThan(10);

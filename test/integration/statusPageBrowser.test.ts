@@ -5,8 +5,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
-import { duration } from '../../src/statusPage/client/format.ts';
-import { monitorLabels, overallLabels } from '../../src/statusPage/client/labels.ts';
+import { translate } from '../../projections/locale/catalogues.ts';
+import { formatsFor } from '../../projections/locale/format.ts';
+import { LOCALES } from '../../projections/locale/locales.ts';
+import type { MessageKey } from '../../projections/locale/messages/en.ts';
 import { launchChromium, seriousViolations, serveOnLoopback } from '../support/browser.ts';
 import { startProjectorEnv, URLS, type ProjectorEnv } from '../support/projectorEnv.ts';
 import { appOf } from '../support/testServers.ts';
@@ -14,8 +16,10 @@ import { FIXTURE_NOW, MONITORS, statusPageEvents, VAULT_TOKEN } from '../support
 
 const SHOTS = process.env['SCREENSHOTS']; // a directory: write the screenshots there
 const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 900 } };
-const pct = (value: number) =>
-  `${new Intl.NumberFormat('en-US', { maximumFractionDigits: 3 }).format(value)} %`;
+const { duration, percent: pct } = formatsFor('en');
+const en = translate('en');
+/** The words of a state, as the catalogue has them: `word('overall', 'operational')`. */
+const word = (group: string, state: string, locale = en) => locale.t(`${group}.${state}` as MessageKey);
 
 // Generous timeouts: a browser on a busy two-core machine can be slow, never wrong.
 describe('the status page in a browser', { timeout: 120_000 }, () => {
@@ -97,9 +101,7 @@ describe('the status page in a browser', { timeout: 120_000 }, () => {
     const charts = await api('/api/status/acme/charts');
     expect(await page.title()).toBe('Acme Cloud status');
     expect(await page.locator('.overall').getAttribute('data-overall')).toBe(charts.overall);
-    expect(await page.locator('.overall-label').textContent()).toBe(
-      overallLabels[charts.overall as 'operational'][0],
-    );
+    expect(await page.locator('.overall-label').textContent()).toBe(word('overall', charts.overall));
 
     const rows = await page.$$eval('.monitor', (items) =>
       items.map((row) => ({
@@ -116,7 +118,7 @@ describe('the status page in a browser', { timeout: 120_000 }, () => {
       );
       expected.push({
         name: monitor.name,
-        state: monitorLabels[monitor.state as 'up'][0],
+        state: word('monitor', monitor.state),
         uptime: `${pct(figures.availability.uptime_percentage)} uptime`,
         today: `Today (UTC) · avg ${new Intl.NumberFormat('en-US').format(monitor.avg_response_time_today)} ms`,
       });
@@ -294,6 +296,59 @@ describe('the status page in a browser', { timeout: 120_000 }, () => {
     // The token never leaves as a Referer (the stylesheet loads before the script removes it).
     expect(referers.get(linked)!.filter((referer) => referer !== '')).toEqual([]);
     await done(linked);
+  });
+
+  // Each language on a phone: the document's lang, the words of its catalogue, nothing wider than
+  // 360 px (the longest words are German and French), no serious axe finding; docs/ shows them.
+  it.each(LOCALES)('speaks %s on a 360 px phone', async (locale) => {
+    const page = await open(`/s/acme?lang=${locale}`, {
+      viewport: { width: 360, height: 780 },
+      deviceScaleFactor: 2,
+      isMobile: true,
+      hasTouch: true,
+    });
+    await loaded(page, MONITORS.length);
+    const words = translate(locale);
+    const charts = await api('/api/status/acme/charts');
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe(locale);
+    expect(await page.title()).toBe(words.t('doc.title', { title: 'Acme Cloud' }));
+    expect(await page.locator('.overall-label').textContent()).toBe(word('overall', charts.overall, words));
+    expect(await page.locator('#monitors-title').textContent()).toBe(words.t('monitors.title'));
+    expect(await page.locator('#history-title').textContent()).toBe(words.t('history.title'));
+    expect(await page.locator('.monitor .state').first().textContent()).toBe(
+      word('monitor', charts.monitors[0].state, words),
+    );
+    expect(await page.locator('nav.langs a[aria-current="true"]').getAttribute('hreflang')).toBe(locale);
+    expect(await page.locator('.lang-suggest').count()).toBe(0); // chosen in the address
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    expect(await seriousViolations(page)).toEqual([]);
+    await shoot(page, `phone-${locale}`, false);
+    await done(page);
+  });
+
+  it('lets the browser language only suggest a switch, in that language, and the switch stays in the URL', async () => {
+    const page = await open('/s/acme', { ...DESKTOP, locale: 'fr-FR' });
+    await loaded(page, MONITORS.length);
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
+    expect(await page.locator('#monitors-title').textContent()).toBe('Monitors');
+    const suggestion = page.locator('.lang-suggest a');
+    expect([await suggestion.textContent(), await suggestion.getAttribute('href')]).toEqual([
+      'Voir cette page en français',
+      '?lang=fr',
+    ]);
+    expect(await page.locator('.lang-suggest').getAttribute('lang')).toBe('fr');
+    await suggestion.click();
+    await page.waitForURL(/\?lang=fr$/);
+    await loaded(page, MONITORS.length);
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('fr');
+    expect(await page.locator('#monitors-title').textContent()).toBe('Sondes');
+    expect(await page.locator('.lang-suggest').count()).toBe(0);
+    await page.locator('nav.langs a[hreflang="ja"]').click(); // the switcher
+    await page.waitForURL(/\?lang=ja$/);
+    await loaded(page, MONITORS.length);
+    expect(await page.locator('#monitors-title').textContent()).toBe('モニター');
+    expect(await seriousViolations(page)).toEqual([]);
+    await done(page);
   });
 
   it('answers an unknown page with a readable 404 page', async () => {

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { overallLabel, overallStatus, type StatusSource } from '../../projections/figures/overallStatus.ts';
+import { overallStatus, type StatusSource } from '../../projections/figures/overallStatus.ts';
+import { translate } from '../../projections/locale/catalogues.ts';
+import { statusWordKeys } from '../../projections/locale/statusWords.ts';
+import { overallStatuses } from '../../src/shared/overallStatus.ts';
 
 const m = (impact: StatusSource['impact'], lastStatus: StatusSource['lastStatus']): StatusSource => ({
   impact,
@@ -44,18 +47,14 @@ describe('overallStatus', () => {
   });
 });
 
-describe('overallLabel', () => {
-  it('labels every status', () => {
-    expect(
-      (
-        [
-          'operational',
-          'degraded_performance',
-          'partial_outage',
-          'major_outage',
-          'under_maintenance',
-        ] as const
-      ).map(overallLabel),
-    ).toEqual(['Operational', 'Degraded Performance', 'Partial Outage', 'Major Outage', 'Under Maintenance']);
+describe('the words of the overall status', () => {
+  it('names every status in every language, English as badges have always said it', () => {
+    expect(overallStatuses.map((status) => translate('en').t(statusWordKeys[status]))).toEqual([
+      'Operational',
+      'Degraded Performance',
+      'Partial Outage',
+      'Major Outage',
+      'Under Maintenance',
+    ]);
   });
 });

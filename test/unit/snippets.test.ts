@@ -24,6 +24,24 @@ describe('renderSnippets', () => {
     });
   });
 
+  it("writes the page's language: its words, and data-lang for the widget", () => {
+    const snippets = renderSnippets({
+      slug: 'acme',
+      baseUrl: 'https://status.example.com',
+      statusPageUrl: 'https://status.acme.com',
+      overall: 'partial_outage',
+      locale: 'fr',
+    });
+    expect(snippets.badge_markdown).toBe(
+      '[![État](https://status.example.com/badge/acme.svg)](https://status.acme.com)',
+    );
+    expect(snippets.badge_html).toContain('<img alt="État" ');
+    expect(snippets.widget_script).toBe(
+      '<script src="https://status.example.com/static/embed/v1/status.js" data-slug="acme" data-lang="fr" data-theme="auto" async></script>',
+    );
+    expect(snippets.minimal_md).toBe('**Panne partielle** · [Voir la page d’état](https://status.acme.com)');
+  });
+
   it('escapes hostile values for each context', () => {
     const snippets = renderSnippets({
       slug: 'a"><script>x</script>',

@@ -1,27 +1,39 @@
 import { describe, expect, it } from 'vitest';
-import { duration, percent } from '../../src/statusPage/client/format.ts';
+import { formatsFor } from '../../projections/locale/format.ts';
 import { uptimeTone } from '../../src/statusPage/client/labels.ts';
 import { niceCeil } from '../../src/statusPage/client/lineChart.ts';
 
+const SECONDS = [0, 45, 60, 61, 3600, 4320, 3601, 86_400, 93_784, 31_536_000];
+
 describe('status page formatting', () => {
-  it('says durations in the largest unit and the next one', () => {
-    expect([0, 45, 60, 61, 3600, 4320, 3601, 86_400, 93_784, 31_536_000].map(duration)).toEqual([
-      '0 s',
-      '45 s',
+  it('says durations in the largest unit and the next one, in the units of the language', () => {
+    expect(SECONDS.map(formatsFor('en').duration)).toEqual([
+      '0 sec',
+      '45 sec',
       '1 min',
-      '1 min 1 s',
-      '1 h',
-      '1 h 12 min',
-      '1 h',
-      '1 d',
-      '1 d 2 h',
-      '365 d',
+      '1 min 1 sec',
+      '1 hr',
+      '1 hr 12 min',
+      '1 hr',
+      '1 day',
+      '1 day 2 hr',
+      '365 days',
     ]);
+    expect(SECONDS.map(formatsFor('de').duration).slice(5, 9)).toEqual([
+      '1 Std. 12 Min.',
+      '1 Std.',
+      '1 Tg.',
+      '1 Tg. 2 Std.',
+    ]);
+    expect(formatsFor('ja').duration(93_784)).toBe('1 日 2 時間');
+    expect(formatsFor('fr').durationExact(-9000)).toBe('−2\u202fh 30\u00a0min');
   });
 
-  it('shows percentages with the API precision, localised', () => {
-    expect(percent(99.972)).toBe('99.972 %');
-    expect(percent(100)).toBe('100 %');
+  it('shows percentages with the API precision, as the language writes them', () => {
+    expect([formatsFor('en').percent(99.972), formatsFor('en').percent(100)]).toEqual(['99.972%', '100%']);
+    expect(formatsFor('de').percent(99.972)).toBe('99,972\u00a0%');
+    expect(formatsFor('fr').percentFixed(99.9)).toBe('99,900\u00a0%');
+    expect(formatsFor('en').ms(1234.4)).toBe('1,234 ms');
   });
 
   it('rounds chart scales up to 1, 2, 2.5 or 5 times a power of ten', () => {

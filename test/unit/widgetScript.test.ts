@@ -1,11 +1,10 @@
 // Black-box tests of the embeddable widget: the served file runs in a happy-dom window with a stub fetch,
 // and we assert on the DOM it builds, exactly as a host page would see it.
-import { readFileSync } from 'node:fs';
 import { Window } from 'happy-dom';
 import { afterEach, describe, expect, it } from 'vitest';
 import { widgetScriptBytes, widgetScriptEtag } from '../../src/embed/widgetScript.ts';
 
-const source = readFileSync(new URL('../../src/embed/widgetScript.js', import.meta.url), 'utf8');
+const source = widgetScriptBytes.toString('utf8'); // as served: with every language's messages
 const scriptSrc = 'https://status.example.test/static/embed/v1/status.js';
 
 type Answer = { status: number; body?: unknown; badJson?: true } | { reject: Error };
@@ -296,11 +295,41 @@ describe('widget script', () => {
   });
 });
 
+describe('the widget in the languages of the catalogue', () => {
+  it.each([
+    ['de', 'Betriebsbereit', '99,5 % Verfügbarkeit'],
+    ['ja', '正常', '稼働率 99.5%'],
+    ['pt-BR', 'Operacional', '99,5% de disponibilidade'],
+    ['xx', 'Operational', '99.5% uptime'],
+  ])('data-lang="%s" shows "%s"', async (lang, label, uptime) => {
+    const body = { ...statusBody(), upd: [99.5] };
+    const { script } = await load({
+      attrs: { 'data-slug': 'acme', 'data-lang': lang },
+      answer: { status: 200, body },
+    });
+    const container = script.nextElementSibling;
+    expect(container?.getAttribute('lang')).toBe(lang === 'xx' ? 'en' : lang);
+    const card = container?.shadowRoot?.querySelector('.spw-card');
+    expect(card?.querySelector('.spw-label')?.textContent).toBe(label);
+    expect(
+      card
+        ?.querySelector('.spw-bar')
+        ?.getAttribute('title')
+        ?.replace(/[\u00a0\u202f]/g, ' '),
+    ).toBe(uptime);
+  });
+});
+
 describe('widgetScript module', () => {
-  // 8 KB for drawing and polling, and up to 2 KB more for the live stream and its fallbacks.
-  it('serves the file bytes with a strong ETag, under 10 KB', () => {
-    expect(widgetScriptBytes.toString('utf8')).toBe(source);
-    expect(widgetScriptBytes.length).toBeLessThan(10_000);
+  // 8 KB for drawing and polling, up to 2 KB more for the live stream and its fallbacks, and the
+  // messages of every language (about 3 KB).
+  it('serves the file with every language in place of its marker, with a strong ETag, under 14 KB', () => {
+    expect(source).not.toContain('/*MESSAGES*/');
+    expect(JSON.parse(/const MESSAGES = (\{.*?\});/.exec(source)?.[1] ?? '{}')).toHaveProperty(
+      ['fr', 'widget.unknown'],
+      'État inconnu',
+    );
+    expect(widgetScriptBytes.length).toBeLessThan(14_000);
     expect(widgetScriptEtag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
   });
 });

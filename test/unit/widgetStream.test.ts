@@ -1,11 +1,11 @@
 // The widget's live mode: with EventSource it follows /api/embed/stream, and it falls back to
 // polling /api/embed/status when the stream cannot be used. The served file runs in a happy-dom
 // window with a fake EventSource, fetch and timers.
-import { readFileSync } from 'node:fs';
+import { widgetScriptBytes } from '../../src/embed/widgetScript.ts';
 import { Window } from 'happy-dom';
 import { afterEach, describe, expect, it } from 'vitest';
 
-const source = readFileSync(new URL('../../src/embed/widgetScript.js', import.meta.url), 'utf8');
+const source = widgetScriptBytes.toString('utf8'); // as served: with every language's messages
 const ORIGIN = 'https://status.example.test';
 
 class FakeEventSource {

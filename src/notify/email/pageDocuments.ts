@@ -4,12 +4,13 @@
 import { escapeHtml } from '../../shared/escapeHtml.ts';
 import { pageAssets } from '../../statusPage/assets.ts';
 import { documentStart } from '../../statusPage/pageDocument.ts';
+import { DEFAULT_LOCALE } from '../../../projections/locale/locales.ts';
 import { pageTexts } from './texts.ts';
 
 export type PageHead = Readonly<{ slug: string; title: string }>;
 
 const frame = (page: PageHead, heading: string, body: string): string =>
-  `${documentStart(escapeHtml(heading), pageAssets())}</head>
+  `${documentStart(escapeHtml(heading), DEFAULT_LOCALE, pageAssets())}</head>
 <body>
 <a class="skip" href="#main">${escapeHtml(pageTexts.skipToContent)}</a>
 <header class="top"><div class="wrap"><p class="top-title">${escapeHtml(page.title)}</p><a class="top-tag" href="/s/${page.slug}">${escapeHtml(pageTexts.backToPage)}</a></div></header>

@@ -1,6 +1,7 @@
 // The email channel's public routes on the public listener: the sign-up API and the pages behind
 // the mails' links. Mounted only with a mail transport: without one every path here is 404.
 import express, { Router, type ErrorRequestHandler } from 'express';
+import { DEFAULT_LOCALE } from '../../../projections/locale/locales.ts';
 import { ApiError } from '../../http/errors.ts';
 import { isStoreOutage } from '../../http/storeOutage.ts';
 import { pageAssets } from '../../statusPage/assets.ts';
@@ -18,10 +19,10 @@ const BODY_LIMIT = '16kb';
 /** The pages answer an unknown page or missing read models as the status page does: in HTML. */
 const pageErrors: ErrorRequestHandler = (err, _req, res, next) => {
   const code = err instanceof ApiError ? err.code : isStoreOutage(err) ? 'service_unavailable' : null;
-  if (code === 'not_found') sendPage(res, 404, errorDocument(404, pageAssets()));
+  if (code === 'not_found') sendPage(res, 404, errorDocument(404, DEFAULT_LOCALE, pageAssets()));
   else if (code === 'service_unavailable') {
     res.setHeader('Retry-After', '5');
-    sendPage(res, 503, errorDocument(503, pageAssets()));
+    sendPage(res, 503, errorDocument(503, DEFAULT_LOCALE, pageAssets()));
   } else next(err);
 };
 

@@ -75,5 +75,4 @@ export const pageTexts = {
   skipToContent: 'Skip to content',
   backToPage: 'Back to the status page',
   subscribeAgain: 'Subscribe',
-  subscribeLink: 'Subscribe to updates',
 } as const;

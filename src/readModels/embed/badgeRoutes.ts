@@ -10,17 +10,20 @@ import { cacheControl, cacheFor, sendBody } from '../../http/send.ts';
 import { etagOf } from '../../../projections/store/bytes.ts';
 import type { Route } from '../../http/routeTable.ts';
 import { MINUTE_MS } from '../../shared/time.ts';
+import { DEFAULT_LOCALE, type Locale } from '../../../projections/locale/locales.ts';
+import { requestedLocale } from '../../locale/langParam.ts';
 
 const SVG_TYPE = 'image/svg+xml; charset=utf-8';
 
-// Six possible images: render each once.
-const rendered = new Map<OverallStatus | 'unknown', { body: Buffer; etag: string }>();
-const badge = (status: OverallStatus | 'unknown') => {
-  let image = rendered.get(status);
+// Six possible images per language: render each once.
+const rendered = new Map<string, { body: Buffer; etag: string }>();
+const badge = (status: OverallStatus | 'unknown', locale: Locale) => {
+  const key = `${status}|${locale}`;
+  let image = rendered.get(key);
   if (image === undefined) {
-    const body = badgeSvg(status);
+    const body = badgeSvg(status, locale);
     image = { body: Buffer.from(body, 'utf8'), etag: etagOf(body) };
-    rendered.set(status, image);
+    rendered.set(key, image);
   }
   return image;
 };
@@ -28,7 +31,7 @@ const badge = (status: OverallStatus | 'unknown') => {
 const sendUnknown = (req: Request, res: Response, status: number): void => {
   if (status === 503) res.set('Retry-After', RETRY_AFTER_SECONDS);
   sendBody(req, res, {
-    ...badge('unknown'),
+    ...badge('unknown', requestedLocale(req, DEFAULT_LOCALE) ?? DEFAULT_LOCALE),
     status,
     contentType: SVG_TYPE,
     cacheControl: cacheControl.noStore,
@@ -58,7 +61,10 @@ export const badgeRoutes = ({ reads, locate, cache, clock }: RouteDeps): Route[]
       const { isPrivate, plan } = await admit(read.access, req, pageRules);
       if (plan === 'free') throw new ApiError('embeds_not_in_plan');
       if (!isOverall(read.overall)) throw new ApiError('service_unavailable');
-      const image = badge(read.overall);
+      const pageLocale = read.access?.state === 'active' ? read.access.locale : DEFAULT_LOCALE;
+      const locale = requestedLocale(req, pageLocale);
+      if (locale === null) throw new ApiError('invalid_parameters');
+      const image = badge(read.overall, locale);
       sendBody(req, res, {
         ...image,
         contentType: SVG_TYPE,

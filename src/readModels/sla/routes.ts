@@ -17,6 +17,9 @@ import type { SlaHead, SlaReads } from './reads.ts';
 import type { Route } from '../../http/routeTable.ts';
 import type { EdgeAnswer } from '../../edge/edgeHeaders.ts';
 import { pageKeys } from '../../edge/surrogateKeys.ts';
+import { translate } from '../../../projections/locale/catalogues.ts';
+import { DEFAULT_LOCALE, LANGUAGE_NAMES, LOCALES, type Locale } from '../../../projections/locale/locales.ts';
+import { requestedLocale } from '../../locale/langParam.ts';
 
 const SLA_COMPLETE_CACHE = 'public, max-age=3600';
 const SLA_CURRENT_CACHE = 'public, max-age=60';
@@ -137,17 +140,31 @@ export const slaApiRoutes = (deps: RouteDeps, sla: SlaReads): Route[] => [
   },
 ];
 
-const tokenForm = (slug: string, rejected: boolean): string => `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Private status page</title><link rel="icon" href="data:,">
+const tokenForm = (slug: string, rejected: boolean, locale: Locale, explicit: boolean): string => {
+  const { t } = translate(locale);
+  const text = (key: Parameters<typeof t>[0], params?: Parameters<typeof t>[1]) => escapeHtml(t(key, params));
+  // The form replaces the query: a language chosen in the address goes with it.
+  const lang = explicit ? `<input type="hidden" name="lang" value="${locale}">` : '';
+  return `<!doctype html>
+<html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${text('doc.privateTitle')}</title><link rel="icon" href="data:,">
 <style>body{font:15px/1.5 system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem}input{font:inherit;padding:.3rem;width:100%}button{font:inherit;margin-top:.6rem}.error{color:#a40000}</style></head>
-<body><main><h1>Private status page</h1>
-<p>This SLA report belongs to a private status page (${escapeHtml(slug)}). Enter the access token you were given to see it.</p>
-${rejected ? '<p class="error" role="alert">That token was not accepted. Check it and try again.</p>' : ''}
-<form method="get"><label for="auth_token">Access token</label>
-<input id="auth_token" name="auth_token" type="password" autocomplete="current-password" required>
-<button type="submit">Show the report</button></form></main></body></html>
+<body><main><h1>${text('doc.privateTitle')}</h1>
+<p>${text('report.private', { slug })}</p>
+${rejected ? `<p class="error" role="alert">${text('auth.rejected')}</p>` : ''}
+<form method="get"><label for="auth_token">${text('auth.label')}</label>
+<input id="auth_token" name="auth_token" type="password" autocomplete="current-password" required>${lang}
+<button type="submit">${text('report.show')}</button></form></main></body></html>
 `;
+};
+
+/** A short page of one heading (and its links), in the report's language. */
+const notice = (locale: Locale, title: string, extra = ''): string =>
+  `<!doctype html><html lang="${locale}"><title>${escapeHtml(title)}</title><h1>${escapeHtml(title)}</h1>${extra}\n`;
+
+/** 400 for a `lang` there is not: the report's languages, as links. */
+const languageList = (): string =>
+  `<ul>${LOCALES.map((l) => `<li><a href="?lang=${l}" hreflang="${l}" lang="${l}">${escapeHtml(LANGUAGE_NAMES[l])}</a></li>`).join('')}</ul>`;
 
 // The report has an inline stylesheet and no script; a private report's token may be in the address.
 const reportHeaders = (kind: 'public' | 'private'): Record<string, string> => ({
@@ -187,23 +204,18 @@ const sendHtml = (res: Response, status: number, body: string): void => {
 
 /** The report page of an assembled report (its daily entries are only in the JSON). */
 const htmlOf =
-  (title: string, slug: string) =>
+  (title: string, slug: string, locale: Locale, explicit: boolean) =>
   (rendered: RenderedReport): string =>
     reportHtml(JSON.parse(rendered.json) as SlaReport, {
       title,
       csvUrl: `/api/status-pages/${slug}/sla?period=${rendered.period.label}&format=csv`,
-      statusUrl: `/s/${slug}`,
+      statusUrl: explicit ? `/s/${slug}?lang=${locale}` : `/s/${slug}`,
+      locale,
     });
 
-const noReport = '<!doctype html><title>No such report</title><h1>No report for this period</h1>\n';
-
-const unavailable = (res: Response): void => {
+const unavailable = (res: Response, locale: Locale): void => {
   res.setHeader('Retry-After', RETRY_AFTER_SECONDS);
-  sendHtml(
-    res,
-    503,
-    '<!doctype html><title>Unavailable</title><h1>The report is being prepared; try again in a few seconds</h1>\n',
-  );
+  sendHtml(res, 503, notice(locale, translate(locale).t('report.preparing')));
 };
 
 export const slaPageRoutes = (deps: RouteDeps, sla: SlaReads): Route[] => [
@@ -216,33 +228,45 @@ export const slaPageRoutes = (deps: RouteDeps, sla: SlaReads): Route[] => [
       const head = await headOf(deps, sla, page);
       const access = head.access;
       if (access === null || access.state !== 'active') {
-        sendHtml(res, 404, '<!doctype html><title>Not found</title><h1>Status page not found</h1>\n');
+        const asked = requestedLocale(req, DEFAULT_LOCALE) ?? DEFAULT_LOCALE;
+        sendHtml(res, 404, notice(asked, translate(asked).t('error.notFound.title')));
         return;
       }
+      const locale = requestedLocale(req, access.locale);
+      if (locale === null) {
+        sendHtml(
+          res,
+          400,
+          notice(access.locale, translate(access.locale).t('error.language.title'), languageList()),
+        );
+        return;
+      }
+      const explicit = req.query['lang'] !== undefined;
       const isPrivate = access.tokenHash !== null;
       if (isPrivate && !(await tokenAccepted(access, req))) {
-        sendHtml(res, 401, tokenForm(slug, requestToken(req) !== undefined));
+        sendHtml(res, 401, tokenForm(slug, requestToken(req) !== undefined, locale, explicit));
         return;
       }
       const ready = readyOf(head);
       if (ready === null) {
-        unavailable(res);
+        unavailable(res, locale);
         return;
       }
       const servable = servablePeriod(label, ready.current);
       if (servable === null) {
-        sendHtml(res, 404, noReport);
+        sendHtml(res, 404, notice(locale, translate(locale).t('report.none')));
         return;
       }
       const title = ('title' in access ? access.title : null) ?? slug;
       const html = await made(deps, sla, page, {
-        kind: 'sla-html',
+        // Each language (and whether it was asked for, which the status link keeps) is its own variant.
+        kind: `sla-html|${locale}|${explicit ? 'asked' : 'page'}`,
         period: servable,
         ready,
-        form: htmlOf(title, slug),
+        form: htmlOf(title, slug, locale, explicit),
       });
       if (html === null) {
-        unavailable(res);
+        unavailable(res, locale);
         return;
       }
       res.set(reportHeaders(isPrivate ? 'private' : 'public'));

@@ -1,6 +1,7 @@
 // The form a private page shows until the reader gives its token. The token goes to
 // sessionStorage only (token.ts) and travels as `Authorization: Bearer`, as any API client may send it.
 import { h } from './dom.ts';
+import { t } from './i18n.ts';
 
 export const drawAuthForm = (rejected: boolean, onToken: (token: string) => void): HTMLElement => {
   const input = h('input', {
@@ -15,17 +16,11 @@ export const drawAuthForm = (rejected: boolean, onToken: (token: string) => void
   const form = h(
     'form',
     { class: 'auth-form' },
-    h('label', { for: 'token' }, 'Access token'),
+    h('label', { for: 'token' }, t('auth.label')),
     input,
-    h(
-      'p',
-      { id: 'token-help', class: 'muted' },
-      'Kept in this browser tab only, and sent to this site with each request.',
-    ),
-    rejected
-      ? h('p', { class: 'error', role: 'alert' }, 'That token was not accepted. Check it and try again.')
-      : null,
-    h('button', { type: 'submit', class: 'button primary' }, 'View status'),
+    h('p', { id: 'token-help', class: 'muted' }, t('auth.help')),
+    rejected ? h('p', { class: 'error', role: 'alert' }, t('auth.rejected')) : null,
+    h('button', { type: 'submit', class: 'button primary' }, t('auth.submit')),
   );
   form.addEventListener('submit', (event) => {
     event.preventDefault();
@@ -36,8 +31,8 @@ export const drawAuthForm = (rejected: boolean, onToken: (token: string) => void
   return h(
     'section',
     { class: 'card auth', 'aria-labelledby': 'auth-title' },
-    h('h2', { id: 'auth-title' }, 'This status page is private'),
-    h('p', {}, 'Enter the access token you were given to see its status.'),
+    h('h2', { id: 'auth-title' }, t('auth.title')),
+    h('p', {}, t('auth.intro')),
     form,
   );
 };

@@ -1,17 +1,13 @@
 // A month as a grid of UTC days, Monday first, each day with its incident count. Days with
 // incidents are buttons that show only that day's incidents.
 import { h } from './dom.ts';
-import { integer } from './format.ts';
+import { integer, longDay, weekday } from './format.ts';
+import { t } from './i18n.ts';
 import type { DailyCounts } from './types.ts';
 
 const WEEKDAYS = [1, 2, 3, 4, 5, 6, 7].map((d) => new Date(Date.UTC(2024, 0, d))); // Mon 1 Jan 2024
 
-const weekdayName = (date: Date, style: 'short' | 'long'): string =>
-  new Intl.DateTimeFormat(undefined, { weekday: style, timeZone: 'UTC' }).format(date);
-
-const dayLabel = (date: string, count: number): string =>
-  `${new Intl.DateTimeFormat(undefined, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`))}: ` +
-  `${integer(count)} ${count === 1 ? 'incident' : 'incidents'}`;
+const dayLabel = (date: string, count: number): string => t('calendar.day', { date: longDay(date), count });
 
 export const drawCalendar = (
   counts: DailyCounts,
@@ -58,9 +54,7 @@ export const drawCalendar = (
       h(
         'tr',
         {},
-        ...WEEKDAYS.map((d) =>
-          h('th', { scope: 'col', abbr: weekdayName(d, 'long') }, weekdayName(d, 'short')),
-        ),
+        ...WEEKDAYS.map((d) => h('th', { scope: 'col', abbr: weekday(d, 'long') }, weekday(d, 'short'))),
       ),
     ),
     h('tbody', {}, ...weeks.map((week) => h('tr', {}, ...week.map(cell)))),

@@ -4,7 +4,8 @@ import { quietly, type Api } from './api.ts';
 import { drawCalendar } from './calendar.ts';
 import { incidentCard } from './cards.ts';
 import { h } from './dom.ts';
-import { day, integer, month as monthName } from './format.ts';
+import { day, month as monthName } from './format.ts';
+import { t } from './i18n.ts';
 import { serverClock } from './serverClock.ts';
 import type { DailyCounts, IncidentMonth } from './types.ts';
 
@@ -22,14 +23,14 @@ export const createHistory = (api: Api, slug: string): History => {
   let data: { counts: DailyCounts; list: IncidentMonth } | null = null;
 
   const title = h('h3', { class: 'month-title', 'aria-live': 'polite' });
-  const prev = h('button', { type: 'button', class: 'nav', 'aria-label': 'Previous month' }, '‹');
-  const next = h('button', { type: 'button', class: 'nav', 'aria-label': 'Next month' }, '›');
+  const prev = h('button', { type: 'button', class: 'nav', 'aria-label': t('history.previous') }, '‹');
+  const next = h('button', { type: 'button', class: 'nav', 'aria-label': t('history.next') }, '›');
   const calendarBox = h('div', { class: 'calendar-box' });
   const list = h('div', { class: 'history-list' });
   const el = h(
     'section',
     { class: 'card', 'aria-labelledby': 'history-title' },
-    h('div', { class: 'card-head' }, h('h2', { id: 'history-title' }, 'Incident history')),
+    h('div', { class: 'card-head' }, h('h2', { id: 'history-title' }, t('history.title'))),
     h(
       'div',
       { class: 'history' },
@@ -49,14 +50,16 @@ export const createHistory = (api: Api, slug: string): History => {
       }),
     );
     const incidents = data.list.incidents.filter((i) => picked === null || i.started_at.startsWith(picked));
-    const scope = picked === null ? monthName(month) : day(picked);
+    const count = incidents.length;
     const heading = h(
       'p',
       { class: 'list-scope' },
-      `${integer(incidents.length)} ${incidents.length === 1 ? 'incident' : 'incidents'} in ${scope}`,
+      picked === null
+        ? t('history.inMonth', { count, month: monthName(month) })
+        : t('history.onDay', { count, day: day(picked) }),
     );
     if (picked !== null) {
-      const all = h('button', { type: 'button', class: 'link-button' }, 'Show the whole month');
+      const all = h('button', { type: 'button', class: 'link-button' }, t('history.wholeMonth'));
       all.addEventListener('click', () => {
         picked = null;
         render();
@@ -66,7 +69,7 @@ export const createHistory = (api: Api, slug: string): History => {
     list.replaceChildren(
       heading,
       ...(incidents.length === 0
-        ? [h('p', { class: 'muted empty' }, 'No incidents reported.')]
+        ? [h('p', { class: 'muted empty' }, t('history.none'))]
         : incidents.map((incident) => incidentCard(incident, true))),
     );
   };

@@ -1,12 +1,17 @@
-// Entry point of the status page script: find the page, ask for a token when it is private,
-// then draw every section from the public API and keep them fresh by polling (charts every
-// 30 s, within the API's recommended 15–60 s; lists every minute; 90-day uptime every 5 min).
+// The status page script, started by its locale's entry (entries/<locale>.ts): find the page, ask
+// for a token when it is private, then draw every section from the public API and keep them fresh
+// by polling (charts every 30 s, within the API's recommended 15–60 s; lists every minute; 90-day
+// uptime every 5 min).
+import type { Locale } from '../../../projections/locale/locales.ts';
+import type { Catalogue } from '../../../projections/locale/messages/en.ts';
 import { ApiFailure, createApi, quietly } from './api.ts';
 import { drawAuthForm } from './authForm.ts';
 import { h } from './dom.ts';
 import { drawFooter } from './footer.ts';
 import { timeZone } from './format.ts';
 import { createHistory } from './history.ts';
+import { t, useLocale } from './i18n.ts';
+import { suggestLanguage } from './languageSuggestion.ts';
 import { createMaintenanceList } from './maintenanceList.ts';
 import { createMonitorList } from './monitorList.ts';
 import { every, type Poller } from './poll.ts';
@@ -16,9 +21,7 @@ import { createSummary } from './summary.ts';
 import { createTokenStore } from './token.ts';
 import type { Charts } from './types.ts';
 
-const root = document.getElementById('main');
-const slug = root?.dataset['slug'];
-if (root && slug) {
+const run = (root: HTMLElement, slug: string): void => {
   const tokens = createTokenStore(slug);
   const connection = h('p', { class: 'notice warn', role: 'status', hidden: true });
   let pollers: Poller[] = [];
@@ -50,11 +53,8 @@ if (root && slug) {
   };
   const gone = (failure: ApiFailure): void => {
     stop();
-    const text =
-      failure.problem === 'blocked'
-        ? 'This status page has been disabled by the service administrator.'
-        : 'This status page no longer exists.';
-    show(h('section', { class: 'card' }, h('h2', {}, 'Status page unavailable'), h('p', {}, text)));
+    const text = failure.problem === 'blocked' ? t('gone.blocked') : t('gone.missing');
+    show(h('section', { class: 'card' }, h('h2', {}, t('gone.title')), h('p', {}, text)));
   };
   const onFailure = (failure: ApiFailure): void => {
     if (failure.problem === 'locked') {
@@ -62,7 +62,10 @@ if (root && slug) {
     } else if (failure.problem === 'missing' || failure.problem === 'blocked') {
       gone(failure);
     } else {
-      connection.textContent = `${failure.message} Showing the last data received; retrying.`;
+      connection.textContent =
+        failure.problem === 'offline'
+          ? t('connection.offline')
+          : t('connection.error', { error: failure.message });
       connection.hidden = false;
     }
   };
@@ -113,6 +116,14 @@ if (root && slug) {
   };
 
   document.getElementById('foot')?.replaceChildren(drawFooter(slug));
+  suggestLanguage();
   if (root.dataset['private'] === 'true' && tokens.get() === null) lock(false);
   else void start();
-}
+};
+
+export const startPage = (locale: Locale, catalogue: Catalogue): void => {
+  useLocale(locale, catalogue);
+  const root = document.getElementById('main');
+  const slug = root?.dataset['slug'];
+  if (root && slug) run(root, slug);
+};

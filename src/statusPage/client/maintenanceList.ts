@@ -2,15 +2,17 @@
 import { quietly, type Api } from './api.ts';
 import { maintenanceCard } from './cards.ts';
 import { h } from './dom.ts';
+import { t } from './i18n.ts';
 import { createTabs } from './tabs.ts';
 import type { Maintenance, MaintenanceList } from './types.ts';
 
-const STATUSES = [
-  { value: 'all', text: 'All' },
-  { value: 'scheduled', text: 'Scheduled' },
-  { value: 'in_progress', text: 'In progress' },
-  { value: 'completed', text: 'Completed' },
-] as const;
+const statuses = () =>
+  [
+    { value: 'all', text: t('maintenanceList.all') },
+    { value: 'scheduled', text: t('maintenance.scheduled') },
+    { value: 'in_progress', text: t('maintenance.in_progress') },
+    { value: 'completed', text: t('maintenance.completed') },
+  ] as const;
 const PAGE_SIZE = 10;
 
 type MaintenanceSection = Readonly<{ el: HTMLElement; refresh: () => Promise<void> }>;
@@ -19,7 +21,7 @@ export const createMaintenanceList = (api: Api, slug: string): MaintenanceSectio
   let shown: Maintenance[] = [];
   let pages = 1;
   const items = h('div', { class: 'items' });
-  const more = h('button', { type: 'button', class: 'button', hidden: true }, 'Show more');
+  const more = h('button', { type: 'button', class: 'button', hidden: true }, t('maintenanceList.more'));
 
   const load = async (status: string, upTo: number, keep: boolean): Promise<void> => {
     const fetched: Maintenance[] = [];
@@ -38,13 +40,13 @@ export const createMaintenanceList = (api: Api, slug: string): MaintenanceSectio
     pages = keep ? upTo : 1;
     items.replaceChildren(
       ...(shown.length === 0
-        ? [h('p', { class: 'muted empty' }, 'No maintenance windows here.')]
+        ? [h('p', { class: 'muted empty' }, t('maintenanceList.empty'))]
         : shown.map(maintenanceCard)),
     );
     more.hidden = last === null || last.page >= last.total_pages;
   };
 
-  const tabs = createTabs('Maintenance status', STATUSES, (status) => {
+  const tabs = createTabs(t('maintenanceList.tabs'), statuses(), (status) => {
     quietly(load(status, 1, false));
   });
   more.addEventListener('click', () => {
@@ -54,7 +56,12 @@ export const createMaintenanceList = (api: Api, slug: string): MaintenanceSectio
   const el = h(
     'section',
     { class: 'card', 'aria-labelledby': 'maintenance-title' },
-    h('div', { class: 'card-head' }, h('h2', { id: 'maintenance-title' }, 'Maintenance'), tabs.el),
+    h(
+      'div',
+      { class: 'card-head' },
+      h('h2', { id: 'maintenance-title' }, t('maintenanceList.title')),
+      tabs.el,
+    ),
     tabs.panel,
   );
   return { el, refresh: () => load(tabs.selected(), pages, true) };

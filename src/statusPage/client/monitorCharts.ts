@@ -2,6 +2,7 @@
 // last hour minute by minute (from minute-data, loaded when the row comes into view).
 import { h } from './dom.ts';
 import { clock, ms } from './format.ts';
+import { t } from './i18n.ts';
 import { drawLineChart } from './lineChart.ts';
 import { serverClock } from './serverClock.ts';
 import type { ChartMonitor, MinutePoint } from './types.ts';
@@ -23,22 +24,24 @@ export const todayChart = (monitor: ChartMonitor): HTMLElement => {
     xMin: 0,
     xMax: 24,
     ticks: [0, 6, 12, 18, 24].map((hour) => clock(new Date(start + hour * HOUR))),
-    summary:
-      `${monitor.name} response time today: average ${ms(monitor.avg_response_time_today)} over ` +
-      `${String(monitor.hourly_data.length)} hours with checks, compared with yesterday.`,
+    summary: t('chart.todaySummary', {
+      name: monitor.name,
+      ms: ms(monitor.avg_response_time_today),
+      count: monitor.hourly_data.length,
+    }),
   });
   const legend = h(
     'span',
     { class: 'legend' },
-    h('span', { class: 'key today' }, 'Today'),
-    h('span', { class: 'key yesterday' }, 'Yesterday'),
+    h('span', { class: 'key today' }, t('chart.today')),
+    h('span', { class: 'key yesterday' }, t('chart.yesterday')),
   );
-  return figure(`Today (UTC) · avg ${ms(monitor.avg_response_time_today)}`, legend, chart);
+  return figure(t('chart.todayCaption', { ms: ms(monitor.avg_response_time_today) }), legend, chart);
 };
 
 export const lastHourChart = (name: string, minutes: readonly MinutePoint[] | null): HTMLElement => {
   if (minutes === null) {
-    return figure('Last hour', null, h('div', { class: 'line-chart pending' }, 'Loading…'));
+    return figure(t('chart.lastHour'), null, h('div', { class: 'line-chart pending' }, t('chart.loading')));
   }
   const end = serverClock.now().getTime();
   const xMin = end - HOUR;
@@ -54,10 +57,13 @@ export const lastHourChart = (name: string, minutes: readonly MinutePoint[] | nu
     ticks: [0, 15, 30, 45, 60].map((m) => clock(new Date(xMin + m * 60_000))),
     summary:
       minutes.length === 0
-        ? `${name}: no checks in the last hour.`
-        : `${name} response time in the last hour: ${String(minutes.length)} minutes with checks, ` +
-          `slowest ${ms(slowest)}, ` +
-          `${String(minutes.filter((p) => p.status !== 'up').length)} minutes not fully up.`,
+        ? t('chart.noChecks', { name })
+        : t('chart.lastHourSummary', {
+            name,
+            minutes: t('chart.minutesChecked', { count: minutes.length }),
+            ms: ms(slowest),
+            notUp: t('chart.minutesNotUp', { count: minutes.filter((p) => p.status !== 'up').length }),
+          }),
   });
-  return figure('Last hour', null, chart);
+  return figure(t('chart.lastHour'), null, chart);
 };

@@ -3,17 +3,19 @@
 import { quietly, type Api } from './api.ts';
 import { h } from './dom.ts';
 import { day, duration, integer, percent } from './format.ts';
+import { t } from './i18n.ts';
 import { createTabs } from './tabs.ts';
 import type { Availability } from './types.ts';
 import { createUptimeBars } from './uptimeBars.ts';
 
-const PERIODS = [
-  { value: '24h', text: '24 hours' },
-  { value: '7d', text: '7 days' },
-  { value: '30d', text: '30 days' },
-  { value: '90d', text: '90 days' },
-  { value: '1y', text: '1 year' },
-] as const;
+const periods = () =>
+  [
+    { value: '24h', text: t('period.24h') },
+    { value: '7d', text: t('period.7d') },
+    { value: '30d', text: t('period.30d') },
+    { value: '90d', text: t('period.90d') },
+    { value: '1y', text: t('period.1y') },
+  ] as const;
 
 export type MonitorDetail = Readonly<{ el: HTMLElement; refresh: () => Promise<void> }>;
 
@@ -23,7 +25,7 @@ const stat = (name: string, value: string, note: string): HTMLElement =>
 export const createMonitorDetail = (api: Api, path: string, name: string): MonitorDetail => {
   const body = h('div', { class: 'detail-body' });
   let loaded: Availability | null = null;
-  const tabs = createTabs(`Availability period of ${name}`, PERIODS, (period) => {
+  const tabs = createTabs(t('detail.period', { name }), periods(), (period) => {
     quietly(load(period));
   });
 
@@ -32,7 +34,7 @@ export const createMonitorDetail = (api: Api, path: string, name: string): Monit
     const days = [...data.daily_breakdown].reverse();
     const [first] = days;
     const last = days.at(-1);
-    const bars = createUptimeBars(`${name}, daily uptime, ${String(days.length)} days`);
+    const bars = createUptimeBars(t('detail.bars', { name, count: days.length }));
     bars.update(
       days.map((d) => ({ date: d.date, uptime: d.uptime_percentage, downtime: d.downtime_seconds })),
     );
@@ -40,11 +42,19 @@ export const createMonitorDetail = (api: Api, path: string, name: string): Monit
       h(
         'dl',
         { class: 'stats' },
-        stat('Uptime', percent(a.uptime_percentage), `of ${duration(a.total_seconds)}`),
-        stat('Downtime', duration(a.downtime_seconds), `${integer(a.downtime_seconds)} seconds`),
-        stat('Incidents', integer(a.incident_count), 'down periods'),
-        stat('MTBF', duration(a.mtbf_seconds), 'mean time between failures'),
-        stat('MTTR', duration(a.mttr_seconds), 'mean time to recovery'),
+        stat(
+          t('detail.uptime'),
+          percent(a.uptime_percentage),
+          t('detail.of', { duration: duration(a.total_seconds) }),
+        ),
+        stat(
+          t('detail.downtime'),
+          duration(a.downtime_seconds),
+          t('detail.seconds', { count: a.downtime_seconds }),
+        ),
+        stat(t('detail.incidents'), integer(a.incident_count), t('detail.downPeriods')),
+        stat(t('detail.mtbf'), duration(a.mtbf_seconds), t('detail.mtbfLong')),
+        stat(t('detail.mttr'), duration(a.mttr_seconds), t('detail.mttrLong')),
       ),
       bars.el,
       h(
@@ -72,7 +82,7 @@ export const createMonitorDetail = (api: Api, path: string, name: string): Monit
     el,
     refresh: async () => {
       await load(tabs.selected());
-      if (loaded === null) body.textContent = 'No availability data.';
+      if (loaded === null) body.textContent = t('detail.noData');
     },
   };
 };

@@ -2,6 +2,7 @@
 // (so focus, open details and tooltips survive), minute data loaded once the list is in view.
 import { quietly, type Api } from './api.ts';
 import { h } from './dom.ts';
+import { t } from './i18n.ts';
 import { createMonitorRow, type MonitorRow } from './monitorRow.ts';
 import type { ChartMonitor, MinuteData } from './types.ts';
 
@@ -16,15 +17,15 @@ type MonitorList = Readonly<{
 export const createMonitorList = (api: Api, slug: string): MonitorList => {
   const rows = new Map<number, MonitorRow>();
   const list = h('ul', { class: 'monitors', role: 'list' });
-  const empty = h('p', { class: 'muted', hidden: true }, 'This page has no monitors yet.');
+  const empty = h('p', { class: 'muted', hidden: true }, t('monitors.empty'));
   const el = h(
     'section',
     { class: 'card', 'aria-labelledby': 'monitors-title' },
     h(
       'div',
       { class: 'card-head' },
-      h('h2', { id: 'monitors-title' }, 'Monitors'),
-      h('span', { class: 'muted' }, 'Uptime over the last 90 days'),
+      h('h2', { id: 'monitors-title' }, t('monitors.title')),
+      h('span', { class: 'muted' }, t('monitors.subtitle')),
     ),
     list,
     empty,

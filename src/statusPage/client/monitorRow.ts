@@ -3,7 +3,8 @@
 import { quietly, type Api } from './api.ts';
 import { h } from './dom.ts';
 import { percent } from './format.ts';
-import { monitorLabels } from './labels.ts';
+import { t } from './i18n.ts';
+import { monitorLabel } from './labels.ts';
 import { createMonitorDetail, type MonitorDetail } from './monitorDetail.ts';
 import { lastHourChart, todayChart } from './monitorCharts.ts';
 import type { Availability, ChartMonitor, MinutePoint } from './types.ts';
@@ -26,14 +27,14 @@ export const createMonitorRow = (api: Api, slug: string, first: ChartMonitor): M
 
   const name = h('h3', { class: 'monitor-name' });
   const state = h('span', { class: 'state' });
-  const bars = createUptimeBars(`${first.name}, daily uptime, last 90 days`);
+  const bars = createUptimeBars(t('monitor.bars', { name: first.name }));
   const uptime = h('span', { class: 'uptime-figure' });
   const charts = h('div', { class: 'monitor-charts' });
   const detailBox = h('div', { class: 'detail-box', id: `detail-${String(first.id)}`, hidden: true });
   const toggle = h(
     'button',
     { type: 'button', class: 'link-button', 'aria-expanded': 'false', 'aria-controls': detailBox.id },
-    'Availability details',
+    t('monitor.details'),
   );
   toggle.addEventListener('click', () => {
     const open = toggle.getAttribute('aria-expanded') !== 'true';
@@ -54,9 +55,9 @@ export const createMonitorRow = (api: Api, slug: string, first: ChartMonitor): M
     h(
       'div',
       { class: 'bar-legend', 'aria-hidden': 'true' },
-      h('span', {}, '90 days ago'),
+      h('span', {}, t('monitor.daysAgo')),
       uptime,
-      h('span', {}, 'Today'),
+      h('span', {}, t('monitor.today')),
     ),
     charts,
     h('div', { class: 'monitor-foot' }, toggle),
@@ -65,7 +66,7 @@ export const createMonitorRow = (api: Api, slug: string, first: ChartMonitor): M
 
   const render = (): void => {
     name.textContent = monitor.name;
-    const [label, tone] = monitorLabels[monitor.state];
+    const [label, tone] = monitorLabel(monitor.state);
     state.className = `state tone-${tone}`;
     state.replaceChildren(h('span', { class: 'dot', 'aria-hidden': 'true' }), label);
     charts.replaceChildren(todayChart(monitor), lastHourChart(monitor.name, minutes));
@@ -90,7 +91,7 @@ export const createMonitorRow = (api: Api, slug: string, first: ChartMonitor): M
       bars.update(
         days.map((d) => ({ date: d.date, uptime: d.uptime_percentage, downtime: d.downtime_seconds })),
       );
-      uptime.textContent = `${percent(data.availability.uptime_percentage)} uptime`;
+      uptime.textContent = t('monitor.uptime', { percent: percent(data.availability.uptime_percentage) });
       if (detail !== null && !detailBox.hidden) await detail.refresh();
     },
   };

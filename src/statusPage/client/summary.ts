@@ -4,7 +4,8 @@ import type { Api } from './api.ts';
 import { incidentCard, maintenanceCard } from './cards.ts';
 import { h } from './dom.ts';
 import { clock } from './format.ts';
-import { overallLabels } from './labels.ts';
+import { t } from './i18n.ts';
+import { overallLabel } from './labels.ts';
 import type { IncidentList, MaintenanceList, Overall } from './types.ts';
 
 type Summary = Readonly<{
@@ -20,7 +21,7 @@ export const createSummary = (api: Api, slug: string): Summary => {
   const updated = h('p', { class: 'overall-time' });
   const banner = h(
     'section',
-    { class: 'overall', 'aria-label': 'Overall status' },
+    { class: 'overall', 'aria-label': t('overall.label') },
     h('span', { class: 'overall-icon', 'aria-hidden': 'true' }),
     h('div', { 'aria-live': 'polite' }, label, updated),
   );
@@ -36,12 +37,12 @@ export const createSummary = (api: Api, slug: string): Summary => {
   return {
     el,
     setOverall: (overall, at) => {
-      const [text, tone] = overallLabels[overall];
+      const [text, tone] = overallLabel(overall);
       banner.className = `overall tone-${tone}`;
       banner.dataset['overall'] = overall;
       if (lastOverall !== overall) label.textContent = text;
       lastOverall = overall;
-      updated.textContent = `Updated ${clock(at)}`;
+      updated.textContent = t('overall.updated', { time: clock(at) });
     },
     refresh: async () => {
       const base = `/api/status-pages/${slug}`;
@@ -54,13 +55,13 @@ export const createSummary = (api: Api, slug: string): Summary => {
       // The list is newest first; the soonest windows matter most.
       const upcoming = [...scheduled.maintenances].reverse().slice(0, UPCOMING_SHOWN);
       const maintenance = [
-        section('Maintenance in progress', 'running-title', running.maintenances.map(maintenanceCard)),
-        section('Upcoming maintenance', 'upcoming-title', upcoming.map(maintenanceCard)),
+        section(t('summary.running'), 'running-title', running.maintenances.map(maintenanceCard)),
+        section(t('summary.upcoming'), 'upcoming-title', upcoming.map(maintenanceCard)),
       ].filter((node): node is HTMLElement => node !== null);
       notices.replaceChildren(
         ...[
           section(
-            'Active incidents',
+            t('summary.active'),
             'active-title',
             active.map((incident) => incidentCard(incident, false)),
           ),

@@ -3,14 +3,18 @@
 // show the same tooltip, and screen readers hear the day through aria-valuetext.
 import { h } from './dom.ts';
 import { day, duration, percent } from './format.ts';
+import { t } from './i18n.ts';
 import { uptimeTone } from './labels.ts';
 
 type BarDay = Readonly<{ date: string; uptime: number; downtime: number }>;
 type UptimeBars = Readonly<{ el: HTMLElement; update: (days: readonly BarDay[]) => void }>;
 
 const describe = (bar: BarDay): string =>
-  `${day(bar.date)}: ${percent(bar.uptime)} uptime, ` +
-  (bar.downtime > 0 ? `${duration(bar.downtime)} down` : 'no downtime');
+  t('bars.day', {
+    day: day(bar.date),
+    percent: percent(bar.uptime),
+    downtime: bar.downtime > 0 ? t('bars.down', { duration: duration(bar.downtime) }) : t('bars.noDowntime'),
+  });
 
 const KEYS: Readonly<Record<string, (index: number, last: number) => number>> = {
   ArrowLeft: (i) => i - 1,

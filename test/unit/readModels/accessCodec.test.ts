@@ -28,6 +28,12 @@ describe('access codec', () => {
       plan: 'pro',
       tokenHash: 'h',
       title: 'A',
+      locale: 'en',
+    });
+    expect(decodeAccess(encodeAccess(page({ locale: 'pt-BR' })))).toMatchObject({ locale: 'pt-BR' });
+    // Documents written before pages had a language: the default.
+    expect(decodeAccess('{"state":"active","plan":"pro","token_hash":null,"title":"A"}')).toMatchObject({
+      locale: 'en',
     });
     expect(decodeAccess(encodeAccess(page({ blocked: true })))).toMatchObject({ state: 'blocked' });
     expect(decodeAccess(encodeAccess(page({}, true)))).toEqual({ state: 'deleted' });
