@@ -65,6 +65,8 @@ const Env = z.object({
   PROJECTOR_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
+  NOTIFY_COALESCE_S: z.coerce.number().int().min(0).max(3600).default(30),
+  NOTIFY_ALLOW_HOSTS: z.string().default(''),
 });
 
 /** Express's `trust proxy`: false, true, or the trusted addresses and subnets. */
@@ -94,6 +96,15 @@ export type Config = Readonly<{
   edge: EdgeSettings;
   /** null: human lines on a terminal, JSON lines otherwise. */
   logFormat: 'json' | 'pretty' | null;
+  /** Subscriber notifications (docs/notifications.md). */
+  notify: NotifySettings;
+}>;
+
+export type NotifySettings = Readonly<{
+  /** NOTIFY_COALESCE_S: updates of one incident this soon after a notification go out together. */
+  coalesceSeconds: number;
+  /** NOTIFY_ALLOW_HOSTS: hosts deliveries may reach even on loopback or private addresses. */
+  allowHosts: readonly string[];
 }>;
 
 // A wildcard bind address is not something to put in a browser; an IPv6 literal needs brackets.
@@ -154,5 +165,11 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     logLevel: e.LOG_LEVEL,
     edge: edge.settings,
     logFormat: e.LOG_FORMAT ?? null,
+    notify: {
+      coalesceSeconds: e.NOTIFY_COALESCE_S,
+      allowHosts: e.NOTIFY_ALLOW_HOSTS.split(',')
+        .map((host) => host.trim().toLowerCase())
+        .filter((host) => host !== ''),
+    },
   };
 };

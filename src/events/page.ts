@@ -32,6 +32,12 @@ const SlaSettings = {
 const AlertIncidents = z.enum(['off', 'open']);
 const IntegrationSettings = { alert_incidents: AlertIncidents.optional() };
 
+/** Subscriber notifications (notifications.md): absent, a 60-minute reminder and a 60 s hold. */
+const NotifySettings = {
+  maintenance_reminder_minutes: z.number().int().min(0).max(10_080).optional(),
+  state_hold_seconds: z.number().int().min(0).max(86_400).optional(),
+};
+
 /** What an agent sends: the token in plaintext. */
 export const PageConfigured = z
   .object({
@@ -42,6 +48,7 @@ export const PageConfigured = z
     blocked: z.boolean().default(false),
     ...SlaSettings,
     ...IntegrationSettings,
+    ...NotifySettings,
   })
   .strict();
 
@@ -55,6 +62,7 @@ export const StoredPageConfigured = z
     blocked: z.boolean(),
     ...SlaSettings,
     ...IntegrationSettings,
+    ...NotifySettings,
   })
   .strict();
 export type StoredPageConfigured = z.infer<typeof StoredPageConfigured>;

@@ -27,6 +27,8 @@ describe('npm run migrate', () => {
       '0008_dead_letters_once.sql',
       '0009_event_ids_retention.sql',
       '0010_integrations.sql',
+      '0011_notifications.sql',
+      '0012_notify_core.sql',
     ]);
     expect(await migrate(url)).toEqual([]);
     const client = new pg.Client({ connectionString: url });
@@ -49,8 +51,14 @@ describe('npm run migrate', () => {
         'log_origin',
         'maintenances',
         'monitors',
+        'notification_deliveries',
+        'notifications',
+        'notifier_checkpoints',
+        'notifier_monitor_states',
         'pages',
         'schema_migrations',
+        'subscriber_secrets',
+        'subscribers',
       ]);
     } finally {
       await client.end();
@@ -72,6 +80,8 @@ describe('npm run migrate', () => {
       '0008_dead_letters_once.sql',
       '0009_event_ids_retention.sql',
       '0010_integrations.sql',
+      '0011_notifications.sql',
+      '0012_notify_core.sql',
     ]);
     const admin = new pg.Client({ connectionString: withDatabase(inject('pgServerUrl'), 'postgres') });
     await admin.connect();
@@ -133,6 +143,8 @@ describe('npm run migrate', () => {
         '0008_dead_letters_once.sql',
         '0009_event_ids_retention.sql',
         '0010_integrations.sql',
+        '0011_notifications.sql',
+        '0012_notify_core.sql',
       ]);
       const pages = await client.query<{ slug: string; custom_domain: string | null }>(
         'SELECT slug, custom_domain FROM pages ORDER BY slug',

@@ -24,6 +24,7 @@ describe('loadConfig', () => {
       logLevel: 'info',
       edge: { providers: [], varnishUrls: [], fastly: null, cloudflare: null },
       logFormat: null,
+      notify: { coalesceSeconds: 30, allowHosts: [] },
     });
   });
 
