@@ -1,6 +1,6 @@
 // The shapes the pure planner reads and writes: a subscriber as planning needs it (never its
 // address), the head of a subscriber's thread (for coalescing) and one planned outbox row.
-import type { NotificationMessage } from './message.ts';
+import type { NotificationMessage, NotificationType } from './message.ts';
 
 export type NotifyChannel = 'email' | 'webhook' | 'slack' | 'teams' | 'discord';
 
@@ -22,6 +22,7 @@ export type ThreadHead = Readonly<{
   source: string;
   messageId: string;
   dueAt: number;
+  type: NotificationType;
   open: boolean;
   /** How many updates the message already carries. */
   carries: number;
