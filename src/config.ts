@@ -3,6 +3,7 @@
 import proxyAddr from 'proxy-addr';
 import { z } from 'zod';
 import { parseEdgeSettings, type EdgeSettings } from './edge/edgeSettings.ts';
+import { parseAllowHosts, type AllowHosts } from './notify/delivery/allowHosts.ts';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const onOff = z.enum(['on', 'off']);
@@ -66,7 +67,7 @@ const Env = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   NOTIFY_COALESCE_S: z.coerce.number().int().min(0).max(3600).default(30),
-  NOTIFY_ALLOW_HOSTS: z.string().default(''),
+  NOTIFY_ALLOW_HOSTS: z.string().optional(),
 });
 
 /** Express's `trust proxy`: false, true, or the trusted addresses and subnets. */
@@ -96,6 +97,8 @@ export type Config = Readonly<{
   edge: EdgeSettings;
   /** null: human lines on a terminal, JSON lines otherwise. */
   logFormat: 'json' | 'pretty' | null;
+  /** Hosts notifications may reach though they resolve to private or loopback addresses. */
+  notifyAllowHosts: AllowHosts;
   /** Subscriber notifications (docs/notifications.md). */
   notify: NotifySettings;
 }>;
@@ -103,8 +106,6 @@ export type Config = Readonly<{
 export type NotifySettings = Readonly<{
   /** NOTIFY_COALESCE_S: updates of one incident this soon after a notification go out together. */
   coalesceSeconds: number;
-  /** NOTIFY_ALLOW_HOSTS: hosts deliveries may reach even on loopback or private addresses. */
-  allowHosts: readonly string[];
 }>;
 
 // A wildcard bind address is not something to put in a browser; an IPv6 literal needs brackets.
@@ -165,11 +166,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     logLevel: e.LOG_LEVEL,
     edge: edge.settings,
     logFormat: e.LOG_FORMAT ?? null,
-    notify: {
-      coalesceSeconds: e.NOTIFY_COALESCE_S,
-      allowHosts: e.NOTIFY_ALLOW_HOSTS.split(',')
-        .map((host) => host.trim().toLowerCase())
-        .filter((host) => host !== ''),
-    },
+    notifyAllowHosts: parseAllowHosts(e.NOTIFY_ALLOW_HOSTS),
+    notify: { coalesceSeconds: e.NOTIFY_COALESCE_S },
   };
 };

@@ -2,28 +2,31 @@
 // on. A channel without one keeps its rows pending (counted in the backlog) until it has one.
 import type { Config } from '../config.ts';
 import type { Channel, Sender } from './channel.ts';
+import { httpSenders } from './senders/httpSenders.ts';
 
 export type Senders = Readonly<Record<Channel, Sender | undefined>>;
 
-/** Builds a channel's sender from the settings; undefined when the channel is not configured. */
-export type SenderFactory = (config: Config) => Sender | undefined;
+/** Builds the senders of some channels from the settings; a channel left out is not configured. */
+export type SenderSource = (config: Config) => Partial<Record<Channel, Sender>>;
 
-/** The channels this build knows how to send on. */
-export const channelSenders: Partial<Record<Channel, SenderFactory>> = {};
+/** Where this build's senders come from. */
+export const senderSources: readonly SenderSource[] = [
+  (config) => httpSenders({ allowHosts: config.notifyAllowHosts }),
+];
 
 export const CHANNELS: readonly Channel[] = ['email', 'webhook', 'slack', 'teams', 'discord'];
 
-/** One sender per channel, from the settings and the factories available. */
-export const buildSenders = (
-  config: Config,
-  factories: Partial<Record<Channel, SenderFactory>> = channelSenders,
-): Senders => {
-  const senderOf = (channel: Channel): Sender | undefined => factories[channel]?.(config);
+/** One sender per channel, from the settings and the sources available. */
+export const buildSenders = (config: Config, sources: readonly SenderSource[] = senderSources): Senders => {
+  const available: Partial<Record<Channel, Sender>> = Object.assign(
+    {},
+    ...sources.map((source) => source(config)),
+  );
   return {
-    email: senderOf('email'),
-    webhook: senderOf('webhook'),
-    slack: senderOf('slack'),
-    teams: senderOf('teams'),
-    discord: senderOf('discord'),
+    email: available.email,
+    webhook: available.webhook,
+    slack: available.slack,
+    teams: available.teams,
+    discord: available.discord,
   };
 };

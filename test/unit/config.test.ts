@@ -24,7 +24,8 @@ describe('loadConfig', () => {
       logLevel: 'info',
       edge: { providers: [], varnishUrls: [], fastly: null, cloudflare: null },
       logFormat: null,
-      notify: { coalesceSeconds: 30, allowHosts: [] },
+      notifyAllowHosts: new Set(),
+      notify: { coalesceSeconds: 30 },
     });
   });
 
@@ -35,6 +36,7 @@ describe('loadConfig', () => {
       PUBLIC_BASE_URL: 'https://status.example.com/',
       DEMO: 'off',
       PROJECTOR_PARTITIONS: '8',
+      NOTIFY_ALLOW_HOSTS: 'hooks.internal,10.0.0.7',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -42,6 +44,7 @@ describe('loadConfig', () => {
       publicBaseUrl: 'https://status.example.com',
       demo: false,
       partitions: 8,
+      notifyAllowHosts: new Set(['hooks.internal', '10.0.0.7']),
     });
   });
 
