@@ -18,9 +18,9 @@ export const CHANNELS: readonly Channel[] = ['email', 'webhook', 'slack', 'teams
 
 /** One sender per channel, from the settings and the sources available. */
 export const buildSenders = (config: Config, sources: readonly SenderSource[] = senderSources): Senders => {
-  const available: Partial<Record<Channel, Sender>> = Object.assign(
+  const available = sources.reduce<Partial<Record<Channel, Sender>>>(
+    (all, source) => ({ ...all, ...source(config) }),
     {},
-    ...sources.map((source) => source(config)),
   );
   return {
     email: available.email,
