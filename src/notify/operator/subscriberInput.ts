@@ -28,8 +28,9 @@ export const SubscriberInput = z
         components: Components,
         // Monitor states are never mailed (notifications.md).
         monitor_states: z
-          .literal(false, { message: 'email subscribers receive no monitor states' })
-          .default(false),
+          .boolean()
+          .default(false)
+          .refine((value) => !value, 'email subscribers receive no monitor states'),
       })
       .strict(),
   ])
