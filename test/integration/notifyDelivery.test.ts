@@ -1,8 +1,8 @@
 // Delivery over real sockets to a local HTTPS receiver whose CA is made for the run.
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseAllowHosts } from '../../src/notify/delivery/allowHosts.ts';
 import type { Resolve } from '../../src/notify/delivery/checkedLookup.ts';
+import { parseAllowHosts } from '../../src/notify/delivery/allowHosts.ts';
 import { createJsonPoster, type DeliverySettings } from '../../src/notify/delivery/postJson.ts';
 import {
   makeTestCertificates,
@@ -105,12 +105,15 @@ describe('delivery: HTTPS POST to a subscriber URL', () => {
     expect(seen('/elsewhere')).toEqual([]);
   });
 
-  it('gives up on a receiver that never answers, or stops halfway, after the timeout', async () => {
+  it('gives up on a receiver that never answers, or stops halfway through an error, after the timeout', async () => {
     answers.set('/hang', () => undefined);
     answers.set('/half', (res) => res.writeHead(200).write('partial'));
+    answers.set('/half-busy', (res) => res.writeHead(503).write('partial'));
     const timeout = { kind: 'retry', status: null, retryAfterMs: null, reason: 'timeout' };
     expect(await post('/hang', { timeoutMs: 200 })).toEqual(timeout);
-    expect(await post('/half', { timeoutMs: 200 })).toEqual(timeout);
+    expect(await post('/half-busy', { timeoutMs: 200 })).toEqual(timeout);
+    // A 2xx is a delivery as soon as its status arrives, however slowly the body follows.
+    expect(await post('/half', { timeoutMs: 200 })).toEqual({ kind: 'delivered', status: 200 });
   });
 
   it('maps answers to outcomes, honouring Retry-After and Discord retry_after', async () => {

@@ -11,6 +11,7 @@ import { checkedLookup, systemResolve, type Resolve } from './checkedLookup.ts';
 import { isRefusedAddress } from './refusedAddress.ts';
 
 export type DeliverySettings = Readonly<{
+  /** NOTIFY_ALLOW_HOSTS (config.notifyAllowHosts). */
   allowHosts: AllowHosts;
   /**
    * PEM CAs trusted besides the system's. Node reads NODE_EXTRA_CA_CERTS only at start, so a test
@@ -42,9 +43,10 @@ export type JsonPoster = (post: JsonPost) => Promise<Outcome>;
 
 /** A poster bound to one agent: its lookup checks every address it connects to. */
 export const createJsonPoster = (settings: DeliverySettings): JsonPoster => {
+  const allow = settings.allowHosts;
   const extraCa = settings.extraCa ?? [];
   const agent = new Agent({
-    lookup: checkedLookup(settings.allowHosts, settings.resolve ?? systemResolve),
+    lookup: checkedLookup(allow, settings.resolve ?? systemResolve),
     // Given a `ca`, Node trusts only it: add the bundled roots so public receivers still verify.
     ...(extraCa.length > 0 ? { ca: [...extraCa, ...rootCertificates] } : {}),
   });
@@ -60,7 +62,7 @@ export const createJsonPoster = (settings: DeliverySettings): JsonPoster => {
       }
       // A literal address is connected to without a lookup: check it here.
       const host = url.hostname.replace(/^\[|\]$/g, '');
-      if (isIP(host) !== 0 && isRefusedAddress(host) && !isAllowedHost(settings.allowHosts, host)) {
+      if (isIP(host) !== 0 && isRefusedAddress(host) && !isAllowedHost(allow, host)) {
         resolve({ kind: 'retry', status: null, retryAfterMs: null, reason: 'destination refused' });
         return;
       }
@@ -85,15 +87,23 @@ export const createJsonPoster = (settings: DeliverySettings): JsonPoster => {
         resolve(outcome);
       };
       const failed = (error: NodeJS.ErrnoException) => {
+        // Codes only: an error's message may name the host, which is the subscriber's secret.
         const reason = timedOut
           ? 'timeout'
           : error.code === 'EREFUSEDDESTINATION'
             ? 'destination refused'
-            : (error.code ?? error.message);
+            : (error.code ?? 'network error');
         finish({ kind: 'retry', status: null, retryAfterMs: null, reason });
       };
       req.on('error', failed);
       req.on('response', (res) => {
+        const status = res.statusCode ?? 0;
+        // Delivered or gone is known from the status: a receiver dripping its body changes neither.
+        if ((status >= 200 && status < 300) || status === 410) {
+          finish(answerOutcome({ status, retryAfter: undefined, body: '' }, now()));
+          res.destroy();
+          return;
+        }
         const chunks: Buffer[] = [];
         let size = 0;
         res.on('data', (chunk: Buffer) => {
@@ -103,7 +113,7 @@ export const createJsonPoster = (settings: DeliverySettings): JsonPoster => {
         res.on('end', () => {
           const retryAfter = res.headers['retry-after'];
           const text = Buffer.concat(chunks).subarray(0, MAX_ANSWER_BYTES).toString('utf8');
-          finish(answerOutcome({ status: res.statusCode ?? 0, retryAfter, body: text }, now()));
+          finish(answerOutcome({ status, retryAfter, body: text }, now()));
         });
         // Destroyed mid-answer (the timeout), the response reports the error, not the request.
         res.on('error', failed);
