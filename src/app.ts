@@ -50,6 +50,8 @@ import { systemClock, type Clock } from './shared/clock.ts';
 import type { Logger } from './shared/logger.ts';
 import { createChangeHub, type ChangeHub } from './readModels/embed/changeHub.ts';
 import { pushRoutes, type PushDeps } from './integrations/pushRoutes.ts';
+import type { SignupDeps } from './notify/email/signupDeps.ts';
+import { subscriptionRoutes } from './notify/email/subscriptionRoutes.ts';
 
 type AppDeps = Readonly<{
   redis: RedisClient;
@@ -80,6 +82,8 @@ type AppDeps = Readonly<{
   clock?: Clock;
   /** Push monitors' heartbeats (GET/POST /push/{token}) write to the log; absent, /push is 404. */
   push?: PushDeps;
+  /** The public email sign-up and subscription pages; absent (no mail transport), they are 404. */
+  signup?: SignupDeps;
 }>;
 
 const observerOf = (deps: AppDeps): RequestObserver =>
@@ -132,6 +136,7 @@ export const buildApp = (deps: AppDeps, observe: RequestObserver = observerOf(de
   const slaReads = createSlaReads(deps.redis);
   const openApiJson = JSON.stringify(buildOpenApiDocument(deps.config.publicBaseUrl));
   if (deps.push) app.use(pushRoutes(deps.push));
+  if (deps.signup) app.use(subscriptionRoutes(routeDeps, deps.signup));
   app.use(
     routeTable([
       ...metaRoutes(openApiJson),
@@ -151,7 +156,7 @@ export const buildApp = (deps: AppDeps, observe: RequestObserver = observerOf(de
         }),
       ),
       ...badgeRoutes(routeDeps),
-      ...statusPageHtmlRoutes(routeDeps),
+      ...statusPageHtmlRoutes(routeDeps, deps.signup !== undefined),
       ...slaApiRoutes(routeDeps, slaReads),
       ...slaPageRoutes(routeDeps, slaReads),
     ]),

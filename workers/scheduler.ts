@@ -12,12 +12,16 @@ export const POLL_PERIOD_MS = 5_000;
 export const HEARTBEAT_CRON = '*/10 * * * * *';
 /** Upkeep that must happen ahead of need (check partitions of the coming month). */
 export const UPKEEP_CRON = '0 */6 * * *';
+/** Public email sign-ups never confirmed are erased 7 days on: checked hourly. */
+export const ERASE_CRON = '17 * * * *';
 
 export const startScheduler = (deps: {
   queue: ProjectorQueue;
   active: ActiveVersionReader;
   log: Logger;
   upkeep: () => Promise<void>;
+  /** Erases what must not be kept (unconfirmed email sign-ups). */
+  erase?: () => Promise<void>;
   /** Appends the missed-heartbeat checks that are due. */
   heartbeats?: () => Promise<void>;
   /** Partitions this process's worker caught up within the poll period are not woken again. */
@@ -38,6 +42,9 @@ export const startScheduler = (deps: {
   const heartbeats = deps.heartbeats
     ? cron.schedule(HEARTBEAT_CRON, guarded('heartbeats', deps.heartbeats), { noOverlap: true })
     : null;
+  const erase = deps.erase
+    ? cron.schedule(ERASE_CRON, guarded('erase', deps.erase), { noOverlap: true })
+    : null;
   void guarded('upkeep', deps.upkeep)();
-  return { stop: () => Promise.all([poll.stop(), upkeep.stop(), heartbeats?.stop()]) };
+  return { stop: () => Promise.all([poll.stop(), upkeep.stop(), heartbeats?.stop(), erase?.stop()]) };
 };

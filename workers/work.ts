@@ -10,6 +10,7 @@ import { activePartitions } from '../src/edge/activePartitions.ts';
 import { createProjectorMetrics } from '../src/projector/projectorMetrics.ts';
 import { createProjectorQueue, createWake, wakeAfterAppend } from '../src/projector/queue.ts';
 import { appendMissedHeartbeats } from '../src/integrations/missedHeartbeats.ts';
+import { eraseUnconfirmed } from '../src/notify/email/subscriberStore.ts';
 import { collectStaleAtStart } from '../src/projector/rebuild.ts';
 import { requireNoEviction } from '../src/store/evictionPolicy.ts';
 import { LOCK_TTL_MS } from '../src/store/control/rebuildLock.ts';
@@ -21,7 +22,8 @@ import { systemClock } from '../src/shared/clock.ts';
 import type { Clients } from '../src/runtime/clients.ts';
 import { listen } from '../src/runtime/listen.ts';
 import { startNotifier } from '../src/notify/notifier.ts';
-import { buildSenders } from '../src/notify/senders.ts';
+import { buildSenders, senderSources } from '../src/notify/senders.ts';
+import { createEmailChannel } from '../src/notify/email/emailChannel.ts';
 import { startProjectorWorker } from './projectorWorker.ts';
 import { createRecentRuns } from './recentRuns.ts';
 import { POLL_PERIOD_MS, startScheduler } from './scheduler.ts';
@@ -86,6 +88,10 @@ export const work = async (
     log,
     // Appends then never create a partition for the live months inside their transaction.
     upkeep: () => createCheckPartitions(db, currentAndNextMonth(systemClock())),
+    erase: async () => {
+      const erased = await eraseUnconfirmed(db, systemClock());
+      if (erased > 0) log.info({ erased }, 'unconfirmed email sign-ups erased');
+    },
     heartbeats: async () => {
       const appended = await appendMissedHeartbeats(db, systemClock());
       if (appended !== null)
@@ -110,9 +116,12 @@ export const work = async (
   );
   await queue.wakePartitions(Array.from({ length: config.partitions }, (_, p) => p));
   // Subscriber notifications (docs/notifications.md): from the log, apart from the read models.
+  // The email channel needs a transport (MAIL_URL, or MAIL_FOLDER under npm start); without one
+  // email rows wait, counted in the backlog.
+  const email = await createEmailChannel(config, { db, redis, log });
   const notifier = startNotifier({
     db,
-    senders: buildSenders(config),
+    senders: buildSenders(config, [...senderSources, () => (email ? { email: email.sender } : {})]),
     urls: { baseUrl: config.publicBaseUrl, pageUrlTemplate: config.pageUrlTemplate },
     coalesceMs: config.notify.coalesceSeconds * 1000,
     log,
@@ -120,6 +129,7 @@ export const work = async (
     clock: systemClock,
   });
   onShutdown(() => notifier.stop());
+  if (email) onShutdown(() => email.close());
   onShutdown(() => queue.close());
   if (edge) onShutdown(() => edge.close()); // after the worker: its last commits' purges go out
   onShutdown(() => worker.close()); // waits for running jobs (BullMQ going-to-production)

@@ -22,6 +22,9 @@ const apiErrors = {
   service_unavailable: { status: 503, message: 'service unavailable', retryAfter: true },
   too_many_requests: { status: 429, message: 'too many requests', retryAfter: true },
   internal: { status: 500, message: 'internal error' },
+  // The public sign-up: POST /api/status-pages/{slug}/subscribers (docs/notifications.md).
+  invalid_email: { status: 400, message: 'invalid email' },
+  unknown_components: { status: 400, message: 'unknown components' },
   // The operator listener: POST /v1/events (ingest.md).
   ingest_disabled: { status: 503, message: 'ingest disabled' }, // until INGEST_TOKEN is set: no retry
   unauthorized: { status: 401, message: 'unauthorized' },

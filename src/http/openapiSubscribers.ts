@@ -2,7 +2,6 @@
 // served by the operator listener (INGEST_HOST:INGEST_PORT), behind `Authorization: Bearer
 // <INGEST_TOKEN>`, not by the public port.
 import type { OpenAPIRegistry, ResponseConfig } from '@asteasolutions/zod-to-openapi';
-import { SubscriberInput } from '../notify/operator/subscriberInput.ts';
 import { z } from '../contract/zod.ts';
 import type { ApiErrorCode } from './errors.ts';
 
@@ -10,6 +9,19 @@ const timestamp = z.string().openapi({ format: 'date-time' });
 const Slug = z.object({ slug: z.string() });
 const SlugAndId = z.object({ slug: z.string(), id: z.string().describe('sub_ + 22 base64url characters') });
 
+// What src/notify/operator/subscriberInput.ts accepts, described here: src/http imports nothing of src/notify.
+const SubscriberInput = z.object({
+  channel: z.enum(['webhook', 'slack', 'teams', 'discord', 'email']),
+  url: z.string().url().optional().describe('https:// — for webhook, slack, teams, discord'),
+  email: z.string().email().optional().describe('for email'),
+  components: z
+    .array(z.string())
+    .max(100)
+    .optional()
+    .describe('monitor names of the page (default: the whole page)'),
+  monitor_states: z.boolean().optional().describe('monitor states too (default false; never for email)'),
+  format: z.enum(['native', 'statuspage']).optional().describe('webhooks only (default native)'),
+});
 const Created = z.object({
   id: z.string(),
   secret: z.string().optional().describe('webhooks only: whsec_ + base64, shown this once'),

@@ -14,6 +14,8 @@ import { errorDocument, type ErrorStatus } from '../statusPage/errorDocument.ts'
 import type { Route } from '../http/routeTable.ts';
 import { documentHeaders, NOSNIFF } from '../statusPage/securityHeaders.ts';
 import { pageDocument, SCRIPT_PATH, STYLE_PATH } from '../statusPage/pageDocument.ts';
+import { subscribeUrl } from '../notify/email/links.ts';
+import { pageTexts } from '../notify/email/texts.ts';
 
 const STATUS_PAGE_CACHE = `public, max-age=60${STALE_IF_ERROR}`;
 const ASSET_CACHE = `public, max-age=300${STALE_IF_ERROR}`;
@@ -54,7 +56,8 @@ const errorPages: ErrorRequestHandler = (err, _req, res, next) => {
   else next(err);
 };
 
-export const statusPageHtmlRoutes = ({ reads, locate, cache }: RouteDeps): Route[] => [
+/** `signup`: whether readers can subscribe by email (the document then links to the form). */
+export const statusPageHtmlRoutes = ({ reads, locate, cache }: RouteDeps, signup = false): Route[] => [
   { path: SCRIPT_PATH, handle: sendAsset((assets) => assets.script, 'text/javascript; charset=utf-8') },
   { path: STYLE_PATH, handle: sendAsset((assets) => assets.style, 'text/css; charset=utf-8') },
   {
@@ -75,7 +78,12 @@ export const statusPageHtmlRoutes = ({ reads, locate, cache }: RouteDeps): Route
       }
       const isPrivate = access.tokenHash !== null;
       const title = isPrivate ? null : (access.title ?? slug.data);
-      const body = pageDocument({ slug: slug.data, title, assets: pageAssets() });
+      // A private page's form needs its token, which the shell does not know: no link there.
+      const subscribe =
+        signup && !isPrivate
+          ? { subscribe: { href: subscribeUrl('', slug.data), label: pageTexts.subscribeLink } }
+          : {};
+      const body = pageDocument({ slug: slug.data, title, assets: pageAssets(), ...subscribe });
       for (const [name, value] of Object.entries(documentHeaders(isPrivate ? 'private' : 'public')))
         res.setHeader(name, value);
       sendBody(req, res, {

@@ -11,6 +11,7 @@ import { createShutdown } from './onShutdown.ts';
 import { createDb } from '../eventLog/createDb.ts';
 import { systemClock } from '../shared/clock.ts';
 import { servePublic } from './serve.ts';
+import { createEmailChannel } from '../notify/email/emailChannel.ts';
 
 export const apiProcess = async (config: Config): Promise<null> => {
   const log = createLogger(config.logLevel, 'api', config.logFormat);
@@ -25,7 +26,14 @@ export const apiProcess = async (config: Config): Promise<null> => {
   const db = await createDb(config.databaseUrl, { maximumPoolSize: 2 });
   onShutdown(() => db.end());
   const push = { db, wake: () => Promise.resolve(), clock: systemClock, log };
-  await servePublic(config, { redis, log, push }, onShutdown, registry);
+  const email = await createEmailChannel(config, { db, redis, log });
+  if (email) onShutdown(() => email.close());
+  await servePublic(
+    config,
+    { redis, log, push, ...(email ? { signup: email.signup } : {}) },
+    onShutdown,
+    registry,
+  );
   log.info({ port: config.port }, 'API process listening');
   return null;
 };

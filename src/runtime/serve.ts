@@ -26,13 +26,20 @@ import { loadStreamLimits } from '../readModels/embed/streamLimits.ts';
 import { listen } from './listen.ts';
 import type { PushDeps } from '../integrations/pushRoutes.ts';
 import { registerProcessGauges } from './processGauges.ts';
+import { createEmailChannel } from '../notify/email/emailChannel.ts';
+import type { SignupDeps } from '../notify/email/signupDeps.ts';
 
 type OnShutdown = (close: () => Promise<unknown>) => void;
 
 /** The public API's listener in this process. */
 export const servePublic = async (
   config: Config,
-  { redis, log, push }: Readonly<{ redis: RedisClient; log: Logger; push?: PushDeps }>,
+  {
+    redis,
+    log,
+    push,
+    signup,
+  }: Readonly<{ redis: RedisClient; log: Logger; push?: PushDeps; signup?: SignupDeps }>,
   onShutdown: OnShutdown,
   registry: Registry,
 ) => {
@@ -69,6 +76,7 @@ export const servePublic = async (
       subscriber,
       requestLog: readPath.requestLog,
       ...(push ? { push } : {}),
+      ...(signup ? { signup } : {}),
       ...(readPath.cache ? { cache: readPath.cache } : {}),
       ...(readPath.memo ? { memo: readPath.memo } : {}),
     }),
@@ -125,6 +133,14 @@ export const serve = async (config: Config, clients: Clients, onShutdown: OnShut
   const registry = processes > 1 ? new ClusterRegistry() : new Registry();
   collectProcessMetrics(registry);
   const wake = await serveOperator(config, clients, onShutdown, registry);
+  // Read here even when other processes serve the public API: bad MAIL_* settings stop the start.
+  const email = await createEmailChannel(config, { db: clients.db, redis: clients.readRedis, log });
+  if (email) onShutdown(() => email.close());
+  log.info(
+    email === null
+      ? 'email sign-up off: set MAIL_URL (docs/notifications.md, "Mail settings")'
+      : `email sign-up on: ${email.signup.settings.url === null ? `mail written to ${email.signup.settings.folder ?? ''}` : 'mail sent by SMTP'}`,
+  );
   if (processes > 1) {
     const api = await startApiProcesses(processes, log);
     registerProcessGauges(registry, processes, () => api.pids().length);
@@ -132,7 +148,8 @@ export const serve = async (config: Config, clients: Clients, onShutdown: OnShut
     log.info({ port: api.port, host: config.host, processes, pids: api.pids() }, 'public API listening');
   } else {
     const push = { db: clients.db, wake, clock: systemClock, log };
-    await servePublic(config, { redis: clients.readRedis, log, push }, onShutdown, registry);
+    const signup = email ? { signup: email.signup } : {};
+    await servePublic(config, { redis: clients.readRedis, log, push, ...signup }, onShutdown, registry);
     registerProcessGauges(registry, 1, () => 1);
     log.info({ port: config.port, host: config.host, processes }, 'public API listening');
   }

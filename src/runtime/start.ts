@@ -1,4 +1,5 @@
 // `npm start`: the whole system in one process for a single machine, with the demo page.
+import { join } from 'node:path';
 import type { Registry } from 'prom-client';
 import type { Config } from '../config.ts';
 import { loadDemo } from '../demo/loadDemo.ts';
@@ -9,6 +10,7 @@ import { migrate } from '../eventLog/migrate.ts';
 import { systemClock } from '../shared/clock.ts';
 import { createClients, type Clients } from './clients.ts';
 import { useOrEmbedServers } from './embeddedServers.ts';
+import { projectRoot } from './embeddedProcess.ts';
 import { createShutdown } from './onShutdown.ts';
 import { serve } from './serve.ts';
 import { printWelcome } from './welcome.ts';
@@ -42,6 +44,9 @@ export const start = async (given: Config, processes: number, work: StartWorkers
   onShutdown(() => clients.close());
   const demo = config.demo && (await isLogEmpty(clients.db));
   if (demo) await loadDemo({ db: clients.db, clock: systemClock, progress: process.stderr });
+  // No SMTP server: the whole sign-up still works, mail lands in .data/mail (README, "Run it").
+  if (!process.env['MAIL_URL'] && !process.env['MAIL_FOLDER'])
+    process.env['MAIL_FOLDER'] = join(projectRoot(), '.data', 'mail');
   const { wake, registry } = await serve(config, clients, onShutdown, processes);
   await work(config, clients, onShutdown, { probes: false, registry });
   if (config.demo) {

@@ -9,6 +9,8 @@ type PageDocumentOptions = Readonly<{
   /** null for a private page: its title is not shown before the reader proves the token. */
   title: string | null;
   assets: PageAssets;
+  /** Readers can subscribe by email: the header links to the form (its label comes from the caller). */
+  subscribe?: Readonly<{ href: string; label: string }>;
 }>;
 
 export const SCRIPT_PATH = '/static/page/v1/page.js';
@@ -27,7 +29,7 @@ export const documentStart = (title: string, assets: PageAssets): string => `<!d
 `;
 
 /** Every interpolated value is escaped; the slug is already a safe path segment. */
-export const pageDocument = ({ slug, title, assets }: PageDocumentOptions): string => {
+export const pageDocument = ({ slug, title, assets, subscribe }: PageDocumentOptions): string => {
   const heading = escapeHtml(title ?? slug);
   const feed = `/s/${slug}/feed`;
   const name = title === null ? 'Private status page' : `${heading} status`;
@@ -37,7 +39,7 @@ export const pageDocument = ({ slug, title, assets }: PageDocumentOptions): stri
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
-<header class="top"><div class="wrap"><h1 id="page-title">${heading}</h1><span class="top-tag">${title === null ? 'Private status page' : 'Status'}</span></div></header>
+<header class="top"><div class="wrap"><h1 id="page-title">${heading}</h1><span class="top-tag">${title === null ? 'Private status page' : 'Status'}</span>${subscribe ? `<a class="subscribe-link" href="${escapeHtml(subscribe.href)}">${escapeHtml(subscribe.label)}</a>` : ''}</div></header>
 <main id="main" class="wrap" data-slug="${slug}" data-private="${title === null ? 'true' : 'false'}" aria-busy="true">
 <p class="loading">Loading the current status…</p>
 <noscript><p class="notice">This status page needs JavaScript. Its data is also available from the

@@ -135,6 +135,7 @@ describe('unknown paths, probes, OpenAPI', () => {
       '/api/status-pages/{slug}/maintenances/filter',
       '/api/status-pages/{slug}/monitors/{monitorID}/availability',
       '/api/status-pages/{slug}/sla',
+      '/api/status-pages/{slug}/subscribers',
       '/api/status/{slug}/charts',
       '/badge/{file}',
       '/healthz',

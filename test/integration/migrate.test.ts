@@ -29,6 +29,7 @@ describe('npm run migrate', () => {
       '0010_integrations.sql',
       '0011_notifications.sql',
       '0012_notify_core.sql',
+      '0013_notify_mail.sql',
     ]);
     expect(await migrate(url)).toEqual([]);
     const client = new pg.Client({ connectionString: url });
@@ -49,6 +50,7 @@ describe('npm run migrate', () => {
         'integration_incidents',
         'integration_tokens',
         'log_origin',
+        'mail_keys',
         'maintenances',
         'monitors',
         'notification_deliveries',
@@ -82,6 +84,7 @@ describe('npm run migrate', () => {
       '0010_integrations.sql',
       '0011_notifications.sql',
       '0012_notify_core.sql',
+      '0013_notify_mail.sql',
     ]);
     const admin = new pg.Client({ connectionString: withDatabase(inject('pgServerUrl'), 'postgres') });
     await admin.connect();
@@ -145,6 +148,7 @@ describe('npm run migrate', () => {
         '0010_integrations.sql',
         '0011_notifications.sql',
         '0012_notify_core.sql',
+        '0013_notify_mail.sql',
       ]);
       const pages = await client.query<{ slug: string; custom_domain: string | null }>(
         'SELECT slug, custom_domain FROM pages ORDER BY slug',

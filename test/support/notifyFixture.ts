@@ -14,6 +14,7 @@ import { subscriberRoutes } from '../../src/notify/operator/subscriberRoutes.ts'
 import type { Senders } from '../../src/notify/senders.ts';
 import { httpSenders } from '../../src/notify/senders/httpSenders.ts';
 import type { TestCertificates } from './localHttps.ts';
+import { waitForLogHorizon } from './logHorizon.ts';
 import type { TestDatabase } from './testEnv.ts';
 import { INGEST_TOKEN } from './testServers.ts';
 
@@ -35,6 +36,7 @@ const noMetrics: NotifyMetrics = { onAttempt: () => undefined };
 
 /** Plans until the notifier has read the whole log; returns the outbox rows inserted. */
 export const planAll = async (t: TestDatabase): Promise<number> => {
+  await waitForLogHorizon(t.url); // another database's open transaction on the shared server hides new rows
   let planned = 0;
   for (;;) {
     const result = await notifyBatch({ db: t.db, urls, coalesceMs: 30_000, batchSize: 100 });
