@@ -18,13 +18,27 @@ const recordOf = (row: PlannedNotification, order: number) => ({
   ord: order,
 });
 
-/** Inserts the rows that are new; returns how many were. */
+/** Rows per statement: one incident to 100,000 subscribers must not become one 200 MB string. */
+const CHUNK = 500;
+
+/** Inserts the rows that are new, in order; returns how many were. */
 export const insertPlanned = async (
   tx: CommonQueryMethods,
   rows: readonly PlannedNotification[],
 ): Promise<number> => {
-  if (rows.length === 0) return 0;
-  const records = JSON.stringify(rows.map(recordOf));
+  let inserted = 0;
+  // In order: a later fold into a message rewrites the payload an earlier one wrote.
+  for (let start = 0; start < rows.length; start += CHUNK)
+    inserted += await insertChunk(tx, rows.slice(start, start + CHUNK), start);
+  return inserted;
+};
+
+const insertChunk = async (
+  tx: CommonQueryMethods,
+  rows: readonly PlannedNotification[],
+  offset: number,
+): Promise<number> => {
+  const records = JSON.stringify(rows.map((row, index) => recordOf(row, offset + index)));
   const result = await tx.query(sql.unsafe`
     WITH planned AS (
       SELECT * FROM jsonb_to_recordset(${records}::jsonb) AS p(
