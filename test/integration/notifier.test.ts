@@ -226,4 +226,42 @@ describe('notifier', () => {
     expect(verify(delivery, secret).type).toBe('incident.opened');
     expect(verify(delivery, next).type).toBe('incident.opened');
   });
+
+  it('gathers an incident storm: updates join the unsent message, then one message when 30 s after a sent one end', async () => {
+    const { id, secret } = await subscribe({ channel: 'webhook', url: receiver.url('/storm') });
+    if (secret === undefined) throw new Error('no secret');
+    const incident = await openIncident();
+    await planAll(t); // planned, not yet sent
+    const update = (state: string) =>
+      appendNow(t, [
+        {
+          type: 'incident.updated',
+          page: 'acme',
+          at: new Date().toISOString(),
+          data: { incident_id: incident, state, message: state },
+        },
+      ]);
+    await update('identified');
+    await planAndSend();
+    await update('monitoring');
+    await planAll(t);
+    await update('resolved');
+    await planAndSend(); // the gathered message is due when the 30 s end, not now
+    expect(received('/storm')).toHaveLength(1);
+    expect((await outbox(t)).filter((r) => r.subscriber_id === id).map((r) => r.state)).toEqual([
+      'sent',
+      'coalesced',
+      'pending',
+      'coalesced',
+    ]);
+    await makeDue(t);
+    await dispatchAll(t, senders);
+    const bodies = received('/storm').map((r) => verify(r, secret) as unknown as Record<string, unknown>);
+    expect(
+      bodies.map((b) => [b['type'], (b['data'] as { incident: { state: string } }).incident.state]),
+    ).toEqual([
+      ['incident.opened', 'identified'],
+      ['incident.updated', 'resolved'],
+    ]);
+  });
 });
