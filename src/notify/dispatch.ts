@@ -61,6 +61,6 @@ export const dispatchDue = async (deps: DispatchDeps): Promise<number> => {
   const worker = async () => {
     for (let next = queue.shift(); next !== undefined; next = queue.shift()) await sendOne(deps, next);
   };
-  await Promise.all(Array.from({ length: Math.min(deps.concurrency ?? 32, queue.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(deps.concurrency ?? 64, queue.length) }, worker));
   return claimed.length;
 };
