@@ -24,6 +24,7 @@ const row = (type: string, page: string, at: number, data: object): LogRow => ({
   type,
   page,
   at,
+  recordedAt: at,
   data,
 });
 const monitorId = (page: number, monitor: number) => page * 100 + monitor + 1;

@@ -36,6 +36,7 @@ import { httpUnderLoad } from './httpUnderLoad.ts';
 import { runHostile } from './hostilePhase.ts';
 import { ingestPhase } from './ingestPhase.ts';
 import { runIntegrationsBench } from './integrationsPhase.ts';
+import { runNotifyBench } from './notifyPhase.ts';
 import { procsPhase } from './procsPhase.ts';
 import { memoryPhase, rebuildPhase } from './rebuildPhase.ts';
 import { renderCostPhase } from './renderCostPhase.ts';
@@ -61,6 +62,11 @@ if (values.scale) {
     process.exit(2);
   }
   await runScaleBench(values.quick, formatTable, values.only === 'fleet');
+  process.exit(0);
+}
+if (values.only === 'notify') {
+  // Alone, in an environment of its own (bench/notifyPhase.ts).
+  await runNotifyBench(formatTable);
   process.exit(0);
 }
 if (values.only === 'integrations') {

@@ -66,6 +66,7 @@ const Env = z.object({
   PROJECTOR_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
+  NOTIFY_COALESCE_S: z.coerce.number().int().min(0).max(3600).default(30),
   NOTIFY_ALLOW_HOSTS: z.string().optional(),
 });
 
@@ -98,6 +99,13 @@ export type Config = Readonly<{
   logFormat: 'json' | 'pretty' | null;
   /** Hosts notifications may reach though they resolve to private or loopback addresses. */
   notifyAllowHosts: AllowHosts;
+  /** Subscriber notifications (docs/notifications.md). */
+  notify: NotifySettings;
+}>;
+
+export type NotifySettings = Readonly<{
+  /** NOTIFY_COALESCE_S: updates of one incident this soon after a notification go out together. */
+  coalesceSeconds: number;
 }>;
 
 // A wildcard bind address is not something to put in a browser; an IPv6 literal needs brackets.
@@ -159,5 +167,6 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     edge: edge.settings,
     logFormat: e.LOG_FORMAT ?? null,
     notifyAllowHosts: parseAllowHosts(e.NOTIFY_ALLOW_HOSTS),
+    notify: { coalesceSeconds: e.NOTIFY_COALESCE_S },
   };
 };

@@ -12,6 +12,7 @@ import { ingestRouter } from './ingest/ingestRouter.ts';
 import { alertRoutes } from './integrations/alertRoutes.ts';
 import { integrationMetrics } from './integrations/integrationMetrics.ts';
 import { tokenRoutes } from './integrations/tokenRoutes.ts';
+import { subscriberRoutes } from './notify/operator/subscriberRoutes.ts';
 import type { Wake } from './projector/queue.ts';
 import { autoscaleFigures } from './projector/autoscaleFigures.ts';
 import { projectionStatus } from './projector/projectionStatus.ts';
@@ -52,6 +53,7 @@ export const buildOperatorApp = (deps: OperatorDeps): Express => {
       alertRoutes({ db: deps.db, ingestToken: token, clock: deps.clock, log: deps.log, wake, metrics }),
     );
     app.use(tokenRoutes({ db: deps.db, ingestToken: token, publicBaseUrl: publicBaseUrl ?? '' }));
+    app.use(subscriberRoutes({ db: deps.db, ingestToken: token, log: deps.log }));
   }
   app.use(domainCheckRouter(deps.db, deps.log));
   app.get('/v1/projection-status', async (_req, res) => {

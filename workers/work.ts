@@ -21,6 +21,9 @@ import { currentAndNextMonth, createCheckPartitions } from '../src/eventLog/ensu
 import { systemClock } from '../src/shared/clock.ts';
 import type { Clients } from '../src/runtime/clients.ts';
 import { listen } from '../src/runtime/listen.ts';
+import { startNotifier } from '../src/notify/notifier.ts';
+import { buildSenders, senderSources } from '../src/notify/senders.ts';
+import { createEmailChannel } from '../src/notify/email/emailChannel.ts';
 import { startProjectorWorker } from './projectorWorker.ts';
 import { createRecentRuns } from './recentRuns.ts';
 import { POLL_PERIOD_MS, startScheduler } from './scheduler.ts';
@@ -113,6 +116,21 @@ export const work = async (
       log.warn({ err: (error as Error).message }, 'stale read-model versions not collected'),
   );
   await queue.wakePartitions(Array.from({ length: config.partitions }, (_, p) => p));
+  // Subscriber notifications (docs/notifications.md): from the log, apart from the read models.
+  // The email channel needs a transport (MAIL_URL, or MAIL_FOLDER under npm start); without one
+  // email rows wait, counted in the backlog.
+  const email = await createEmailChannel(config, { db, redis, log });
+  const notifier = startNotifier({
+    db,
+    senders: buildSenders(config, [...senderSources, () => (email ? { email: email.sender } : {})]),
+    urls: { baseUrl: config.publicBaseUrl, pageUrlTemplate: config.pageUrlTemplate },
+    coalesceMs: config.notify.coalesceSeconds * 1000,
+    log,
+    registry,
+    clock: systemClock,
+  });
+  onShutdown(() => notifier.stop());
+  if (email) onShutdown(() => email.close());
   onShutdown(() => queue.close());
   if (edge) onShutdown(() => edge.close()); // after the worker: its last commits' purges go out
   onShutdown(() => worker.close()); // waits for running jobs (BullMQ going-to-production)

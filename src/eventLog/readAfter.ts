@@ -19,6 +19,8 @@ export type LogRow = Readonly<{
   type: string;
   page: string;
   at: number; // epoch ms
+  /** When it was appended (epoch ms): the notifier tells news from imports by it. */
+  recordedAt: number;
   data: unknown; // the projector parses the row once, with StoredEvent
 }>;
 
@@ -43,7 +45,8 @@ export const readAfter = async (db: Db, from: Checkpoint, options: ReadAfterOpti
     : '$4::int IS NULL';
   // Not parsed by zod here: the projector parses each row it applies once, with StoredEvent.
   const { rows } = await db.logPool.query<LogRow>(
-    `SELECT transaction_id::text AS tx, position::text AS position, type, page, at, data FROM event_log
+    `SELECT transaction_id::text AS tx, position::text AS position, type, page, at,
+      recorded_at AS "recordedAt", data FROM event_log
     WHERE ${mine}
       AND (transaction_id, position) > ($1::xid8, $2::bigint)
       AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())

@@ -11,6 +11,8 @@ export const IncidentOpened = z
     message: Text,
     state: IncidentState.exclude(['resolved']).default('investigating'),
     components: Components.default([]),
+    /** false: recorded and shown, but no subscriber is notified (notifications.md). */
+    notify: z.boolean().optional(),
   })
   .strict();
 export type IncidentOpened = z.infer<typeof IncidentOpened>;
@@ -22,6 +24,7 @@ export const IncidentUpdated = z
     message: Text,
     title: Title.optional(),
     components: Components.optional(),
+    notify: z.boolean().optional(),
   })
   .strict();
 export type IncidentUpdated = z.infer<typeof IncidentUpdated>;

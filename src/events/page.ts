@@ -43,6 +43,11 @@ const PageLocale = {
 };
 /** Stored in its canonical spelling (`pt-br` is stored `pt-BR`). */
 const StoredPageLocale = { locale: z.enum(LOCALES).optional() };
+/** Subscriber notifications (notifications.md): absent, a 60-minute reminder and a 60 s hold. */
+const NotifySettings = {
+  maintenance_reminder_minutes: z.number().int().min(0).max(10_080).optional(),
+  state_hold_seconds: z.number().int().min(0).max(86_400).optional(),
+};
 
 /** What an agent sends: the token in plaintext. */
 export const PageConfigured = z
@@ -55,6 +60,7 @@ export const PageConfigured = z
     ...SlaSettings,
     ...IntegrationSettings,
     ...PageLocale,
+    ...NotifySettings,
   })
   .strict();
 
@@ -69,6 +75,7 @@ export const StoredPageConfigured = z
     ...SlaSettings,
     ...IntegrationSettings,
     ...StoredPageLocale,
+    ...NotifySettings,
   })
   .strict();
 export type StoredPageConfigured = z.infer<typeof StoredPageConfigured>;

@@ -36,6 +36,9 @@ const apiErrors = {
   // The operator listener: the integrations' endpoints (docs/integrations.md).
   invalid_payload: { status: 400, message: 'invalid payload' },
   not_a_push_monitor: { status: 409, message: 'not a push monitor' },
+  // The operator listener: subscribers (notifications.md).
+  subscriber_exists: { status: 409, message: 'subscriber exists' },
+  not_a_webhook_subscriber: { status: 409, message: 'not a webhook subscriber' },
   // The operator listener: GET /v1/domains/check (docs/deploy.md).
   missing_domain: { status: 400, message: 'missing domain' },
 } as const satisfies Record<string, ErrorRow>;

@@ -7,6 +7,7 @@ import { ErrorBody } from '../contract/responseSchemas.ts';
 import { subscriptionEndpoints } from './openapiSubscriptions.ts';
 import { slaEndpoints } from './openapiSla.ts';
 import { registerPush } from './openapiPush.ts';
+import { registerSubscribers } from './openapiSubscribers.ts';
 import { registerSignup } from './openapiSignup.ts';
 
 const header = (description: string) => ({ schema: { type: 'string' as const }, description });
@@ -69,6 +70,7 @@ export const buildOpenApiDocument = (baseUrl: string) => {
     });
   }
   registerPush(registry, errorResponses);
+  registerSubscribers(registry, errorResponses);
   registerSignup(registry, errorResponses);
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',

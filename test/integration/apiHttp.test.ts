@@ -154,6 +154,11 @@ describe('unknown paths, probes, OpenAPI', () => {
       '/s/{slug}/feed.rss',
       '/s/{slug}/sla/{period}',
       '/static/embed/v1/status.js',
+      '/v1/pages/{slug}/subscribers',
+      '/v1/pages/{slug}/subscribers/{id}',
+      '/v1/pages/{slug}/subscribers/{id}/deliveries',
+      '/v1/pages/{slug}/subscribers/{id}/enable',
+      '/v1/pages/{slug}/subscribers/{id}/rotate-secret',
     ]);
     const stream = doc.paths['/api/embed/stream']?.get;
     expect(stream?.parameters?.map((p) => p.name)).toEqual(['slug', 'inc', 'rtm', 'upd', 'auth_token']);

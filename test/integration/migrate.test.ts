@@ -27,6 +27,9 @@ describe('npm run migrate', () => {
       '0008_dead_letters_once.sql',
       '0009_event_ids_retention.sql',
       '0010_integrations.sql',
+      '0011_notifications.sql',
+      '0012_notify_core.sql',
+      '0013_notify_mail.sql',
     ]);
     expect(await migrate(url)).toEqual([]);
     const client = new pg.Client({ connectionString: url });
@@ -47,10 +50,17 @@ describe('npm run migrate', () => {
         'integration_incidents',
         'integration_tokens',
         'log_origin',
+        'mail_keys',
         'maintenances',
         'monitors',
+        'notification_deliveries',
+        'notifications',
+        'notifier_checkpoints',
+        'notifier_monitor_states',
         'pages',
         'schema_migrations',
+        'subscriber_secrets',
+        'subscribers',
       ]);
     } finally {
       await client.end();
@@ -72,6 +82,9 @@ describe('npm run migrate', () => {
       '0008_dead_letters_once.sql',
       '0009_event_ids_retention.sql',
       '0010_integrations.sql',
+      '0011_notifications.sql',
+      '0012_notify_core.sql',
+      '0013_notify_mail.sql',
     ]);
     const admin = new pg.Client({ connectionString: withDatabase(inject('pgServerUrl'), 'postgres') });
     await admin.connect();
@@ -133,6 +146,9 @@ describe('npm run migrate', () => {
         '0008_dead_letters_once.sql',
         '0009_event_ids_retention.sql',
         '0010_integrations.sql',
+        '0011_notifications.sql',
+        '0012_notify_core.sql',
+        '0013_notify_mail.sql',
       ]);
       const pages = await client.query<{ slug: string; custom_domain: string | null }>(
         'SELECT slug, custom_domain FROM pages ORDER BY slug',

@@ -25,6 +25,7 @@ describe('loadConfig', () => {
       edge: { providers: [], varnishUrls: [], fastly: null, cloudflare: null },
       logFormat: null,
       notifyAllowHosts: new Set(),
+      notify: { coalesceSeconds: 30 },
     });
   });
 

@@ -1,0 +1,80 @@
+// A notifier over a fresh database: the operator's subscriber routes, the real HTTP senders
+// delivering to a local HTTPS receiver, and helpers to run its planning and dispatch steps.
+import express from 'express';
+import { pino } from 'pino';
+import { sql } from 'slonik';
+import { z } from 'zod';
+import { appendEvents } from '../../src/eventLog/appendEvents.ts';
+import { errorHandler, notFoundHandler } from '../../src/http/errors.ts';
+import { parseAllowHosts } from '../../src/notify/delivery/allowHosts.ts';
+import { dispatchDue } from '../../src/notify/dispatch.ts';
+import { notifyBatch } from '../../src/notify/notifyBatch.ts';
+import type { NotifyMetrics } from '../../src/notify/notifyMetrics.ts';
+import { subscriberRoutes } from '../../src/notify/operator/subscriberRoutes.ts';
+import type { Senders } from '../../src/notify/senders.ts';
+import { httpSenders } from '../../src/notify/senders/httpSenders.ts';
+import type { TestCertificates } from './localHttps.ts';
+import { waitForLogHorizon } from './logHorizon.ts';
+import type { TestDatabase } from './testEnv.ts';
+import { INGEST_TOKEN } from './testServers.ts';
+
+export const silent = pino({ level: 'silent' });
+export const urls = { baseUrl: 'https://status.example.com', pageUrlTemplate: '{base_url}/s/{slug}' };
+
+export const subscribersApp = (t: TestDatabase): express.Express =>
+  express()
+    .use(subscriberRoutes({ db: t.db, ingestToken: INGEST_TOKEN, log: silent }))
+    .use(notFoundHandler)
+    .use(errorHandler(silent));
+
+export const testSenders = (certs: TestCertificates): Senders => ({
+  email: undefined,
+  ...httpSenders({ allowHosts: parseAllowHosts('localhost'), extraCa: [certs.ca], timeoutMs: 5_000 }),
+});
+
+const noMetrics: NotifyMetrics = { onAttempt: () => undefined };
+
+/** Plans until the notifier has read the whole log; returns the outbox rows inserted. */
+export const planAll = async (t: TestDatabase): Promise<number> => {
+  await waitForLogHorizon(t.url); // another database's open transaction on the shared server hides new rows
+  let planned = 0;
+  for (;;) {
+    const result = await notifyBatch({ db: t.db, urls, coalesceMs: 30_000, batchSize: 100 });
+    planned += result.planned;
+    if (result.read === 0) return planned;
+  }
+};
+
+/** Sends everything due now; returns the rows claimed. */
+export const dispatchAll = async (t: TestDatabase, senders: Senders): Promise<number> => {
+  let claimed = 0;
+  for (let round = await dispatchDue({ db: t.db, senders, log: silent, metrics: noMetrics }); round > 0;) {
+    claimed += round;
+    round = await dispatchDue({ db: t.db, senders, log: silent, metrics: noMetrics });
+  }
+  return claimed;
+};
+
+/** Appends events now: `at` is the append's moment, so they are news. */
+export const appendNow = (t: TestDatabase, events: readonly Record<string, unknown>[]) =>
+  appendEvents(t.db, events, { now: new Date() });
+
+const OutboxRow = z.object({
+  source: z.string(),
+  subscriber_id: z.string(),
+  message_id: z.string(),
+  state: z.string(),
+  attempts: z.number(),
+  type: z.string(),
+});
+
+export const outbox = async (t: TestDatabase) => [
+  ...(await t.db.any(sql.type(OutboxRow)`
+    SELECT source, subscriber_id, message_id, state, attempts, payload->>'type' AS type
+    FROM notifications ORDER BY created_at, source, subscriber_id`)),
+];
+
+/** Makes every pending row due now: the retry delay or a dead dispatcher's lease has passed. */
+export const makeDue = async (t: TestDatabase): Promise<void> => {
+  await t.db.query(sql.unsafe`UPDATE notifications SET due_at = now() WHERE state = 'pending'`);
+};
