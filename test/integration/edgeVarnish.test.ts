@@ -308,11 +308,12 @@ describe('behind Varnish with xkey', () => {
       ['en', 'de', 'ja'].map((lang) => ({ cached: true, keys: 'page-langs', varyByLanguage: false, lang })),
     );
     // Whatever the reader's browser says, a URL has one answer: the language is in the URL.
+    // (Not asserted a cache hit: a render of the page meanwhile, e.g. at a minute's tick, purges it.)
     const asked = await fetch(`${varnish.url}/s/langs`, { headers: { 'Accept-Language': 'ja' } });
-    expect([
-      fromCache({ status: 0, body: '', headers: asked.headers }),
-      (await asked.text()).slice(0, 40),
-    ]).toEqual([true, before[0]!.body.slice(0, 40)]);
+    expect([asked.headers.get('vary') ?? '', (await asked.text()).slice(0, 40)]).toEqual([
+      before[0]!.headers.get('vary') ?? '',
+      before[0]!.body.slice(0, 40),
+    ]);
     const title = '<h1 id="page-title">Renamed</h1>';
     await project(pageConfigured('langs', { plan: 'growth', title: 'Renamed' }, '2026-11-22T12:00:00Z'));
     for (const path of paths)
