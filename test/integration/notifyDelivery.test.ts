@@ -48,6 +48,17 @@ describe('delivery: HTTPS POST to a subscriber URL', () => {
     ]);
   });
 
+  it('sends a fan-out to one receiver over one kept-alive connection', async () => {
+    const send = poster();
+    const before = receiver.connections();
+    for (let i = 0; i < 3; i += 1)
+      expect(await send({ url: receiver.url('/kept'), body: '{}' })).toEqual({
+        kind: 'delivered',
+        status: 200,
+      });
+    expect([seen('/kept').length, receiver.connections() - before]).toEqual([3, 1]);
+  });
+
   it('refuses loopback unless the host is allowed, before any connection is made', async () => {
     const before = receiver.connections();
     const refused = { kind: 'retry', status: null, retryAfterMs: null, reason: 'destination refused' };

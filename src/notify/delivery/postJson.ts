@@ -29,6 +29,7 @@ export type JsonPost = Readonly<{ url: string; body: string; headers?: Readonly<
 const DEFAULT_TIMEOUT_MS = 10_000;
 const MAX_ANSWER_BYTES = 64 * 1024; // enough for an error or Discord's retry_after; the rest is dropped
 const USER_AGENT = 'statuspage-notifier/1';
+const BODY_DRAIN_MS = 1_000;
 
 const parseHttpsUrl = (text: string): URL | null => {
   try {
@@ -46,6 +47,11 @@ export const createJsonPoster = (settings: DeliverySettings): JsonPoster => {
   const allow = settings.allowHosts;
   const extraCa = settings.extraCa ?? [];
   const agent = new Agent({
+    // Kept alive: a fan-out to many subscribers of one receiver (a chat vendor, one consumer's
+    // endpoints) pays its TLS handshake once, not per message. A reused socket is one the lookup
+    // below checked when it connected; idle ones close after 5 s, before most servers drop them.
+    keepAlive: true,
+    timeout: 5_000,
     lookup: checkedLookup(allow, settings.resolve ?? systemResolve),
     // Given a `ca`, Node trusts only it: add the bundled roots so public receivers still verify.
     ...(extraCa.length > 0 ? { ca: [...extraCa, ...rootCertificates] } : {}),
@@ -101,7 +107,10 @@ export const createJsonPoster = (settings: DeliverySettings): JsonPoster => {
         // Delivered or gone is known from the status: a receiver dripping its body changes neither.
         if ((status >= 200 && status < 300) || status === 410) {
           finish(answerOutcome({ status, retryAfter: undefined, body: '' }, now()));
-          res.destroy();
+          // Read to its end, so the socket goes back to the pool; one that drips is dropped instead.
+          const drop = setTimeout(() => res.destroy(), BODY_DRAIN_MS);
+          res.on('end', () => clearTimeout(drop)).on('close', () => clearTimeout(drop));
+          res.resume();
           return;
         }
         const chunks: Buffer[] = [];
