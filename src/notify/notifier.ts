@@ -40,25 +40,33 @@ export const startNotifier = (deps: NotifierDeps): Notifier => {
   const run = { stopped: false };
   const running = () => !run.stopped;
   const sleepers = new Set<() => void>();
-  const sleep = () =>
+  const sleep = (wakers: Set<() => void>) =>
     new Promise<void>((resolve) => {
       const done = () => {
         clearTimeout(timer);
+        wakers.delete(done);
         sleepers.delete(done);
         resolve();
       };
       const timer = setTimeout(done, pollMs);
+      wakers.add(done);
       sleepers.add(done);
     });
+  // The dispatcher is woken as soon as planning inserted rows: a new incident's messages do not
+  // wait for its next look.
+  const dispatchSleepers = new Set<() => void>();
+  const wakeDispatch = () => {
+    for (const wake of [...dispatchSleepers]) wake();
+  };
   /** Runs `step` until it says it is idle, then sleeps; a failure is logged and retried after a sleep. */
-  const loop = async (name: string, step: () => Promise<boolean>) => {
+  const loop = async (name: string, step: () => Promise<boolean>, wakers = new Set<() => void>()) => {
     while (running()) {
       try {
         while (running() && (await step()));
       } catch (error) {
         deps.log.warn({ err: (error as Error).message }, `notifier ${name} failed`);
       }
-      if (running()) await sleep();
+      if (running()) await sleep(wakers);
     }
   };
   const planning = loop('planning', async () => {
@@ -68,6 +76,7 @@ export const startNotifier = (deps: NotifierDeps): Notifier => {
       coalesceMs: deps.coalesceMs,
       batchSize,
     });
+    if (result.planned > 0) wakeDispatch();
     return result.read === batchSize;
   });
   const dispatching = loop(
@@ -80,6 +89,7 @@ export const startNotifier = (deps: NotifierDeps): Notifier => {
         metrics,
         claimLimit: CLAIM_LIMIT,
       })) === CLAIM_LIMIT,
+    dispatchSleepers,
   );
   const tick = cron.schedule(
     CLOCK_CRON,
