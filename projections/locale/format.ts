@@ -10,9 +10,26 @@ const UNITS = [
   ['second', 1],
 ] as const;
 
-export type Formats = ReturnType<typeof formatsFor>;
+export type Formats = ReturnType<typeof makeFormats>;
 
-export const formatsFor = (locale: Locale) => {
+// Intl formatters are ICU objects in native memory, costly to build: each is made once per locale,
+// options and zone, and kept (server renders would otherwise build several per request).
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+const dateFormat = (locale: Locale, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat => {
+  const key = `${locale}|${JSON.stringify(options)}`;
+  let found = dateFormats.get(key);
+  if (found === undefined) dateFormats.set(key, (found = new Intl.DateTimeFormat(locale, options)));
+  return found;
+};
+
+const formatsByLocale = new Map<Locale, Formats>();
+export const formatsFor = (locale: Locale): Formats => {
+  let found = formatsByLocale.get(locale);
+  if (found === undefined) formatsByLocale.set(locale, (found = makeFormats(locale)));
+  return found;
+};
+
+const makeFormats = (locale: Locale) => {
   const numbers = new Intl.NumberFormat(locale);
   const percents = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 3 });
   const fixedPercents = new Intl.NumberFormat(locale, {
@@ -60,7 +77,7 @@ export const formatsFor = (locale: Locale) => {
     },
     /** An instant with date and time, naming the zone. */
     dateTime: (at: Date, zone?: string): string =>
-      new Intl.DateTimeFormat(locale, {
+      dateFormat(locale, {
         year: 'numeric',
         month: 'short',
         day: 'numeric',
@@ -71,7 +88,7 @@ export const formatsFor = (locale: Locale) => {
       }).format(at),
     /** An instant with date and time, without the zone's name (the text names it). */
     dateTimePlain: (at: Date, zone?: string): string =>
-      new Intl.DateTimeFormat(locale, {
+      dateFormat(locale, {
         year: 'numeric',
         month: 'short',
         day: 'numeric',
@@ -81,16 +98,16 @@ export const formatsFor = (locale: Locale) => {
       }).format(at),
     /** Only the clock time. */
     clock: (at: Date, zone?: string): string =>
-      new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', timeZone: zone }).format(at),
+      dateFormat(locale, { hour: '2-digit', minute: '2-digit', timeZone: zone }).format(at),
     /** A UTC day (YYYY-MM-DD) in the medium style: "Nov 22, 2026", "22.11.2026". */
     day: (date: string): string =>
-      new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(utcDay(date)),
+      dateFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(utcDay(date)),
     /** A UTC day in the long style: "November 22, 2026". */
     longDay: (date: string): string =>
-      new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(utcDay(date)),
+      dateFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(utcDay(date)),
     /** A UTC day as weekday and date without the year: "Saturday, October 31". */
     weekdayDate: (date: string): string =>
-      new Intl.DateTimeFormat(locale, {
+      dateFormat(locale, {
         weekday: 'long',
         day: 'numeric',
         month: 'long',
@@ -98,16 +115,12 @@ export const formatsFor = (locale: Locale) => {
       }).format(utcDay(date)),
     /** A weekday of a UTC date. */
     weekday: (at: Date, style: 'short' | 'long'): string =>
-      new Intl.DateTimeFormat(locale, { weekday: style, timeZone: 'UTC' }).format(at),
+      dateFormat(locale, { weekday: style, timeZone: 'UTC' }).format(at),
     /** A month (YYYY-MM): "November 2026". */
     month: (yyyyMm: string): string =>
-      new Intl.DateTimeFormat(locale, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
-        utcDay(`${yyyyMm}-01`),
-      ),
+      dateFormat(locale, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(utcDay(`${yyyyMm}-01`)),
     /** A month's name alone (1 = January). */
     monthName: (month: number): string =>
-      new Intl.DateTimeFormat(locale, { month: 'long', timeZone: 'UTC' }).format(
-        new Date(Date.UTC(2024, month - 1, 1)),
-      ),
+      dateFormat(locale, { month: 'long', timeZone: 'UTC' }).format(new Date(Date.UTC(2024, month - 1, 1))),
   };
 };

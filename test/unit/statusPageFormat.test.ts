@@ -52,3 +52,15 @@ describe('status page formatting', () => {
     ]);
   });
 });
+
+describe('the formatters of a locale', () => {
+  it('are built once per locale and kept (ICU objects live in native memory: one per request grew the RSS)', () => {
+    expect(formatsFor('de')).toBe(formatsFor('de'));
+    expect(formatsFor('de')).not.toBe(formatsFor('fr'));
+    const at = new Date('2026-11-22T10:05:00Z');
+    expect([formatsFor('de').clock(at, 'UTC'), formatsFor('de').clock(at, 'Asia/Tokyo')]).toEqual([
+      '10:05',
+      '19:05',
+    ]);
+  });
+});
