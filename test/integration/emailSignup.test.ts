@@ -276,7 +276,12 @@ describe('the public email sign-up', { timeout: 60_000 }, () => {
       .type('form')
       .send('email=xx%40example.org');
     expect(post.status).toBe(400);
+    expect(post.text).toContain('<a href="/s/acme/subscribe?lang=de" hreflang="de"');
     expect(await f.row('xx@example.org')).toBeNull();
+    // A link with a token keeps it: the 400 page's languages are that same link in each.
+    const tokened = await request(f.app()).get('/s/acme/subscription?token=abc&lang=xx');
+    expect(tokened.status).toBe(400);
+    expect(tokened.text).toContain('<a href="/s/acme/subscription?token=abc&amp;lang=ja" hreflang="ja"');
   });
 
   it('unsubscribes with the signed link even once the page is blocked', async () => {

@@ -29,6 +29,19 @@ export const pageHead = (
   };
 };
 
+/**
+ * The same request's URL in another language, for the 400 page's links: the path and every
+ * parameter kept (a token), `lang` replaced. A POST's answer links to the sign-up form instead.
+ */
+export const sameInLang =
+  (req: Request, slug: string) =>
+  (other: Locale): string => {
+    if (req.method !== 'GET') return `/s/${slug}/subscribe?lang=${other}`;
+    const url = new URL(req.originalUrl, 'http://origin.invalid');
+    url.searchParams.set('lang', other);
+    return `${url.pathname}${url.search}`;
+  };
+
 /** A link or form action on this origin, with the reader's chosen language when there is one. */
 export const withLang = (href: string, head: PageHead): string =>
   head.lang === null ? href : `${href}${href.includes('?') ? '&' : '?'}lang=${encodeURIComponent(head.lang)}`;

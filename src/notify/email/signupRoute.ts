@@ -15,7 +15,7 @@ import { normaliseEmail, signUp } from './subscriberStore.ts';
 import { subscriptionPage } from './subscriptionPage.ts';
 import { sendPage } from './sendPage.ts';
 import { pageTexts } from './texts.ts';
-import { pageHead, withLang, type PageHead } from './pageHead.ts';
+import { pageHead, sameInLang, withLang, type PageHead } from './pageHead.ts';
 import { pageAssets } from '../../statusPage/assets.ts';
 import { errorDocument } from '../../statusPage/errorDocument.ts';
 
@@ -65,7 +65,7 @@ export const signupHandler =
     // Only a browser's form gets a page in a language; the JSON answers have none (`lang` is ignored).
     const head = wantsPage(req) ? pageHead(req, page) : null;
     if (wantsPage(req) && head === null) {
-      sendPage(res, 400, errorDocument(400, page.locale, pageAssets()));
+      sendPage(res, 400, errorDocument(400, page.locale, pageAssets(), sameInLang(req, page.slug)));
       return;
     }
     const answer: Answer = { head };

@@ -15,7 +15,7 @@ import {
   subscribeDocument,
   type PageHead,
 } from './pageDocuments.ts';
-import { pageHead, withLang } from './pageHead.ts';
+import { pageHead, sameInLang, withLang } from './pageHead.ts';
 import { sendPage } from './sendPage.ts';
 import type { SignupDeps } from './signupDeps.ts';
 import { parseComponents } from './signupRequest.ts';
@@ -61,7 +61,8 @@ export const subscriptionPages = (routeDeps: RouteDeps, deps: SignupDeps) => {
     page: Pick<SubscriptionPage, 'slug' | 'title' | 'locale'>,
   ) => {
     const head = pageHead(req, page);
-    if (head === null) sendPage(res, 400, errorDocument(400, page.locale, pageAssets()));
+    if (head === null)
+      sendPage(res, 400, errorDocument(400, page.locale, pageAssets(), sameInLang(req, page.slug)));
     return head;
   };
 
