@@ -263,6 +263,8 @@ describe('the public email sign-up', { timeout: 60_000 }, () => {
     expect(english.text).toContain('<html lang="en">');
     expect(english.text).toContain('<h1>Subscribe to Kaffee GmbH</h1>');
 
+    const missing = await request(f.app()).get('/s/nope/subscribe?lang=fr');
+    expect([missing.status, missing.text.includes('<html lang="fr">')]).toEqual([404, true]);
     const unknown = await request(f.app()).get('/s/acme/subscribe?lang=xx');
     expect([unknown.status, unknown.headers['content-type']]).toEqual([400, 'text/html; charset=utf-8']);
     expect(unknown.text).toContain('<html lang="en">');

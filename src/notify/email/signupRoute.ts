@@ -26,12 +26,10 @@ export const CONFIRMATION_SENT = { status: 'confirmation sent' } as const;
 const wantsPage = (req: Request): boolean =>
   req.is('application/x-www-form-urlencoded') !== false && req.accepts(['json', 'html']) === 'html';
 
-/** The answer's page head (HTML only): null for the API's JSON, which has no language. */
-type Answer = Readonly<{ head: PageHead | null }>;
-
 const answerError = (
   res: Response,
-  { head }: Answer,
+  /** The answer's page (a browser's form post); null for the API's JSON, which has no language. */
+  head: PageHead | null,
   { error, details }: Readonly<{ error: ApiError; details?: string[] }>,
 ) => {
   if (head === null) {
@@ -68,24 +66,23 @@ export const signupHandler =
       sendPage(res, 400, errorDocument(400, page.locale, pageAssets(), sameInLang(req, page.slug)));
       return;
     }
-    const answer: Answer = { head };
     const request = parseSignup(req.body);
     if (typeof request === 'string') {
-      answerError(res, answer, { error: new ApiError(request) });
+      answerError(res, head, { error: new ApiError(request) });
       return;
     }
     if (request.components.length) {
       const known = new Set((await pageMonitors(deps.db, page.slug)).map((monitor) => monitor.name));
       const unknown = request.components.filter((name) => !known.has(name));
       if (unknown.length) {
-        answerError(res, answer, { error: new ApiError('unknown_components'), details: unknown });
+        answerError(res, head, { error: new ApiError('unknown_components'), details: unknown });
         return;
       }
     }
     const email = normaliseEmail(request.email);
     const wait = (await throttle.signUp(clientKey(req.ip), page.slug)) || (await throttle.mail(email));
     if (wait > 0) {
-      answerError(res, answer, { error: new ApiError('too_many_requests', { retryAfter: wait }) });
+      answerError(res, head, { error: new ApiError('too_many_requests', { retryAfter: wait }) });
       return;
     }
     const row = await signUp(deps.db, {
