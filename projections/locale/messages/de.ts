@@ -219,7 +219,7 @@ export const de: Catalogue = {
   'sub.emailLabel': 'E-Mail-Adresse',
   'sub.componentsLegend': 'Komponenten (keine ausgewählt: alle)',
   'sub.subscribeButton': 'Abonnieren',
-  'sub.sentTitle': 'Sehen Sie in Ihr Postfach',
+  'sub.sentTitle': 'Bitte prüfen Sie Ihr Postfach',
   'sub.sentBody':
     'Wenn die Adresse E-Mails empfangen kann, ist ein Bestätigungslink unterwegs. Er ist 48 Stunden gültig.',
   'sub.confirmTitle': 'Bestätigen Sie Ihr Abonnement von {title}',

@@ -192,7 +192,7 @@ export const fr: Catalogue = {
   'mail.maintenance.rescheduled': 'Maintenance reprogrammée : {title}',
   'mail.monitor.state': 'Changement d’état : {title}',
   'mail.update': '{state} ({time} UTC)',
-  'mail.components': 'Concerné : {components}',
+  'mail.components': 'Composants concernés : {components}',
   'mail.window': 'Prévue : du {start} au {end} (UTC)',
   'mail.coalesced': {
     one: '{count} mise à jour dans un seul message.',
