@@ -1,6 +1,7 @@
 // What one notification says, whatever the channel: the renderers of each channel (email, webhook,
 // Slack, Teams, Discord) turn this into their own body. Pure data, stored as the outbox's payload.
 import type { Incident, Maintenance } from '../../src/contract/responseSchemas.ts';
+import type { Locale } from '../locale/locales.ts';
 
 export type NotificationType =
   | 'incident.opened'
@@ -13,7 +14,13 @@ export type NotificationType =
   | 'maintenance.rescheduled'
   | 'monitor.state';
 
-export type NotifiedPage = Readonly<{ slug: string; title: string; url: string }>;
+export type NotifiedPage = Readonly<{
+  slug: string;
+  title: string;
+  url: string;
+  /** The page's language when it is not the default (messages stored before it have none: en). */
+  locale?: Locale;
+}>;
 
 export type MonitorState = Readonly<{
   id: string;

@@ -40,6 +40,7 @@ export const notifiedPage = (state: PageState, urls: UrlSettings): NotifiedPage 
   slug: state.settings.slug,
   title: state.settings.title,
   url: pageUrl(state.settings, urls),
+  ...(state.settings.locale === undefined ? {} : { locale: state.settings.locale }),
 });
 
 export const planLogBatch = (input: LogBatchInput): LogBatchPlan => {

@@ -95,8 +95,10 @@ export const statusPageHtmlRoutes = ({ reads, locate, cache }: RouteDeps, signup
       }
       const isPrivate = access.tokenHash !== null;
       const title = isPrivate ? null : (access.title ?? slug.data);
-      // A private page's form needs its token, which the shell does not know: no link there.
-      const subscribe = signup && !isPrivate ? { subscribe: { href: subscribeUrl('', slug.data) } } : {};
+      // A private page's form needs its token, which the shell does not know: no link there. The
+      // form speaks the language the reader chose here, if they chose one.
+      const form = subscribeUrl('', slug.data) + (req.query['lang'] === undefined ? '' : `?lang=${locale}`);
+      const subscribe = signup && !isPrivate ? { subscribe: { href: form } } : {};
       const body = pageDocument({ slug: slug.data, title, locale, assets: pageAssets(), ...subscribe });
       for (const [name, value] of Object.entries(documentHeaders(isPrivate ? 'private' : 'public')))
         res.setHeader(name, value);

@@ -15,8 +15,16 @@ const messages = {
 
 export type ErrorStatus = keyof typeof messages;
 
-/** 400 is an unsupported `lang`: it lists the languages there are. */
-export const errorDocument = (status: ErrorStatus, locale: Locale, assets: PageAssets): string => {
+/**
+ * 400 is an unsupported `lang`: it lists the languages there are, as links to `?lang=` or, where
+ * the URL holds more than the language (a subscription link's token), to `hrefOf`'s.
+ */
+export const errorDocument = (
+  status: ErrorStatus,
+  locale: Locale,
+  assets: PageAssets,
+  hrefOf?: (other: Locale) => string,
+): string => {
   const { t } = translate(locale);
   const title = escapeHtml(t(messages[status].title));
   return `${documentStart(title, locale, assets)}</head>
@@ -25,7 +33,7 @@ export const errorDocument = (status: ErrorStatus, locale: Locale, assets: PageA
 <div class="error-code">${status}</div>
 <h1>${title}</h1>
 <p>${escapeHtml(t(messages[status].text))}</p>
-${status === 400 ? languageLinks(locale) : ''}
+${status === 400 ? languageLinks(locale, hrefOf) : ''}
 </main>
 </body>
 </html>

@@ -40,11 +40,14 @@ export const documentStart = (title: string, locale: Locale, assets: PageAssets)
  * readers), the current one marked as such. `data-suggest` is what the script offers a reader
  * whose browser prefers that language.
  */
-export const languageLinks = (locale: Locale): string => {
+export const languageLinks = (
+  locale: Locale,
+  hrefOf: (other: Locale) => string = (other) => `?lang=${other}`,
+): string => {
   const links = LOCALES.map((other) => {
     const current = other === locale ? ' aria-current="true"' : '';
     const suggest = escapeHtml(translate(other).t('doc.suggest'));
-    return `<li><a href="?lang=${other}" hreflang="${other}" lang="${other}" data-suggest="${suggest}"${current}>${escapeHtml(LANGUAGE_NAMES[other])}</a></li>`;
+    return `<li><a href="${escapeHtml(hrefOf(other))}" hreflang="${other}" lang="${other}" data-suggest="${suggest}"${current}>${escapeHtml(LANGUAGE_NAMES[other])}</a></li>`;
   });
   return `<nav class="langs" aria-label="${escapeHtml(translate(locale).t('doc.languages'))}"><ul>${links.join('')}</ul></nav>`;
 };

@@ -98,7 +98,8 @@ describe('the email Sender', { timeout: 60_000 }, () => {
     expect(mail.to).toEqual(['reader@example.org']);
 
     const manage = `${BASE}/s/acme/subscription?token=${token}`;
-    expect(parsed.text).toContain('Identified (2026-11-22T11:59:00Z)\nA <script>bad</script> query.');
+    expect(parsed.headers.get('content-language')).toBe('en');
+    expect(parsed.text).toContain('Identified (Nov 22, 2026, 11:59 AM UTC)\nA <script>bad</script> query.');
     expect(parsed.text).toContain('View the status page: https://status.example.com/s/acme');
     expect(parsed.text).toContain(`Manage your subscription: ${manage}`);
     expect(parsed.text).toContain(`Unsubscribe: ${unsubscribe}`);
@@ -124,6 +125,23 @@ describe('the email Sender', { timeout: 60_000 }, () => {
     expect(signed.toLowerCase().split(':')).toEqual(
       expect.arrayContaining(['list-unsubscribe', 'list-unsubscribe-post', 'from', 'subject', 'message-id']),
     );
+  });
+
+  it("speaks the page's language: a German page's mail in German, Content-Language: de", async () => {
+    const send = senderWith();
+    const arriving = smtp.next('leser@example.org');
+    const german = { ...message, page: { ...message.page, locale: 'de' as const } };
+    expect(await send(recipient('leser@example.org'), german)).toEqual({ kind: 'delivered', status: 250 });
+    const parsed = await simpleParser((await arriving).raw);
+    expect(parsed.subject).toBe('[Acme <Status> & Co] Update zum Vorfall: Slow <b>API</b>');
+    expect(parsed.headers.get('content-language')).toBe('de');
+    expect(parsed.text).toContain(
+      'Ursache erkannt (22. Nov. 2026, 11:59 UTC)\nA <script>bad</script> query.',
+    );
+    expect(parsed.text).toContain('Statusseite ansehen: https://status.example.com/s/acme');
+    const html = String(parsed.html);
+    expect(html).toContain('<html lang="de">');
+    expect(html).toContain('<p>Betroffen: API</p>');
   });
 
   it('sends a retry as the same message: the same Message-ID', async () => {

@@ -211,6 +211,81 @@ describe('the public email sign-up', { timeout: 60_000 }, () => {
     expect(form.text).toContain('<h1>Subscribe to Acme &lt;Cloud&gt;</h1>');
   });
 
+  it("mails a German page's readers in German, and shows its pages in German", async () => {
+    let status: number | undefined;
+    const mail = await mailTo('leser@example.org', async () => {
+      status = (
+        await request(f.app())
+          .post('/api/status-pages/kaffee/subscribers')
+          .set('X-Forwarded-For', from())
+          .send({ email: 'leser@example.org' })
+      ).status;
+    });
+    expect(status).toBe(202);
+    expect(mail.subject).toBe('Bestätigen Sie Ihr Abonnement von Kaffee GmbH');
+    expect(mail.headers.get('content-language')).toBe('de');
+    expect(mail.text).toContain(
+      'Jemand, wahrscheinlich Sie, möchte Updates von Kaffee GmbH an diese Adresse erhalten.',
+    );
+    expect(String(mail.html)).toContain('<html lang="de">');
+    expect(String(mail.html)).toContain('Der Link ist 48 Stunden gültig.');
+    // The mail's link carries no language: the page's own applies.
+    const confirm = linkIn(mail.text ?? '', 'Abonnement bestätigen');
+    expect(confirm).toMatch(/^\/s\/kaffee\/subscription\/confirm\?token=[^&]+$/);
+    const page = await request(f.app()).get(confirm);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('<html lang="de">');
+    expect(page.text).toContain('<h1>Bestätigen Sie Ihr Abonnement von Kaffee GmbH</h1>');
+    const done = await request(f.app()).post(confirm);
+    expect(done.text).toContain('<h1>Abonnement bestätigt</h1>');
+  });
+
+  it('speaks the language ?lang= names, carries it on, and refuses one there is not', async () => {
+    const form = await request(f.app()).get('/s/acme/subscribe?lang=ja');
+    expect(form.status).toBe(200);
+    expect(form.text).toContain('<html lang="ja">');
+    expect(form.text).toContain('<h1>Acme &lt;Cloud&gt; を購読</h1>');
+    expect(form.text).toContain('<form method="post" action="/api/status-pages/acme/subscribers?lang=ja">');
+    expect(form.text).toContain('<a class="top-tag" href="/s/acme?lang=ja">ステータスページに戻る</a>');
+    expect((await request(f.app()).get('/s/acme?lang=ja')).text).toContain(
+      '<a class="subscribe-link" href="/s/acme/subscribe?lang=ja">',
+    );
+    const sent = await request(f.app())
+      .post('/api/status-pages/acme/subscribers?lang=ja')
+      .set('X-Forwarded-For', from())
+      .set('Accept', 'text/html')
+      .type('form')
+      .send('email=ja%40example.org');
+    expect(sent.status).toBe(202);
+    expect(sent.text).toContain('<h1>受信トレイをご確認ください</h1>');
+    // A German page read in English: the form's words follow the reader, the mail the page.
+    const english = await request(f.app()).get('/s/kaffee/subscribe?lang=en');
+    expect(english.text).toContain('<html lang="en">');
+    expect(english.text).toContain('<h1>Subscribe to Kaffee GmbH</h1>');
+
+    const missing = await request(f.app()).get('/s/nope/subscribe?lang=fr');
+    expect([missing.status, missing.text.includes('<html lang="fr">')]).toEqual([404, true]);
+    const unknown = await request(f.app()).get('/s/acme/subscribe?lang=xx');
+    expect([unknown.status, unknown.headers['content-type']]).toEqual([400, 'text/html; charset=utf-8']);
+    expect(unknown.text).toContain('<html lang="en">');
+    expect(unknown.text).toContain('Language not available');
+    const german = await request(f.app()).get('/s/kaffee/subscribe?lang=de-DE');
+    expect([german.status, german.text.includes('Sprache nicht verfügbar')]).toEqual([400, true]);
+    const post = await request(f.app())
+      .post('/api/status-pages/acme/subscribers?lang=xx')
+      .set('X-Forwarded-For', from())
+      .set('Accept', 'text/html')
+      .type('form')
+      .send('email=xx%40example.org');
+    expect(post.status).toBe(400);
+    expect(post.text).toContain('<a href="/s/acme/subscribe?lang=de" hreflang="de"');
+    expect(await f.row('xx@example.org')).toBeNull();
+    // A link with a token keeps it: the 400 page's languages are that same link in each.
+    const tokened = await request(f.app()).get('/s/acme/subscription?token=abc&lang=xx');
+    expect(tokened.status).toBe(400);
+    expect(tokened.text).toContain('<a href="/s/acme/subscription?token=abc&amp;lang=ja" hreflang="ja"');
+  });
+
   it('unsubscribes with the signed link even once the page is blocked', async () => {
     const mail = await mailTo('blocked@example.org', () =>
       request(f.app())

@@ -39,7 +39,7 @@ describe('mail without an SMTP server', () => {
     const row = await signUp(t.db, { page: 'demo', email: 'reader@example.org', components: [] });
     await sendConfirmation(channel.signup, {
       baseUrl: config.publicBaseUrl,
-      page: { slug: 'demo', title: 'Demo Status', url: 'http://localhost:3000/s/demo' },
+      page: { slug: 'demo', title: 'Demo Status', url: 'http://localhost:3000/s/demo', locale: 'en' },
       email: 'reader@example.org',
       row,
     });

@@ -47,6 +47,7 @@ export const startSignupFixture = async (): Promise<SignupFixture> => {
     monitorConfigured('acme', 2, { name: 'Database' }),
     pageConfigured('vault', { plan: 'business', auth_token: PRIVATE_TOKEN }),
     pageConfigured('beta', { title: 'Beta' }),
+    pageConfigured('kaffee', { title: 'Kaffee GmbH', locale: 'de' }),
   );
   await env.project();
   const smtp = await startSmtp();

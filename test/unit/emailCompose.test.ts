@@ -38,6 +38,7 @@ describe('composing a notification mail', () => {
     expect(mail.subject).toBe('[Acme] Maintenance scheduled: Database upgrade');
     expect(mail.messageId).toBe('<msg_1@mail.example.com>');
     expect(mail.headers).toEqual({
+      'Content-Language': { prepared: true, value: 'en' },
       'List-Unsubscribe': { prepared: true, value: `<${links.unsubscribe}>` },
       'List-Unsubscribe-Post': { prepared: true, value: 'List-Unsubscribe=One-Click' },
     });
@@ -49,7 +50,7 @@ describe('composing a notification mail', () => {
         '',
         'Short read-only period.',
         '',
-        'Scheduled: 2026-11-25T02:00:00Z to 2026-11-25T03:00:00Z (UTC)',
+        'Scheduled: Nov 25, 2026, 02:00 AM to Nov 25, 2026, 03:00 AM (UTC)',
         '',
         'Affected: Database',
         '',
@@ -86,7 +87,7 @@ describe('composing a notification mail', () => {
     };
     const { text } = composeNotification(message, 'reader@example.org', links);
     expect(text).toContain(
-      '2 updates in one message.\n\nMonitoring (2026-11-22T11:59:55Z)\nthree\n\nIdentified (2026-11-22T11:59:40Z)\ntwo\n\nView',
+      '2 updates in one message.\n\nMonitoring (Nov 22, 2026, 11:59 AM UTC)\nthree\n\nIdentified (Nov 22, 2026, 11:59 AM UTC)\ntwo\n\nView',
     );
     expect(text).not.toContain('Investigating'); // the update before the coalesced ones
   });
@@ -96,18 +97,112 @@ describe('composing a notification mail', () => {
       from: links.from,
       domain: links.domain,
       to: 'reader@example.org',
-      page,
+      page: { ...page, locale: 'en' },
       kind: 'confirm',
       link: 'https://status.example.com/s/acme/subscription/confirm?token=c',
       id: 'confirm_x',
     });
-    expect(mail.headers).toEqual({});
+    expect(mail.headers).toEqual({ 'Content-Language': { prepared: true, value: 'en' } });
     expect(mail.messageId).toBe('<confirm_x@mail.example.com>');
     expect(mail.text).toContain(
       'Confirm the subscription: https://status.example.com/s/acme/subscription/confirm?token=c',
     );
     expect(mail.text).not.toContain('Unsubscribe');
     expect(mail.html).toContain('<a href="https://status.example.com/s/acme/subscription/confirm?token=c">');
+  });
+});
+
+describe("mails in the page's language", () => {
+  const dePage = { ...page, title: 'Acme GmbH', locale: 'de' as const };
+
+  it("a German page's notification: subject, sentences and times in German, in UTC", () => {
+    const message: NotificationMessage = {
+      id: 'msg_de',
+      type: 'incident.opened',
+      timestamp: '2026-11-22T12:00:00Z',
+      page: dePage,
+      incident: {
+        id: 'i1',
+        title: 'Fehler beim Login',
+        state: 'investigating',
+        started_at: '2026-11-22T11:00:00Z',
+        components: ['API', 'Web'],
+        updates: [
+          { status: 'investigating', message: 'Wir prüfen das.', created_at: '2026-11-22T11:00:00Z' },
+        ],
+      },
+    };
+    const mail = composeNotification(message, 'leser@example.org', links);
+    expect(mail.subject).toBe('[Acme GmbH] Neuer Vorfall: Fehler beim Login');
+    expect(mail.headers['Content-Language']).toEqual({ prepared: true, value: 'de' });
+    expect(mail.text).toContain(
+      'Wird untersucht (22. Nov. 2026, 11:00 UTC)\nWir prüfen das.\n\nBetroffen: API, Web',
+    );
+    expect(mail.text).toContain(
+      'Sie erhalten diese Nachricht, weil Sie Updates von Acme GmbH abonniert haben.',
+    );
+    expect(mail.text).toContain(`Abonnement verwalten: ${links.manage}`);
+    expect(mail.html).toContain('<html lang="de">');
+    expect(mail.html).toContain('<a href="https://status.example.com/s/acme">Statusseite ansehen</a>');
+  });
+
+  it("a monitor's state and a maintenance window, in Japanese", () => {
+    const jaPage = { ...page, locale: 'ja' as const };
+    const monitor = composeNotification(
+      {
+        id: 'msg_ja',
+        type: 'monitor.state',
+        timestamp: '2026-11-22T12:00:00Z',
+        page: jaPage,
+        monitor: { id: '1', name: 'API', state: 'down', since: '2026-11-22T12:00:00Z' },
+      },
+      'r@example.org',
+      links,
+    );
+    expect(monitor.subject).toBe('[Acme] ステータスの変化: API');
+    expect(monitor.text).toContain('API は停止しています。');
+    const maintenance = composeNotification(
+      {
+        id: 'msg_ja2',
+        type: 'maintenance.reminder',
+        timestamp: '2026-11-22T12:00:00Z',
+        page: jaPage,
+        maintenance: {
+          id: 'm1',
+          title: 'DB',
+          description: '',
+          status: 'scheduled',
+          scheduled_start: '2026-11-25T02:00:00Z',
+          scheduled_end: '2026-11-25T03:00:00Z',
+          components: [],
+          created_at: '2026-11-22T12:00:00Z',
+        },
+      },
+      'r@example.org',
+      links,
+    );
+    expect(maintenance.subject).toBe('[Acme] まもなくメンテナンス: DB');
+    expect(maintenance.text).toContain('予定: 2026年11月25日 02:00 ～ 2026年11月25日 03:00 (UTC)');
+  });
+
+  it("a German page's confirmation", () => {
+    const mail = composeConfirmation({
+      from: links.from,
+      domain: links.domain,
+      to: 'leser@example.org',
+      page: dePage,
+      kind: 'confirm',
+      link: 'https://status.example.com/s/acme/subscription/confirm?token=c',
+      id: 'confirm_de',
+    });
+    expect(mail.subject).toBe('Bestätigen Sie Ihr Abonnement von Acme GmbH');
+    expect(mail.headers).toEqual({ 'Content-Language': { prepared: true, value: 'de' } });
+    expect(mail.text).toContain(
+      'Jemand, wahrscheinlich Sie, möchte Updates von Acme GmbH an diese Adresse erhalten.',
+    );
+    expect(mail.text).toContain(
+      'Abonnement bestätigen: https://status.example.com/s/acme/subscription/confirm?token=c',
+    );
   });
 });
 

@@ -4,13 +4,14 @@
 // list traffic, and one-click unsubscribe of a subscription that does not exist yet means nothing.
 import { renderHtml, renderText } from './mailLayout.ts';
 import type { ComposedMail } from './composedMail.ts';
+import type { Locale } from '../../../projections/locale/locales.ts';
 import { mailTexts } from './texts.ts';
 
 export type ConfirmationInput = Readonly<{
   from: string;
   domain: string;
   to: string;
-  page: Readonly<{ title: string; url: string }>;
+  page: Readonly<{ title: string; url: string; locale: Locale }>;
   /** `confirm`: a pending sign-up's confirm page; `known`: an active one's manage page. */
   kind: 'confirm' | 'known';
   link: string;
@@ -20,19 +21,21 @@ export type ConfirmationInput = Readonly<{
 
 export const composeConfirmation = (input: ConfirmationInput): ComposedMail => {
   const title = input.page.title;
+  const texts = mailTexts(input.page.locale);
   const confirm = input.kind === 'confirm';
-  const subject = confirm ? mailTexts.confirmSubject(title) : mailTexts.knownSubject(title);
+  const subject = confirm ? texts.confirmSubject(title) : texts.knownSubject(title);
   const frame = {
+    texts,
     pageTitle: title,
     pageUrl: input.page.url,
     heading: subject,
     blocks: confirm
       ? [
-          { text: mailTexts.confirmIntro(title) },
-          { link: input.link, label: mailTexts.confirmAction },
-          { text: mailTexts.confirmExpiry },
+          { text: texts.confirmIntro(title) },
+          { link: input.link, label: texts.confirmAction },
+          { text: texts.confirmExpiry },
         ]
-      : [{ text: mailTexts.knownIntro(title) }, { link: input.link, label: mailTexts.manage }],
+      : [{ text: texts.knownIntro(title) }, { link: input.link, label: texts.manage }],
   };
   return {
     from: input.from,
@@ -41,6 +44,6 @@ export const composeConfirmation = (input: ConfirmationInput): ComposedMail => {
     messageId: `<${input.id}@${input.domain}>`,
     text: renderText(frame),
     html: renderHtml(frame),
-    headers: {},
+    headers: { 'Content-Language': { prepared: true, value: texts.locale } },
   };
 };

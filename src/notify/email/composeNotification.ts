@@ -3,31 +3,32 @@
 import type { NotificationMessage } from '../../../projections/notify/message.ts';
 import { renderHtml, renderText, type Block } from './mailLayout.ts';
 import type { ComposedMail, SubscriberLinks } from './composedMail.ts';
-import { mailTexts } from './texts.ts';
+import { DEFAULT_LOCALE } from '../../../projections/locale/locales.ts';
+import { mailTexts, type MailTexts } from './texts.ts';
 
 const newestFirst = <T extends { created_at: string }>(items: readonly T[]): T[] =>
   [...items].sort((a, b) => b.created_at.localeCompare(a.created_at));
 
-const incidentBlocks = (message: NotificationMessage): Block[] => {
+const incidentBlocks = (message: NotificationMessage, texts: MailTexts): Block[] => {
   const incident = message.incident;
   if (!incident) return [];
   const shown = newestFirst(incident.updates).slice(0, Math.max(1, message.coalesced ?? 1));
   return [
-    ...(shown.length > 1 ? [{ text: mailTexts.coalesced(shown.length) }] : []),
+    ...(shown.length > 1 ? [{ text: texts.coalesced(shown.length) }] : []),
     ...shown.map((update) => ({
-      text: `${mailTexts.incidentState(update.status)} (${update.created_at})\n${update.message}`,
+      text: `${texts.update(update.status, update.created_at)}\n${update.message}`,
     })),
-    ...(incident.components.length ? [{ text: mailTexts.components(incident.components) }] : []),
+    ...(incident.components.length ? [{ text: texts.components(incident.components) }] : []),
   ];
 };
 
-const maintenanceBlocks = (message: NotificationMessage): Block[] => {
+const maintenanceBlocks = (message: NotificationMessage, texts: MailTexts): Block[] => {
   const maintenance = message.maintenance;
   if (!maintenance) return [];
   return [
     ...(maintenance.description ? [{ text: maintenance.description }] : []),
-    { text: mailTexts.window(maintenance.scheduled_start, maintenance.scheduled_end) },
-    ...(maintenance.components.length ? [{ text: mailTexts.components(maintenance.components) }] : []),
+    { text: texts.window(maintenance.scheduled_start, maintenance.scheduled_end) },
+    ...(maintenance.components.length ? [{ text: texts.components(maintenance.components) }] : []),
   ];
 };
 
@@ -39,17 +40,17 @@ export const composeNotification = (
   to: string,
   links: SubscriberLinks,
 ): ComposedMail => {
-  const heading = mailTexts.headline(message.type, subjectOf(message));
+  const texts = mailTexts(message.page.locale ?? DEFAULT_LOCALE);
+  const heading = texts.headline(message.type, subjectOf(message));
   const frame = {
+    texts,
     pageTitle: message.page.title,
     pageUrl: message.page.url,
     heading,
     blocks: [
-      ...incidentBlocks(message),
-      ...maintenanceBlocks(message),
-      ...(message.monitor
-        ? [{ text: mailTexts.monitorState(message.monitor.name, message.monitor.state) }]
-        : []),
+      ...incidentBlocks(message, texts),
+      ...maintenanceBlocks(message, texts),
+      ...(message.monitor ? [{ text: texts.monitorState(message.monitor.name, message.monitor.state) }] : []),
     ],
     footer: { manageUrl: links.manage, unsubscribeUrl: links.unsubscribe },
   };
@@ -61,6 +62,7 @@ export const composeNotification = (
     text: renderText(frame),
     html: renderHtml(frame),
     headers: {
+      'Content-Language': { prepared: true, value: texts.locale },
       // Prepared: nodemailer writes them as given, each on one line (RFC 8058 wants them whole).
       'List-Unsubscribe': { prepared: true, value: `<${links.unsubscribe}>` },
       'List-Unsubscribe-Post': { prepared: true, value: 'List-Unsubscribe=One-Click' },

@@ -2,12 +2,14 @@
 // with the manage and unsubscribe links. Text and HTML are built from the same parts, so the two
 // alternatives say the same thing; everything that came from outside is escaped in the HTML.
 import { escapeHtml } from '../../shared/escapeHtml.ts';
-import { mailTexts } from './texts.ts';
+import type { MailTexts } from './texts.ts';
 
 /** A paragraph, or a link shown with its label. */
 export type Block = Readonly<{ text: string }> | Readonly<{ link: string; label: string }>;
 
 export type Frame = Readonly<{
+  /** The words of the mail's locale (the page's). */
+  texts: MailTexts;
   pageTitle: string;
   pageUrl: string;
   heading: string;
@@ -26,9 +28,9 @@ const htmlOf = (block: Block): string =>
 const footerBlocks = (frame: Frame): Block[] =>
   frame.footer
     ? [
-        { text: mailTexts.footerReason(frame.pageTitle) },
-        { link: frame.footer.manageUrl, label: mailTexts.manage },
-        { link: frame.footer.unsubscribeUrl, label: mailTexts.unsubscribe },
+        { text: frame.texts.footerReason(frame.pageTitle) },
+        { link: frame.footer.manageUrl, label: frame.texts.manage },
+        { link: frame.footer.unsubscribeUrl, label: frame.texts.unsubscribe },
       ]
     : [];
 
@@ -39,7 +41,7 @@ export const renderText = (frame: Frame): string =>
     frame.heading,
     '',
     ...frame.blocks.flatMap((block) => [textOf(block), '']),
-    textOf({ link: frame.pageUrl, label: mailTexts.viewPage }),
+    textOf({ link: frame.pageUrl, label: frame.texts.viewPage }),
     ...(frame.footer ? ['', '--', ...footerBlocks(frame).map(textOf)] : []),
     '',
   ].join('\n');
@@ -47,12 +49,12 @@ export const renderText = (frame: Frame): string =>
 export const renderHtml = (frame: Frame): string =>
   [
     '<!doctype html>',
-    `<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(frame.heading)}</title></head>`,
+    `<html lang="${frame.texts.locale}"><head><meta charset="utf-8"><title>${escapeHtml(frame.heading)}</title></head>`,
     '<body style="font-family: sans-serif; line-height: 1.5; color: #1a1a1a">',
     `<p style="color: #555">${escapeHtml(frame.pageTitle)}</p>`,
     `<h1 style="font-size: 1.3em">${escapeHtml(frame.heading)}</h1>`,
     ...frame.blocks.map(htmlOf),
-    htmlOf({ link: frame.pageUrl, label: mailTexts.viewPage }),
+    htmlOf({ link: frame.pageUrl, label: frame.texts.viewPage }),
     ...(frame.footer
       ? [
           '<hr>',

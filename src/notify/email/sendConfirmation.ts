@@ -3,6 +3,7 @@
 // the reader can sign up again. Without an SMTP server (the demo) the link is also logged, so the
 // whole flow works from the terminal.
 import { randomBytes } from 'node:crypto';
+import type { Locale } from '../../../projections/locale/locales.ts';
 import { composeConfirmation } from './composeConfirmation.ts';
 import { confirmUrl, manageUrl } from './links.ts';
 import type { SignupDeps } from './signupDeps.ts';
@@ -11,7 +12,8 @@ import { signToken } from './tokens.ts';
 
 export type ConfirmationRequest = Readonly<{
   baseUrl: string;
-  page: Readonly<{ slug: string; title: string; url: string }>;
+  /** The page, in its own language: mails do not follow a reader's `?lang=`. */
+  page: Readonly<{ slug: string; title: string; url: string; locale: Locale }>;
   email: string;
   row: SignedUp;
 }>;

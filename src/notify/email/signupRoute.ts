@@ -12,9 +12,12 @@ import type { SignupDeps } from './signupDeps.ts';
 import { parseSignup } from './signupRequest.ts';
 import type { SignupThrottle } from './signupThrottle.ts';
 import { normaliseEmail, signUp } from './subscriberStore.ts';
-import { subscriptionPage, type SubscriptionPage } from './subscriptionPage.ts';
+import { subscriptionPage } from './subscriptionPage.ts';
 import { sendPage } from './sendPage.ts';
 import { pageTexts } from './texts.ts';
+import { pageHead, sameInLang, withLang, type PageHead } from './pageHead.ts';
+import { pageAssets } from '../../statusPage/assets.ts';
+import { errorDocument } from '../../statusPage/errorDocument.ts';
 
 export const SIGNUP_PATH = '/api/status-pages/:slug/subscribers';
 export const CONFIRMATION_SENT = { status: 'confirmation sent' } as const;
@@ -24,29 +27,30 @@ const wantsPage = (req: Request): boolean =>
   req.is('application/x-www-form-urlencoded') !== false && req.accepts(['json', 'html']) === 'html';
 
 const answerError = (
-  req: Request,
   res: Response,
-  page: SubscriptionPage,
+  /** The answer's page (a browser's form post); null for the API's JSON, which has no language. */
+  head: PageHead | null,
   { error, details }: Readonly<{ error: ApiError; details?: string[] }>,
 ) => {
-  if (!wantsPage(req)) {
+  if (head === null) {
     sendError(res, error.code, details, error.retryAfter);
     return;
   }
   if (error.retryAfter !== undefined) res.setHeader('Retry-After', String(error.retryAfter));
+  const texts = pageTexts(head.locale);
   const body =
     error.code === 'too_many_requests'
-      ? pageTexts.tooManyBody
+      ? texts.tooManyBody
       : error.code === 'unknown_components'
-        ? pageTexts.unknownComponents
-        : pageTexts.invalidEmailTitle;
-  const heading = error.code === 'too_many_requests' ? pageTexts.tooManyTitle : pageTexts.invalidEmailTitle;
+        ? texts.unknownComponents
+        : texts.invalidEmailTitle;
+  const heading = error.code === 'too_many_requests' ? texts.tooManyTitle : texts.invalidEmailTitle;
   sendPage(
     res,
     error.status,
-    noticeDocument(page, heading, body, {
-      href: `/s/${page.slug}/subscribe`,
-      label: pageTexts.subscribeAgain,
+    noticeDocument(head, heading, body, {
+      href: withLang(`/s/${head.slug}/subscribe`, head),
+      label: texts.subscribeAgain,
     }),
   );
 };
@@ -56,23 +60,29 @@ export const signupHandler =
   async (req: Request, res: Response): Promise<void> => {
     res.locals['route'] = SIGNUP_PATH;
     const page = await subscriptionPage(routeDeps, req, 'admit');
+    // Only a browser's form gets a page in a language; the JSON answers have none (`lang` is ignored).
+    const head = wantsPage(req) ? pageHead(req, page) : null;
+    if (wantsPage(req) && head === null) {
+      sendPage(res, 400, errorDocument(400, page.locale, pageAssets(), sameInLang(req, page.slug)));
+      return;
+    }
     const request = parseSignup(req.body);
     if (typeof request === 'string') {
-      answerError(req, res, page, { error: new ApiError(request) });
+      answerError(res, head, { error: new ApiError(request) });
       return;
     }
     if (request.components.length) {
       const known = new Set((await pageMonitors(deps.db, page.slug)).map((monitor) => monitor.name));
       const unknown = request.components.filter((name) => !known.has(name));
       if (unknown.length) {
-        answerError(req, res, page, { error: new ApiError('unknown_components'), details: unknown });
+        answerError(res, head, { error: new ApiError('unknown_components'), details: unknown });
         return;
       }
     }
     const email = normaliseEmail(request.email);
     const wait = (await throttle.signUp(clientKey(req.ip), page.slug)) || (await throttle.mail(email));
     if (wait > 0) {
-      answerError(req, res, page, { error: new ApiError('too_many_requests', { retryAfter: wait }) });
+      answerError(res, head, { error: new ApiError('too_many_requests', { retryAfter: wait }) });
       return;
     }
     const row = await signUp(deps.db, {
@@ -80,13 +90,13 @@ export const signupHandler =
       email: request.email,
       components: request.components,
     });
-    if (wantsPage(req))
+    if (head !== null)
       sendPage(
         res,
         202,
-        noticeDocument(page, pageTexts.sentTitle, pageTexts.sentBody, {
-          href: `/s/${page.slug}`,
-          label: pageTexts.backToPage,
+        noticeDocument(head, pageTexts(head.locale).sentTitle, pageTexts(head.locale).sentBody, {
+          href: withLang(`/s/${page.slug}`, head),
+          label: pageTexts(head.locale).backToPage,
         }),
       );
     else

@@ -5,8 +5,16 @@ import type { Request } from 'express';
 import { ApiError } from '../../http/errors.ts';
 import { admit, pageRules, parseSlug, type RouteDeps } from '../../readModels/access/pageGate.ts';
 import { pageUrl } from '../../../projections/render/pageUrl.ts';
+import { DEFAULT_LOCALE, type Locale } from '../../../projections/locale/locales.ts';
 
-export type SubscriptionPage = Readonly<{ slug: string; title: string; url: string; isPrivate: boolean }>;
+export type SubscriptionPage = Readonly<{
+  slug: string;
+  title: string;
+  url: string;
+  isPrivate: boolean;
+  /** The page's own language (page.configured): its mails', and its pages' without `?lang=`. */
+  locale: Locale;
+}>;
 
 /** @throws ApiError not_found (unknown, deleted or blocked page), auth_required (private page) */
 export const subscriptionPage = async (
@@ -26,5 +34,12 @@ export const subscriptionPage = async (
     isPrivate = access.tokenHash !== null;
   }
   const urls = { baseUrl: deps.config.publicBaseUrl, pageUrlTemplate: deps.config.pageUrlTemplate };
-  return { slug, title: title ?? slug, url: pageUrl({ slug, customDomain: null }, urls), isPrivate };
+  const url = pageUrl({ slug, customDomain: null }, urls);
+  return {
+    slug,
+    title: title ?? slug,
+    url,
+    isPrivate,
+    locale: access !== null && 'locale' in access ? access.locale : DEFAULT_LOCALE,
+  };
 };

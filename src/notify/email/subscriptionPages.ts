@@ -3,6 +3,9 @@
 // one-click unsubscribe, a POST that answers 200 and erases the subscriber.
 import type { Request, Response } from 'express';
 import { parseSlug, type RouteDeps } from '../../readModels/access/pageGate.ts';
+import { DEFAULT_LOCALE } from '../../../projections/locale/locales.ts';
+import { pageAssets } from '../../statusPage/assets.ts';
+import { errorDocument } from '../../statusPage/errorDocument.ts';
 import { pageMonitors } from '../../integrations/pageMonitors.ts';
 import { confirmUrl, manageUrl, unsubscribeUrl } from './links.ts';
 import {
@@ -12,6 +15,7 @@ import {
   subscribeDocument,
   type PageHead,
 } from './pageDocuments.ts';
+import { pageHead, sameInLang, withLang } from './pageHead.ts';
 import { sendPage } from './sendPage.ts';
 import type { SignupDeps } from './signupDeps.ts';
 import { parseComponents } from './signupRequest.ts';
@@ -27,8 +31,8 @@ import { pageTexts } from './texts.ts';
 import { signToken, verifyToken, type TokenPurpose } from './tokens.ts';
 
 type Handler = (req: Request, res: Response) => Promise<void>;
-/** A request whose token named a live subscription. */
-type Found = Readonly<{ req: Request; page: SubscriptionPage; sub: Subscription; token: string }>;
+/** A request whose token named a live subscription, and the head of the page it gets. */
+type Found = Readonly<{ req: Request; page: PageHead; sub: Subscription; token: string }>;
 
 const tokenOf = (req: Request): unknown => req.query['token'];
 /** Links relative to this origin: the form posts back where the reader is. */
@@ -39,14 +43,27 @@ export const subscriptionPages = (routeDeps: RouteDeps, deps: SignupDeps) => {
   const componentNames = async (slug: string) => (await pageMonitors(deps.db, slug)).map((m) => m.name);
 
   const invalidLink = (res: Response, page: PageHead) => {
+    const texts = pageTexts(page.locale);
     sendPage(
       res,
       404,
-      noticeDocument(page, pageTexts.invalidLinkTitle, pageTexts.invalidLinkBody, {
-        href: `/s/${page.slug}/subscribe`,
-        label: pageTexts.subscribeAgain,
+      noticeDocument(page, texts.invalidLinkTitle, texts.invalidLinkBody, {
+        href: withLang(`/s/${page.slug}/subscribe`, page),
+        label: texts.subscribeAgain,
       }),
     );
+  };
+
+  /** The page's head in the language asked for; answers 400 (as the status page) when there is none. */
+  const headOr400 = (
+    req: Request,
+    res: Response,
+    page: Pick<SubscriptionPage, 'slug' | 'title' | 'locale'>,
+  ) => {
+    const head = pageHead(req, page);
+    if (head === null)
+      sendPage(res, 400, errorDocument(400, page.locale, pageAssets(), sameInLang(req, page.slug)));
+    return head;
   };
 
   /** Runs `then` with the subscription the request's token names, or answers the invalid link. */
@@ -55,20 +72,24 @@ export const subscriptionPages = (routeDeps: RouteDeps, deps: SignupDeps) => {
     async (req, res) => {
       res.locals['route'] = (req.route as { path: string } | undefined)?.path;
       const page = await subscriptionPage(routeDeps, req, 'exists');
+      const head = headOr400(req, res, page);
+      if (head === null) return;
       const claims = verifyToken(deps.key, tokenOf(req), purpose, deps.clock());
       const sub =
         claims && claims.page === page.slug
           ? await findSubscription(deps.db, claims.subscriber, page.slug)
           : null;
-      if (sub === null) invalidLink(res, page);
-      else await then({ req, page, sub, token: tokenOf(req) as string }, res);
+      if (sub === null) invalidLink(res, head);
+      else await then({ req, page: head, sub, token: tokenOf(req) as string }, res);
     };
 
   const manageToken = (sub: Subscription) =>
     signToken(deps.key, { purpose: 'manage', subscriber: sub.id, page: sub.page }, deps.clock());
 
   const subscribeForm: Handler = async (req, res) => {
-    const page = await subscriptionPage(routeDeps, req, 'admit');
+    const found = await subscriptionPage(routeDeps, req, 'admit');
+    const page = headOr400(req, res, found);
+    if (page === null) return;
     // A private page's form posts its token along, as the page's reader already gave it.
     const token =
       typeof req.query['auth_token'] === 'string'
@@ -78,14 +99,18 @@ export const subscriptionPages = (routeDeps: RouteDeps, deps: SignupDeps) => {
       res,
       200,
       subscribeDocument(page, {
-        action: `/api/status-pages/${page.slug}/subscribers${token}`,
+        action: withLang(`/api/status-pages/${page.slug}/subscribers${token}`, page),
         components: await componentNames(page.slug),
       }),
     );
   };
 
   const confirmForm = withSubscription('confirm', ({ page, token }, res) => {
-    sendPage(res, 200, confirmDocument(page, local(confirmUrl(baseUrl, page.slug, token), baseUrl)));
+    sendPage(
+      res,
+      200,
+      confirmDocument(page, withLang(local(confirmUrl(baseUrl, page.slug, token), baseUrl), page)),
+    );
   });
 
   const confirm = withSubscription('confirm', async ({ page, sub }, res) => {
@@ -94,12 +119,13 @@ export const subscriptionPages = (routeDeps: RouteDeps, deps: SignupDeps) => {
       return;
     }
     deps.log.info({ subscriber: sub.id, page: page.slug }, 'email subscriber confirmed');
+    const texts = pageTexts(page.locale);
     sendPage(
       res,
       200,
-      noticeDocument(page, pageTexts.confirmedTitle, pageTexts.confirmedBody, {
-        href: local(manageUrl(baseUrl, page.slug, manageToken(sub)), baseUrl),
-        label: pageTexts.manageTitle(page.title),
+      noticeDocument(page, texts.confirmedTitle, texts.confirmedBody, {
+        href: withLang(local(manageUrl(baseUrl, page.slug, manageToken(sub)), baseUrl), page),
+        label: texts.manageTitle(page.title),
       }),
     );
   });
@@ -109,8 +135,8 @@ export const subscriptionPages = (routeDeps: RouteDeps, deps: SignupDeps) => {
       res,
       200,
       manageDocument(page, {
-        action: local(manageUrl(baseUrl, page.slug, token), baseUrl),
-        unsubscribe: local(unsubscribeUrl(baseUrl, page.slug, token), baseUrl),
+        action: withLang(local(manageUrl(baseUrl, page.slug, token), baseUrl), page),
+        unsubscribe: withLang(local(unsubscribeUrl(baseUrl, page.slug, token), baseUrl), page),
         components: await componentNames(page.slug),
         chosen: sub.components,
       }),
@@ -121,12 +147,13 @@ export const subscriptionPages = (routeDeps: RouteDeps, deps: SignupDeps) => {
     const known = new Set(await componentNames(page.slug));
     const chosen = parseComponents(req.body).filter((name) => known.has(name));
     await setComponents(deps.db, sub.id, page.slug, chosen);
+    const texts = pageTexts(page.locale);
     sendPage(
       res,
       200,
-      noticeDocument(page, pageTexts.savedTitle, pageTexts.manageBody, {
-        href: local(manageUrl(baseUrl, page.slug, token), baseUrl),
-        label: pageTexts.manageTitle(page.title),
+      noticeDocument(page, texts.savedTitle, texts.manageBody, {
+        href: withLang(local(manageUrl(baseUrl, page.slug, token), baseUrl), page),
+        label: texts.manageTitle(page.title),
       }),
     );
   });
@@ -136,7 +163,13 @@ export const subscriptionPages = (routeDeps: RouteDeps, deps: SignupDeps) => {
   const unsubscribe: Handler = async (req, res) => {
     res.locals['route'] = '/s/:slug/subscription/unsubscribe';
     const slug = parseSlug(req.params['slug'], 'not_found');
-    const page = await subscriptionPage(routeDeps, req, 'exists').catch(() => ({ slug, title: slug }));
+    const found = await subscriptionPage(routeDeps, req, 'exists').catch(() => ({
+      slug,
+      title: slug,
+      locale: DEFAULT_LOCALE,
+    }));
+    const page = headOr400(req, res, found);
+    if (page === null) return;
     const claims = verifyToken(deps.key, tokenOf(req), 'manage', deps.clock());
     if (claims === null || claims.page !== slug) {
       invalidLink(res, page);
@@ -145,12 +178,13 @@ export const subscriptionPages = (routeDeps: RouteDeps, deps: SignupDeps) => {
     // Already erased is unsubscribed too: a second click (or a mail client's retry) answers 200.
     await eraseSubscription(deps.db, claims.subscriber, slug);
     deps.log.info({ subscriber: claims.subscriber, page: slug }, 'email subscriber unsubscribed');
+    const texts = pageTexts(page.locale);
     sendPage(
       res,
       200,
-      noticeDocument(page, pageTexts.unsubscribedTitle, pageTexts.unsubscribedBody, {
-        href: `/s/${slug}`,
-        label: pageTexts.backToPage,
+      noticeDocument(page, texts.unsubscribedTitle, texts.unsubscribedBody, {
+        href: withLang(`/s/${slug}`, page),
+        label: texts.backToPage,
       }),
     );
   };

@@ -2,6 +2,7 @@
 // the mails' links. Mounted only with a mail transport: without one every path here is 404.
 import express, { Router, type ErrorRequestHandler } from 'express';
 import { DEFAULT_LOCALE } from '../../../projections/locale/locales.ts';
+import { requestedLocale } from '../../locale/langParam.ts';
 import { ApiError } from '../../http/errors.ts';
 import { isStoreOutage } from '../../http/storeOutage.ts';
 import { pageAssets } from '../../statusPage/assets.ts';
@@ -16,13 +17,17 @@ import { subscriptionPages } from './subscriptionPages.ts';
 // An address and a few component names: a sign-up is small.
 const BODY_LIMIT = '16kb';
 
-/** The pages answer an unknown page or missing read models as the status page does: in HTML. */
-const pageErrors: ErrorRequestHandler = (err, _req, res, next) => {
+/**
+ * The pages answer an unknown page or missing read models as the status page does: in HTML, in
+ * the language asked for when it is one (the page's own is not known here).
+ */
+const pageErrors: ErrorRequestHandler = (err, req, res, next) => {
   const code = err instanceof ApiError ? err.code : isStoreOutage(err) ? 'service_unavailable' : null;
-  if (code === 'not_found') sendPage(res, 404, errorDocument(404, DEFAULT_LOCALE, pageAssets()));
+  const locale = requestedLocale(req, DEFAULT_LOCALE) ?? DEFAULT_LOCALE;
+  if (code === 'not_found') sendPage(res, 404, errorDocument(404, locale, pageAssets()));
   else if (code === 'service_unavailable') {
     res.setHeader('Retry-After', '5');
-    sendPage(res, 503, errorDocument(503, DEFAULT_LOCALE, pageAssets()));
+    sendPage(res, 503, errorDocument(503, locale, pageAssets()));
   } else next(err);
 };
 

@@ -145,6 +145,13 @@ describe('planLogBatch: what notifies', () => {
       ['maintenance.started:acme:m1', 'in_progress'],
     ]);
   });
+
+  it("carries the page's language with the message when it has one (mails speak it)", () => {
+    const german = at('page.configured', s(-60), { ...configured.event.data, locale: 'de' });
+    const { rows } = plan([german, opened(s(0))], [subscriber('sub_a')]);
+    expect(rows.map((row) => row.payload.page)).toEqual([{ ...page, locale: 'de' }]);
+    expect(plan([opened(s(0))], [subscriber('sub_a')]).rows.map((row) => row.payload.page)).toEqual([page]);
+  });
 });
 
 describe('planLogBatch: storms', () => {
