@@ -1,12 +1,11 @@
 // The operator API for integration and push tokens (docs/integrations.md), behind INGEST_TOKEN:
 // a token is shown once, in the answer that creates it; the service keeps its digest only.
-import { Router, type Request, type RequestHandler } from 'express';
+import { Router } from 'express';
 import type { DatabasePool } from 'slonik';
 import { sendError } from '../http/errors.ts';
-import { hashToken, tokenMatches } from '../shared/hashToken.ts';
-import { bearerToken } from '../shared/bearerToken.ts';
+import { operatorPageGate, slugOf } from './operatorPageGate.ts';
 import { createToken, listTokens, revokeToken } from './integrationTokens.ts';
-import { pageExists, pageMonitors } from './pageMonitors.ts';
+import { pageMonitors } from './pageMonitors.ts';
 
 export type TokenRouteDeps = Readonly<{
   db: DatabasePool;
@@ -15,20 +14,11 @@ export type TokenRouteDeps = Readonly<{
   publicBaseUrl: string;
 }>;
 
-const slugOf = (req: Request) => String(req.params['slug'] ?? '');
-
 const pushUrl = (publicBaseUrl: string, token: string): string =>
   `${publicBaseUrl.replace(/\/+$/, '')}/push/${token}`;
 
 export const tokenRoutes = (deps: TokenRouteDeps): Router => {
-  const tokenHash = deps.ingestToken === null ? null : hashToken(deps.ingestToken);
-
-  const admit: RequestHandler = async (req, res, next) => {
-    if (tokenHash === null) sendError(res, 'ingest_disabled');
-    else if (!tokenMatches(bearerToken(req.headers.authorization), tokenHash)) sendError(res, 'unauthorized');
-    else if (!(await pageExists(deps.db, slugOf(req)))) sendError(res, 'status_page_not_found');
-    else next();
-  };
+  const admit = operatorPageGate(deps.db, deps.ingestToken);
 
   return Router()
     .post('/v1/pages/:slug/integration-tokens', admit, async (req, res) => {

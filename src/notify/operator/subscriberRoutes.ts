@@ -1,12 +1,11 @@
 // The operator API for subscribers (notifications.md), behind INGEST_TOKEN like ingest. Answers
 // carry no secret but the one just made, and no full address; logs carry ids and channels only.
-import express, { Router, type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
+import express, { Router, type ErrorRequestHandler, type Request } from 'express';
 import type { DatabasePool } from 'slonik';
 import { sendError } from '../../http/errors.ts';
 import { isDatabaseUnavailable } from '../../http/storeOutage.ts';
-import { pageExists, pageMonitors } from '../../integrations/pageMonitors.ts';
-import { bearerToken } from '../../shared/bearerToken.ts';
-import { hashToken, tokenMatches } from '../../shared/hashToken.ts';
+import { pageMonitors } from '../../integrations/pageMonitors.ts';
+import { operatorPageGate, slugOf } from '../../integrations/operatorPageGate.ts';
 import type { Logger } from '../../shared/logger.ts';
 import { SubscriberInput } from './subscriberInput.ts';
 import {
@@ -20,17 +19,10 @@ import {
 
 export type SubscriberRouteDeps = Readonly<{ db: DatabasePool; ingestToken: string | null; log: Logger }>;
 
-const slugOf = (req: Request) => String(req.params['slug'] ?? '');
 const idOf = (req: Request) => String(req.params['id'] ?? '');
 
 export const subscriberRoutes = (deps: SubscriberRouteDeps): Router => {
-  const tokenHash = deps.ingestToken === null ? null : hashToken(deps.ingestToken);
-  const admit: RequestHandler = async (req, res, next) => {
-    if (tokenHash === null) sendError(res, 'ingest_disabled');
-    else if (!tokenMatches(bearerToken(req.headers.authorization), tokenHash)) sendError(res, 'unauthorized');
-    else if (!(await pageExists(deps.db, slugOf(req)))) sendError(res, 'status_page_not_found');
-    else next();
-  };
+  const admit = operatorPageGate(deps.db, deps.ingestToken);
   const base = '/v1/pages/:slug/subscribers';
   const onError: ErrorRequestHandler = (error: unknown, _req, res, next) => {
     const type = (error as { type?: unknown }).type;
