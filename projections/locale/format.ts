@@ -22,6 +22,14 @@ const dateFormat = (locale: Locale, options: Intl.DateTimeFormatOptions): Intl.D
   return found;
 };
 
+const DATE_AND_TIME: Intl.DateTimeFormatOptions = {
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+};
+
 const formatsByLocale = new Map<Locale, Formats>();
 export const formatsFor = (locale: Locale): Formats => {
   let found = formatsByLocale.get(locale);
@@ -77,25 +85,10 @@ const makeFormats = (locale: Locale) => {
     },
     /** An instant with date and time, naming the zone. */
     dateTime: (at: Date, zone?: string): string =>
-      dateFormat(locale, {
-        year: 'numeric',
-        month: 'short',
-        day: 'numeric',
-        hour: '2-digit',
-        minute: '2-digit',
-        timeZone: zone,
-        timeZoneName: 'short',
-      }).format(at),
+      dateFormat(locale, { ...DATE_AND_TIME, timeZone: zone, timeZoneName: 'short' }).format(at),
     /** An instant with date and time, without the zone's name (the text names it). */
     dateTimePlain: (at: Date, zone?: string): string =>
-      dateFormat(locale, {
-        year: 'numeric',
-        month: 'short',
-        day: 'numeric',
-        hour: '2-digit',
-        minute: '2-digit',
-        timeZone: zone,
-      }).format(at),
+      dateFormat(locale, { ...DATE_AND_TIME, timeZone: zone }).format(at),
     /** Only the clock time. */
     clock: (at: Date, zone?: string): string =>
       dateFormat(locale, { hour: '2-digit', minute: '2-digit', timeZone: zone }).format(at),
