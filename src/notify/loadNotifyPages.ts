@@ -36,13 +36,13 @@ export const loadNotifyPages = async (
     WHERE type <> 'check.recorded' AND page = ANY(${sql.array([...pages], 'text')}) AND ${bound}
     ORDER BY transaction_id, position`);
   const { events } = parseRows(rows as LogRow[]);
-  for (const page of pages)
-    loaded.set(
-      page,
-      foldNotifyPage(
-        events.filter((event) => event.page === page),
-        EMPTY_NOTIFY_PAGE,
-      ),
-    );
+  // One pass over the rows, not one per page.
+  const byPage = new Map<string, (typeof events)[number][]>();
+  for (const event of events) {
+    const list = byPage.get(event.page);
+    if (list === undefined) byPage.set(event.page, [event]);
+    else list.push(event);
+  }
+  for (const page of pages) loaded.set(page, foldNotifyPage(byPage.get(page) ?? [], EMPTY_NOTIFY_PAGE));
   return loaded;
 };
