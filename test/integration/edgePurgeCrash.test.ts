@@ -139,17 +139,19 @@ describe('purges across a worker killed with SIGKILL', () => {
   const caughtUp = async () => (await projectionStatus(t.db, redis, prefix)).lag_events === 0;
   const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000).toISOString();
 
+  /** Pages acme and beta, each with a monitor and a check. */
+  const twoPages = () => [
+    pageConfigured('acme', {}, at(30)),
+    monitorConfigured('acme', 1, {}, at(30)),
+    check('acme', 1, at(2)),
+    pageConfigured('beta', {}, at(30)),
+    monitorConfigured('beta', 2, {}, at(30)),
+    check('beta', 2, at(2)),
+  ];
   /** Pages acme and beta projected by a worker and every purge of them accepted. */
   const projectedAndPurged = async () => {
     startWorker();
-    await append(
-      pageConfigured('acme', {}, at(30)),
-      monitorConfigured('acme', 1, {}, at(30)),
-      check('acme', 1, at(2)),
-      pageConfigured('beta', {}, at(30)),
-      monitorConfigured('beta', 2, {}, at(30)),
-      check('beta', 2, at(2)),
-    );
+    await append(...twoPages());
     await until(
       'the pages projected and their purges accepted',
       async () => (await caughtUp()) && fastly.calls.length > 0 && (await outboxes()).length === 0,
@@ -196,14 +198,7 @@ describe('purges across a worker killed with SIGKILL', () => {
   it('sends every purge its commits queued once started again, the hard purge of a page made private too', async () => {
     fastly.setDown(DOWN);
     startWorker();
-    await append(
-      pageConfigured('acme', {}, at(30)),
-      monitorConfigured('acme', 1, {}, at(30)),
-      check('acme', 1, at(2)),
-      pageConfigured('beta', {}, at(30)),
-      monitorConfigured('beta', 2, {}, at(30)),
-      check('beta', 2, at(2)),
-    );
+    await append(...twoPages());
     await until(
       'the pages projected and their purges refused',
       async () => (await caughtUp()) && fastly.calls.length > 0,
