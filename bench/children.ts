@@ -28,7 +28,8 @@ const stop = (child: ChildProcess): Promise<void> =>
 
 /**
  * BENCH_CPU_PROF_DIR=<dir>: the API server under test writes a CPU profile there when stopped;
- * BENCH_WORKER_CPU_PROF_DIR=<dir>: the worker process does.
+ * BENCH_WORKER_CPU_PROF_DIR=<dir>: the worker process does; BENCH_CHILD_STDERR=1: every child's
+ * stderr is passed through (its logs, while profiling a phase).
  */
 const profiling = (args: readonly string[]): string[] => {
   const api = args[0] === 'bench/server.ts' && args[1] === 'app';
@@ -79,7 +80,10 @@ const startChild = <T>(
       const keep = (text: string) => {
         output = (output + text).slice(-20_000); // the tail, for error messages
       };
-      child.stderr.on('data', (chunk: Buffer) => keep(chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => {
+        keep(chunk.toString());
+        if (process.env['BENCH_CHILD_STDERR']) process.stderr.write(chunk);
+      });
       child.stdout.on('data', (chunk: Buffer) => {
         const text = chunk.toString();
         keep(text);

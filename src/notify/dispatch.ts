@@ -1,12 +1,13 @@
 // Sends what is due: claims a bounded set of rows, sends each through its channel's Sender (a
-// few at a time), and records each attempt as it ends. Nothing is held open across a send: the
-// claim and each record are short transactions of their own.
+// few at a time), and records the attempts in batches as they end. Nothing is held open across a
+// send: the claim and each record are short statements of their own. A crash between a send and
+// its record sends that message again after the lease, with the same message id (at least once).
 import type { DatabasePool } from 'slonik';
 import type { Logger } from '../shared/logger.ts';
 import type { Channel, Outcome } from './channel.ts';
 import { claimDue, type Claimed } from './claimDue.ts';
 import type { NotifyMetrics } from './notifyMetrics.ts';
-import { recordOutcome } from './recordOutcome.ts';
+import { recordOutcomes, type Attempt } from './recordOutcome.ts';
 import { CHANNELS, type Senders } from './senders.ts';
 
 export type DispatchDeps = Readonly<{
@@ -14,13 +15,17 @@ export type DispatchDeps = Readonly<{
   senders: Senders;
   log: Logger;
   metrics: NotifyMetrics;
-  /** Rows claimed at once, and sends in flight at once. */
+  /** Rows claimed at once. */
   claimLimit?: number;
+  /** Sends in flight at once. */
   concurrency?: number;
   random?: () => number;
 }>;
 
-const sendOne = async (deps: DispatchDeps, claimed: Claimed): Promise<void> => {
+/** Attempts recorded per statement while a round is still sending. */
+const RECORD_BATCH = 100;
+
+const sendOne = async (deps: DispatchDeps, claimed: Claimed): Promise<Attempt> => {
   const sender = deps.senders[claimed.recipient.channel];
   const started = performance.now();
   let outcome: Outcome;
@@ -31,26 +36,33 @@ const sendOne = async (deps: DispatchDeps, claimed: Claimed): Promise<void> => {
     // A sender that throws is a bug or an outage of its own: try again later, like a 5xx.
     outcome = { kind: 'retry', status: null, retryAfterMs: null, reason: (error as Error).message };
   }
-  const latencyMs = performance.now() - started;
-  const settled = await recordOutcome(deps.db, claimed, {
+  return {
+    claimed,
     outcome,
-    latencyMs,
+    latencyMs: performance.now() - started,
     random: (deps.random ?? Math.random)(),
+  };
+};
+
+const record = async (deps: DispatchDeps, attempts: readonly Attempt[]): Promise<void> => {
+  const settled = await recordOutcomes(deps.db, attempts);
+  attempts.forEach(({ claimed, outcome }, index) => {
+    const result = settled[index] ?? 'retrying';
+    deps.metrics.onAttempt(claimed.recipient.channel, result);
+    if (result !== 'sent')
+      deps.log.info(
+        {
+          subscriber: claimed.recipient.id,
+          channel: claimed.recipient.channel,
+          message: claimed.messageId,
+          attempt: claimed.attempt,
+          outcome: outcome.kind,
+          status: outcome.status,
+          settled: result,
+        },
+        'notification not delivered',
+      );
   });
-  deps.metrics.onAttempt(claimed.recipient.channel, settled);
-  if (settled !== 'sent')
-    deps.log.info(
-      {
-        subscriber: claimed.recipient.id,
-        channel: claimed.recipient.channel,
-        message: claimed.messageId,
-        attempt: claimed.attempt,
-        outcome: outcome.kind,
-        status: outcome.status,
-        settled,
-      },
-      'notification not delivered',
-    );
 };
 
 /** One round: returns how many rows it claimed (as many as the limit: call again). */
@@ -58,9 +70,24 @@ export const dispatchDue = async (deps: DispatchDeps): Promise<number> => {
   const channels: Channel[] = CHANNELS.filter((channel) => deps.senders[channel] !== undefined);
   const claimed = await claimDue(deps.db, channels, deps.claimLimit ?? 200);
   const queue = [...claimed];
+  let ended: Attempt[] = [];
+  const recording: Promise<void>[] = [];
+  const failures: Error[] = [];
+  // Caught at once (a rejection nobody awaits yet would end the process), thrown after the round.
+  const flush = () => {
+    recording.push(record(deps, ended).catch((error: unknown) => void failures.push(error as Error)));
+    ended = [];
+  };
   const worker = async () => {
-    for (let next = queue.shift(); next !== undefined; next = queue.shift()) await sendOne(deps, next);
+    for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+      ended.push(await sendOne(deps, next));
+      if (ended.length >= RECORD_BATCH) flush();
+    }
   };
   await Promise.all(Array.from({ length: Math.min(deps.concurrency ?? 64, queue.length) }, worker));
+  if (ended.length > 0) flush();
+  await Promise.all(recording);
+  const [failure] = failures;
+  if (failure !== undefined) throw failure;
   return claimed.length;
 };
