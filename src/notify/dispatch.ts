@@ -65,29 +65,66 @@ const record = async (deps: DispatchDeps, attempts: readonly Attempt[]): Promise
   });
 };
 
-/** One round: returns how many rows it claimed (as many as the limit: call again). */
+/** Claims per call at most: a call returns now and then, so a stop never waits for a whole backlog. */
+const MAX_CLAIMS = 10;
+
+/**
+ * Sends what is due, claiming the next rows while the last ones are still going out (no round
+ * waits for its slowest send); returns how many rows it claimed (0: nothing was due).
+ */
 export const dispatchDue = async (deps: DispatchDeps): Promise<number> => {
   const channels: Channel[] = CHANNELS.filter((channel) => deps.senders[channel] !== undefined);
-  const claimed = await claimDue(deps.db, channels, deps.claimLimit ?? 200);
-  const queue = [...claimed];
+  const limit = deps.claimLimit ?? 200;
+  const concurrency = deps.concurrency ?? 64;
+  const queue: Claimed[] = [];
+  const failures: Error[] = [];
+  const claims = { made: 0, rows: 0, exhausted: false, inFlight: null as Promise<void> | null };
+  const claimMore = (): Promise<void> | null => {
+    if (claims.inFlight !== null || claims.exhausted) return claims.inFlight;
+    claims.made += 1;
+    claims.inFlight = claimDue(deps.db, channels, limit)
+      .then(
+        (rows) => {
+          queue.push(...rows);
+          claims.rows += rows.length;
+          claims.exhausted = rows.length < limit || claims.made >= MAX_CLAIMS;
+        },
+        (error: unknown) => {
+          failures.push(error as Error);
+          claims.exhausted = true;
+        },
+      )
+      .finally(() => {
+        claims.inFlight = null;
+      });
+    return claims.inFlight;
+  };
   let ended: Attempt[] = [];
   const recording: Promise<void>[] = [];
-  const failures: Error[] = [];
   // Caught at once (a rejection nobody awaits yet would end the process), thrown after the round.
   const flush = () => {
     recording.push(record(deps, ended).catch((error: unknown) => void failures.push(error as Error)));
     ended = [];
   };
   const worker = async () => {
-    for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+    for (;;) {
+      if (queue.length < concurrency) void claimMore();
+      const next = queue.shift();
+      if (next === undefined) {
+        const claiming = claims.inFlight;
+        if (claiming === null) return;
+        await claiming;
+        continue;
+      }
       ended.push(await sendOne(deps, next));
       if (ended.length >= RECORD_BATCH) flush();
     }
   };
-  await Promise.all(Array.from({ length: Math.min(deps.concurrency ?? 64, queue.length) }, worker));
+  await claimMore();
+  await Promise.all(Array.from({ length: concurrency }, worker));
   if (ended.length > 0) flush();
   await Promise.all(recording);
   const [failure] = failures;
   if (failure !== undefined) throw failure;
-  return claimed.length;
+  return claims.rows;
 };

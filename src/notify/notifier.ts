@@ -88,7 +88,7 @@ export const startNotifier = (deps: NotifierDeps): Notifier => {
         log: deps.log,
         metrics,
         claimLimit: CLAIM_LIMIT,
-      })) === CLAIM_LIMIT,
+      })) > 0,
     dispatchSleepers,
   );
   const tick = cron.schedule(

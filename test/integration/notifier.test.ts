@@ -17,6 +17,7 @@ import {
 import {
   appendNow,
   dispatchAll,
+  dispatchOnce,
   makeDue,
   outbox,
   planAll,
@@ -200,6 +201,41 @@ describe('notifier', () => {
     await planAndSend();
     expect(received('/gone')).toHaveLength(2);
     await request(app).delete(`/v1/pages/acme/subscribers/${id}`).set(auth).expect(204);
+  });
+
+  it('sends a fan-out larger than one claim in one call, claiming ahead, each message once and each attempt recorded', async () => {
+    const paths = Array.from({ length: 7 }, (_, i) => `/fan-${String(i)}`);
+    for (const path of paths.slice(0, 2)) answers.set(path, [503]);
+    const made = [];
+    for (const path of paths) made.push(await subscribe({ channel: 'webhook', url: receiver.url(path) }));
+    await openIncident();
+    await planAll(t);
+    // Claims of 3 with 2 in flight: 3, 3 and 1 rows, the later ones claimed while earlier ones send.
+    expect(await dispatchOnce(t, senders, { claimLimit: 3, concurrency: 2 })).toBe(7);
+    const ids = paths.flatMap((path) => received(path).map((r) => r.headers['webhook-id']));
+    expect(ids).toHaveLength(7);
+    expect(new Set(ids).size).toBe(7);
+    const mine = new Set(made.map(({ id }) => id));
+    const rows = (await outbox(t)).filter((r) => mine.has(r.subscriber_id));
+    expect(rows.map((r) => [r.state, r.attempts]).sort()).toEqual([
+      ['pending', 1],
+      ['pending', 1],
+      ['sent', 1],
+      ['sent', 1],
+      ['sent', 1],
+      ['sent', 1],
+      ['sent', 1],
+    ]);
+    for (const [index, { id }] of made.entries()) {
+      const log = await request(app).get(`/v1/pages/acme/subscribers/${id}/deliveries`).set(auth);
+      expect(
+        (log.body as { deliveries: { outcome: string; status_code: number }[] }).deliveries.map((d) => [
+          d.outcome,
+          d.status_code,
+        ]),
+      ).toEqual([index < 2 ? ['retry', 503] : ['delivered', 204]]);
+      await request(app).delete(`/v1/pages/acme/subscribers/${id}`).set(auth).expect(204);
+    }
   });
 
   it('two notifiers planning and dispatching at once send each message once', async () => {

@@ -45,6 +45,13 @@ export const planAll = async (t: TestDatabase): Promise<number> => {
   }
 };
 
+/** One dispatcher call with small claims: how a fan-out larger than a claim goes out. */
+export const dispatchOnce = (
+  t: TestDatabase,
+  senders: Senders,
+  sizes: { claimLimit: number; concurrency: number },
+) => dispatchDue({ db: t.db, senders, log: silent, metrics: noMetrics, ...sizes });
+
 /** Sends everything due now; returns the rows claimed. */
 export const dispatchAll = async (t: TestDatabase, senders: Senders): Promise<number> => {
   let claimed = 0;
