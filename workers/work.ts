@@ -60,6 +60,7 @@ export const work = async (
           log,
         });
   const recent = createRecentRuns(POLL_PERIOD_MS);
+  const notifierWake = { current: (): void => undefined };
   const wake = createWake(queue, activeVersion);
   const worker = startProjectorWorker(
     {
@@ -70,7 +71,12 @@ export const work = async (
       urls: { baseUrl: config.publicBaseUrl, pageUrlTemplate: config.pageUrlTemplate },
       batchSize: config.batchSize,
       log,
-      onBatch: metrics.onBatch,
+      onBatch: (batch) => {
+        metrics.onBatch(batch);
+        // The notifier reads the same log: an incident or a maintenance is planned now, not at its
+        // next look (checks wake nothing: a monitor's state notifies only after it held a minute).
+        if (batch.others > 0) notifierWake.current();
+      },
       onLoss: metrics.onLoss,
       ...(edge ? { edgePurge: { queued: edge.queued } } : {}),
       onRender: metrics.onRender,
@@ -129,6 +135,7 @@ export const work = async (
     registry,
     clock: systemClock,
   });
+  notifierWake.current = notifier.wake;
   onShutdown(() => notifier.stop());
   if (email) onShutdown(() => email.close());
   onShutdown(() => queue.close());

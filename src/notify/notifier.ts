@@ -13,6 +13,7 @@ import { notifyBatch } from './notifyBatch.ts';
 import { createNotifyMetrics } from './notifyMetrics.ts';
 import { planClock } from './planClock.ts';
 import type { Senders } from './senders.ts';
+import { createWaker, type Waker } from './waker.ts';
 
 export type NotifierDeps = Readonly<{
   db: Db;
@@ -31,7 +32,11 @@ export type NotifierDeps = Readonly<{
 export const CLOCK_CRON = '*/5 * * * * *';
 const CLAIM_LIMIT = 200;
 
-export type Notifier = Readonly<{ stop: () => Promise<void> }>;
+export type Notifier = Readonly<{
+  /** Plans now rather than at the next look: the projector in this process read new events. */
+  wake: () => void;
+  stop: () => Promise<void>;
+}>;
 
 export const startNotifier = (deps: NotifierDeps): Notifier => {
   const metrics = createNotifyMetrics(deps.registry, { db: deps.db, log: deps.log });
@@ -39,46 +44,34 @@ export const startNotifier = (deps: NotifierDeps): Notifier => {
   const pollMs = deps.pollMs ?? 250;
   const run = { stopped: false };
   const running = () => !run.stopped;
-  const sleepers = new Set<() => void>();
-  const sleep = (wakers: Set<() => void>) =>
-    new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        wakers.delete(done);
-        sleepers.delete(done);
-        resolve();
-      };
-      const timer = setTimeout(done, pollMs);
-      wakers.add(done);
-      sleepers.add(done);
-    });
-  // The dispatcher is woken as soon as planning inserted rows: a new incident's messages do not
-  // wait for its next look.
-  const dispatchSleepers = new Set<() => void>();
-  const wakeDispatch = () => {
-    for (const wake of [...dispatchSleepers]) wake();
-  };
+  const planningWaker = createWaker(pollMs);
+  const dispatchWaker = createWaker(pollMs);
   /** Runs `step` until it says it is idle, then sleeps; a failure is logged and retried after a sleep. */
-  const loop = async (name: string, step: () => Promise<boolean>, wakers = new Set<() => void>()) => {
+  const loop = async (name: string, step: () => Promise<boolean>, waker: Waker) => {
     while (running()) {
       try {
         while (running() && (await step()));
       } catch (error) {
         deps.log.warn({ err: (error as Error).message }, `notifier ${name} failed`);
       }
-      if (running()) await sleep(wakers);
+      if (running()) await waker.sleep();
     }
   };
-  const planning = loop('planning', async () => {
-    const result = await notifyBatch({
-      db: deps.db,
-      urls: deps.urls,
-      coalesceMs: deps.coalesceMs,
-      batchSize,
-    });
-    if (result.planned > 0) wakeDispatch();
-    return result.read === batchSize;
-  });
+  const planning = loop(
+    'planning',
+    async () => {
+      const result = await notifyBatch({
+        db: deps.db,
+        urls: deps.urls,
+        coalesceMs: deps.coalesceMs,
+        batchSize,
+      });
+      // A new incident's messages do not wait for the dispatcher's next look.
+      if (result.planned > 0) dispatchWaker.wake();
+      return result.read === batchSize;
+    },
+    planningWaker,
+  );
   const dispatching = loop(
     'dispatch',
     async () =>
@@ -89,7 +82,7 @@ export const startNotifier = (deps: NotifierDeps): Notifier => {
         metrics,
         claimLimit: CLAIM_LIMIT,
       })) > 0,
-    dispatchSleepers,
+    dispatchWaker,
   );
   const tick = cron.schedule(
     CLOCK_CRON,
@@ -106,9 +99,11 @@ export const startNotifier = (deps: NotifierDeps): Notifier => {
     { noOverlap: true },
   );
   return {
+    wake: planningWaker.wake,
     stop: async () => {
       run.stopped = true;
-      for (const wake of [...sleepers]) wake();
+      planningWaker.wake();
+      dispatchWaker.wake();
       await tick.stop();
       await Promise.all([planning, dispatching]);
     },

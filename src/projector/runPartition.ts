@@ -23,6 +23,9 @@ import { renderPages, type QuarantineNotice } from './renderPages.ts';
 import { renderSla } from '../readModels/sla/renderSla.ts';
 import { checkedKeysOf, purgeWrites, type EdgePurgeQueue } from './renderPurgeKeys.ts';
 
+/** One committed batch: `others` counts its events that are not checks (what subscribers hear of). */
+export type BatchInfo = Readonly<{ partition: number; events: number; others: number; seconds: number }>;
+
 export type ProjectorDeps = Readonly<{
   db: Db;
   redis: RedisClient;
@@ -30,7 +33,7 @@ export type ProjectorDeps = Readonly<{
   urls: UrlSettings;
   batchSize: number;
   log: Logger;
-  onBatch?: (info: { partition: number; events: number; seconds: number }) => void;
+  onBatch?: (info: BatchInfo) => void;
   /** Set when an edge is purged (EDGE_PURGE): commits queue their purges in the partition's outbox. */
   edgePurge?: EdgePurgeQueue;
   /** Pages rendered (projector_renders_total). */
@@ -166,6 +169,7 @@ export const runPartition = async (
     deps.onBatch?.({
       partition: ref.partition,
       events: batch.rows.length,
+      others: batch.rows.filter((row) => row.type !== 'check.recorded').length,
       seconds: (performance.now() - batchStarted) / 1000,
     });
     // While catching up on a backlog, render at most every RENDER_EVERY_MS: the outputs show

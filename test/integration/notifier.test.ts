@@ -4,8 +4,11 @@
 import { Webhook } from 'standardwebhooks';
 import request from 'supertest';
 import { sql } from 'slonik';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { Registry } from 'prom-client';
 import { claimDue } from '../../src/notify/claimDue.ts';
+import { startNotifier } from '../../src/notify/notifier.ts';
+import { systemClock } from '../../src/shared/clock.ts';
 import type { Senders } from '../../src/notify/senders.ts';
 import { pageConfigured, monitorConfigured } from '../support/events.ts';
 import {
@@ -22,8 +25,11 @@ import {
   outbox,
   planAll,
   subscribersApp,
+  silent,
   testSenders,
+  urls,
 } from '../support/notifyFixture.ts';
+import { waitForLogHorizon } from '../support/logHorizon.ts';
 import { freshDatabase, type TestDatabase } from '../support/testEnv.ts';
 import { INGEST_TOKEN } from '../support/testServers.ts';
 
@@ -236,6 +242,34 @@ describe('notifier', () => {
       ).toEqual([index < 2 ? ['retry', 503] : ['delivered', 204]]);
       await request(app).delete(`/v1/pages/acme/subscribers/${id}`).set(auth).expect(204);
     }
+  });
+
+  it('plans and sends as soon as it is woken, not at its next look', async () => {
+    const { id } = await subscribe({ channel: 'webhook', url: receiver.url('/woken') });
+    await planAll(t); // the log so far is read: the running notifier below finds nothing to do
+    // Its loops look again only after an hour: the delivery below can only come from the wake.
+    const notifier = startNotifier({
+      db: t.db,
+      senders,
+      urls,
+      coalesceMs: 30_000,
+      log: silent,
+      registry: new Registry(),
+      clock: systemClock,
+      pollMs: 3_600_000,
+    });
+    try {
+      await vi.waitFor(async () => {
+        expect((await outbox(t)).some((r) => r.subscriber_id === id)).toBe(false);
+      });
+      await openIncident();
+      await waitForLogHorizon(t.url); // readable now, as it is to a projector that has read it
+      notifier.wake();
+      await vi.waitFor(() => expect(received('/woken')).toHaveLength(1), { timeout: 10_000 });
+    } finally {
+      await notifier.stop();
+    }
+    await request(app).delete(`/v1/pages/acme/subscribers/${id}`).set(auth).expect(204);
   });
 
   it('two notifiers planning and dispatching at once send each message once', async () => {
