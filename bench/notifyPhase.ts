@@ -10,6 +10,8 @@ import { sql } from 'slonik';
 import { z } from 'zod';
 import { appendEvents } from '../src/eventLog/appendEvents.ts';
 import { createSubscriber } from '../src/notify/operator/subscriberStore.ts';
+import { createProjectorQueue, createWake } from '../src/projector/queue.ts';
+import { createActiveVersionReader } from '../src/store/control/activeVersionReader.ts';
 import { rebuild } from '../src/projector/rebuild.ts';
 import { makeTestCertificates, startLocalReceiver } from '../test/support/localHttps.ts';
 import { projectorDeps, startBenchEnv } from './benchEnv.ts';
@@ -34,6 +36,7 @@ export const runNotifyBench = async (format: (figures: readonly Figure[]) => str
     arrivals.push(Date.now());
     res.writeHead(204).end();
   });
+  const queue = createProjectorQueue(env.redis, env.prefix);
   try {
     const at = () => new Date().toISOString();
     await appendEvents(
@@ -59,6 +62,8 @@ export const runNotifyBench = async (format: (figures: readonly Figure[]) => str
       NOTIFY_ALLOW_HOSTS: 'localhost',
       NODE_EXTRA_CA_CERTS: caFile,
     });
+    // Each append wakes the projectors as the ingest does; the worker's projector wakes its notifier.
+    const wake = createWake(queue, createActiveVersionReader(env.redis, env.prefix));
     const latencies: number[] = [];
     for (let n = 1; n <= INCIDENTS; n++) {
       const before = arrivals.length;
@@ -75,6 +80,7 @@ export const runNotifyBench = async (format: (figures: readonly Figure[]) => str
         ],
         { now: new Date() },
       );
+      await wake([PAGE]);
       while (arrivals.length < before + SUBSCRIBERS) {
         if (Date.now() - appended > 120_000) throw new Error('webhooks not all received after 120 s');
         await sleep(10);
@@ -123,6 +129,7 @@ export const runNotifyBench = async (format: (figures: readonly Figure[]) => str
       ].join('\n'),
     );
   } finally {
+    await queue.close().catch(() => undefined);
     await stopAll();
     await receiver.close();
     await env.close();
