@@ -8,7 +8,7 @@ import type { UrlSettings } from '../../projections/types.ts';
 import type { Db } from '../eventLog/createDb.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Logger } from '../shared/logger.ts';
-import { dispatchDue } from './dispatch.ts';
+import { createDispatcher } from './dispatch.ts';
 import { notifyBatch } from './notifyBatch.ts';
 import { createNotifyMetrics } from './notifyMetrics.ts';
 import { planClock } from './planClock.ts';
@@ -72,18 +72,14 @@ export const startNotifier = (deps: NotifierDeps): Notifier => {
     },
     planningWaker,
   );
-  const dispatching = loop(
-    'dispatch',
-    async () =>
-      (await dispatchDue({
-        db: deps.db,
-        senders: deps.senders,
-        log: deps.log,
-        metrics,
-        claimLimit: CLAIM_LIMIT,
-      })) > 0,
-    dispatchWaker,
-  );
+  const dispatcher = createDispatcher({
+    db: deps.db,
+    senders: deps.senders,
+    log: deps.log,
+    metrics,
+    claimLimit: CLAIM_LIMIT,
+  });
+  const dispatching = loop('dispatch', async () => (await dispatcher.run()) > 0, dispatchWaker);
   const tick = cron.schedule(
     CLOCK_CRON,
     async () => {
@@ -106,6 +102,7 @@ export const startNotifier = (deps: NotifierDeps): Notifier => {
       dispatchWaker.wake();
       await tick.stop();
       await Promise.all([planning, dispatching]);
+      await dispatcher.drain(); // the sends still in their slots are recorded before the pool closes
     },
   };
 };

@@ -7,6 +7,7 @@ import { sql } from 'slonik';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Registry } from 'prom-client';
 import { claimDue } from '../../src/notify/claimDue.ts';
+import { createDispatcher } from '../../src/notify/dispatch.ts';
 import { startNotifier } from '../../src/notify/notifier.ts';
 import { systemClock } from '../../src/shared/clock.ts';
 import type { Senders } from '../../src/notify/senders.ts';
@@ -22,6 +23,7 @@ import {
   dispatchAll,
   dispatchOnce,
   makeDue,
+  noMetrics,
   outbox,
   planAll,
   subscribersApp,
@@ -39,11 +41,18 @@ let senders: Senders;
 let app: ReturnType<typeof subscribersApp>;
 /** Answers per path: a list of statuses, the last repeated. */
 const answers = new Map<string, number[]>();
+/** Paths whose requests are held unanswered until the test ends them. */
+const held = new Map<string, (() => void)[]>();
 
 beforeAll(async () => {
   t = await freshDatabase();
   const certs = makeTestCertificates();
   receiver = await startLocalReceiver(certs, (req, res) => {
+    const holding = held.get(req.path);
+    if (holding !== undefined) {
+      holding.push(() => res.writeHead(204).end());
+      return;
+    }
     const planned = answers.get(req.path) ?? [204];
     const status = planned.length > 1 ? (planned.shift() ?? 204) : (planned[0] ?? 204);
     res.writeHead(status).end();
@@ -242,6 +251,43 @@ describe('notifier', () => {
       ).toEqual([index < 2 ? ['retry', 503] : ['delivered', 204]]);
       await request(app).delete(`/v1/pages/acme/subscribers/${id}`).set(auth).expect(204);
     }
+  });
+
+  it('lets a receiver that hangs hold one slot, not the queue: later messages go out around it', async () => {
+    held.set('/hangs', []);
+    const hanging = await subscribe({ channel: 'webhook', url: receiver.url('/hangs') });
+    const others = [await subscribe({ channel: 'webhook', url: receiver.url('/beside-1') })];
+    others.push(await subscribe({ channel: 'webhook', url: receiver.url('/beside-2') }));
+    const dispatcher = createDispatcher({
+      db: t.db,
+      senders,
+      log: silent,
+      metrics: noMetrics,
+      concurrency: 3,
+    });
+    try {
+      await openIncident();
+      await planAll(t);
+      expect(await dispatcher.run()).toBe(3); // returns with the hanging send still in its slot
+      await openIncident();
+      await planAll(t);
+      expect(await dispatcher.run()).toBe(3);
+      // Both messages to the others arrived while the first one to /hangs is still unanswered.
+      await vi.waitFor(() => {
+        expect(received('/beside-1')).toHaveLength(2);
+        expect(received('/beside-2')).toHaveLength(2);
+      });
+      expect(held.get('/hangs')).toHaveLength(2);
+    } finally {
+      for (const answer of held.get('/hangs') ?? []) answer();
+      await dispatcher.drain();
+    }
+    const rows = (await outbox(t)).filter((r) =>
+      [hanging, ...others].some(({ id }) => id === r.subscriber_id),
+    );
+    expect(rows.map((r) => r.state)).toEqual(['sent', 'sent', 'sent', 'sent', 'sent', 'sent']);
+    for (const { id } of [hanging, ...others])
+      await request(app).delete(`/v1/pages/acme/subscribers/${id}`).set(auth).expect(204);
   });
 
   it('plans and sends as soon as it is woken, not at its next look', async () => {

@@ -32,7 +32,7 @@ export const testSenders = (certs: TestCertificates): Senders => ({
   ...httpSenders({ allowHosts: parseAllowHosts('localhost'), extraCa: [certs.ca], timeoutMs: 5_000 }),
 });
 
-const noMetrics: NotifyMetrics = { onAttempt: () => undefined };
+export const noMetrics: NotifyMetrics = { onAttempt: () => undefined };
 
 /** Plans until the notifier has read the whole log; returns the outbox rows inserted. */
 export const planAll = async (t: TestDatabase): Promise<number> => {
