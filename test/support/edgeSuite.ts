@@ -1,8 +1,9 @@
 // What every shipped proxy recipe must hold, run against a real proxy in front of the service as
 // deployed (edgeTopology.ts): a private page stays private whichever way its token travels, every
 // reader is a client of its own (token throttle, live-stream cap), a client's X-Forwarded-For
-// changes nothing, and, for the caching proxies, a Redis outage leaves readers with the stale
-// answers until Redis is back, then fresh ones.
+// changes nothing, the email subscription flow works end to end (edgeSubscriptions.ts), and, for
+// the caching proxies, a Redis outage leaves readers with the stale answers until Redis is back,
+// then fresh ones.
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import {
   get,
@@ -16,6 +17,7 @@ import {
   type Topology,
 } from './edgeTopology.ts';
 import { launchChromium } from './browser.ts';
+import { edgeSubscriptionTests } from './edgeSubscriptions.ts';
 import type { ProxyProcess } from './proxyProcess.ts';
 
 type Proxy = ProxyProcess;
@@ -143,6 +145,8 @@ export const edgeSuite = (name: string, startProxy: (apiPort: number) => Promise
         for (const stream of streams) stream.close();
       }
     });
+
+    edgeSubscriptionTests(() => ({ topology, at }));
 
     if (outage)
       it(

@@ -1,12 +1,14 @@
 // The service as deployed behind a proxy: `node dist/main.js serve` with two API processes
 // (WEB_CONCURRENCY=2) and TRUST_PROXY=loopback, on a redis-server of the test's own (so it can be
-// stopped), with a public page and a private one projected. Readers reach it from chosen loopback
-// addresses (127.0.0.1, 127.0.0.2, ...), as different clients would.
+// stopped), with a public page and a private one projected, and email sign-up on through a local
+// SMTP server. Readers reach it from chosen loopback addresses (127.0.0.1, 127.0.0.2, ...), as
+// different clients would.
 import http from 'node:http';
-import { buildDist, startDist, type Build, type DistProcess } from './distProcess.ts';
+import { buildDist, startDist, type Build, type DistProcess, type LogLine } from './distProcess.ts';
 import { check, monitorConfigured, pageConfigured } from './events.ts';
 import { startProjectorEnv, type ProjectorEnv } from './projectorEnv.ts';
 import { freePort, startRedisServer, type RedisServer } from './redisServer.ts';
+import { startSmtp, type TestSmtp } from './smtpServer.ts';
 
 export const PRIVATE_TOKEN = 'vault-token-0123456789abcdef';
 /** A live stream's cap per client address and API process, small so a test reaches it. */
@@ -15,19 +17,28 @@ export const STREAMS_PER_CLIENT = 2;
 export type Answer = Readonly<{ status: number; body: string; headers: http.IncomingHttpHeaders }>;
 
 type From = Readonly<{ from?: string; headers?: Record<string, string> }>;
+type Sent = From & Readonly<{ method?: string; body?: string }>;
 
-/** GET `url` from the loopback address `from` (127.0.0.1 unless given), on a new connection. */
-export const get = (url: string, { from = '127.0.0.1', headers = {} }: From = {}): Promise<Answer> =>
+/** `method` (GET unless given) `url` from the loopback address `from` (127.0.0.1 unless given), on a new connection. */
+export const send = (
+  url: string,
+  { from = '127.0.0.1', headers = {}, method = 'GET', body }: Sent = {},
+): Promise<Answer> =>
   new Promise((resolve, reject) => {
-    const req = http.get(url, { localAddress: from, headers, agent: false }, (res) => {
-      let body = '';
+    const length = body === undefined ? {} : { 'Content-Length': String(Buffer.byteLength(body)) };
+    const options = { method, localAddress: from, headers: { ...headers, ...length }, agent: false };
+    const req = http.request(url, options, (res) => {
+      let text = '';
       res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text, headers: res.headers }));
     });
-    req.setTimeout(20_000, () => req.destroy(new Error(`GET ${url} timed out`)));
+    req.setTimeout(20_000, () => req.destroy(new Error(`${method} ${url} timed out`)));
     req.once('error', reject);
+    req.end(body);
   });
+
+export const get = (url: string, from: From = {}): Promise<Answer> => send(url, from);
 
 export type OpenStream = Readonly<{ status: number; close: () => void }>;
 
@@ -43,18 +54,28 @@ export const openStream = (url: string, from: string): Promise<OpenStream> =>
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The mail settings of the API processes (the SMTP server's address aside). */
+export const MAIL_FROM = 'Acme Status <status@mail.test>';
+
 export type Topology = Readonly<{
   /** The API's public port, for the proxy's upstream. */
   apiPort: number;
   apiUrl: string;
   redis: RedisServer;
   env: ProjectorEnv;
+  /** Where the API processes send their mail. */
+  smtp: TestSmtp;
+  /** The API processes' log lines so far: one per request (LOG_REQUESTS=all). */
+  apiLog: () => readonly LogLine[];
+  /** Resolves once the API's log holds a line that satisfies `match`; rejects after `timeoutMs`. */
+  waitForApiLine: (match: (line: LogLine) => boolean, timeoutMs: number) => Promise<LogLine>;
   project: (...events: object[]) => Promise<void>;
   close: () => Promise<void>;
 }>;
 
 export const startTopology = async (): Promise<Topology> => {
   const redis = await startRedisServer({ aof: true });
+  const smtp = await startSmtp();
   let build: Build | undefined;
   let api: DistProcess | undefined;
   let env: ProjectorEnv | undefined;
@@ -63,6 +84,7 @@ export const startTopology = async (): Promise<Topology> => {
     await api?.exited;
     await env?.close().catch(() => undefined);
     await redis.stop();
+    await smtp.close();
     await build?.remove();
   };
   try {
@@ -106,9 +128,23 @@ export const startTopology = async (): Promise<Topology> => {
       WEB_CONCURRENCY: '2',
       TRUST_PROXY: 'loopback', // as docs/deploy.md says for a proxy on the same machine
       LIVE_STREAMS_PER_CLIENT: String(STREAMS_PER_CLIENT),
+      MAIL_URL: smtp.url,
+      MAIL_FROM,
+      LOG_REQUESTS: 'all', // so a test can tell which requests reached the API, not a proxy's cache
     });
     await api.waitForLine((line) => line.msg === 'public API listening');
-    return { apiPort, apiUrl: `http://127.0.0.1:${apiPort}`, redis, env, project, close };
+    const { lines, waitForLine } = api;
+    return {
+      apiPort,
+      apiUrl: `http://127.0.0.1:${apiPort}`,
+      redis,
+      env,
+      smtp,
+      apiLog: lines,
+      waitForApiLine: waitForLine,
+      project,
+      close,
+    };
   } catch (error) {
     await close();
     throw error;
