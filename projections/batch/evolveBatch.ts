@@ -1,7 +1,8 @@
 // The first half of planning a batch (pure): page documents evolve in memory, checks are grouped
 // per monitor (dropping those of monitors that are gone), removed monitors' models are deleted,
 // and what must be rendered again is marked.
-import { evolvePageState } from '../pageState/pageState.ts';
+import { ownedPut } from '../pageState/foldPageState.ts';
+import { evolvePageStateWith } from '../pageState/pageState.ts';
 import type { Check } from '../timeline/planChecks.ts';
 import type { DeadLetter, PageState } from '../types.ts';
 import type { ProjectedEvent } from '../../src/events/storedEvent.ts';
@@ -49,6 +50,9 @@ export const evolveBatch = (
 ): EvolvedBatch => {
   const marked = new Set<string>();
   const dirty = new Set<string>();
+  // Only the batch's last state of each page is kept: its collections are copied once per batch,
+  // not once per event (a page of 5,000 incidents would copy them all for each update).
+  const evolvePageState = evolvePageStateWith(ownedPut());
   const batch: EvolvedBatch = {
     states: new Map(loaded.states),
     changed: new Set(),

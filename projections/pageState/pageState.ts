@@ -8,6 +8,15 @@ import type { PageState } from '../types.ts';
 
 const later = (a: number | null, b: number): number => (a === null ? b : Math.max(a, b));
 
+/** How an entry is set in one of a page's collections: a new copy by default (see foldPageState). */
+export type Put = <T>(
+  collection: Readonly<Record<string, T>>,
+  key: string,
+  value: T,
+) => Readonly<Record<string, T>>;
+
+const copyWith: Put = (collection, key, value) => ({ ...collection, [key]: value });
+
 /** Advances `updatedAt` to `atMs`; the fast path for check.recorded, which changes nothing else. */
 export const touchUpdatedAt = (state: PageState | null, atMs: number): PageState | null =>
   state === null || state.deleted || (state.updatedAt !== null && state.updatedAt >= atMs)
@@ -46,45 +55,52 @@ const configure = (state: PageState | null, event: ProjectedEventOf<'page.config
   return { ...state, settings, deleted: false, updatedAt: later(state.updatedAt, at) };
 };
 
-export const evolvePageState = (state: PageState | null, event: ProjectedEvent): PageState | null => {
-  if (event.type === 'page.configured') return configure(state, event);
-  if (state === null || state.deleted) return state; // events of an unknown or deleted page change nothing
-  const page: PageState = { ...state, updatedAt: later(state.updatedAt, event.at) };
-  switch (event.type) {
-    case 'page.deleted':
-      return { ...page, deleted: true, monitors: {}, incidents: {}, maintenances: {} };
-    case 'check.recorded':
-      return page;
-    case 'monitor.configured': {
-      const { monitor_id, name, type, impact, position, sla_target } = event.data;
-      const monitor = {
-        id: monitor_id,
-        name,
-        type,
-        impact,
-        position: position ?? null,
-        ...(sla_target === undefined ? {} : { slaTarget: sla_target }),
-      };
-      return { ...page, monitors: { ...page.monitors, [String(monitor_id)]: monitor } };
+export type PageEvolve = (state: PageState | null, event: ProjectedEvent) => PageState | null;
+
+/** The page's evolve, with `put` setting entries of its collections. */
+export const evolvePageStateWith =
+  (put: Put): PageEvolve =>
+  (state, event) => {
+    if (event.type === 'page.configured') return configure(state, event);
+    if (state === null || state.deleted) return state; // events of an unknown or deleted page change nothing
+    const page: PageState = { ...state, updatedAt: later(state.updatedAt, event.at) };
+    switch (event.type) {
+      case 'page.deleted':
+        return { ...page, deleted: true, monitors: {}, incidents: {}, maintenances: {} };
+      case 'check.recorded':
+        return page;
+      case 'monitor.configured': {
+        const { monitor_id, name, type, impact, position, sla_target } = event.data;
+        const monitor = {
+          id: monitor_id,
+          name,
+          type,
+          impact,
+          position: position ?? null,
+          ...(sla_target === undefined ? {} : { slaTarget: sla_target }),
+        };
+        return { ...page, monitors: put(page.monitors, String(monitor_id), monitor) };
+      }
+      case 'monitor.removed': {
+        const { [String(event.data.monitor_id)]: _removed, ...monitors } = page.monitors;
+        return { ...page, monitors };
+      }
+      case 'incident.opened':
+      case 'incident.updated': {
+        const id = event.data.incident_id;
+        const doc = evolveIncident(page.incidents[id] ?? null, event);
+        return doc === null ? page : { ...page, incidents: put(page.incidents, id, doc) };
+      }
+      case 'maintenance.scheduled':
+      case 'maintenance.updated':
+      case 'maintenance.started':
+      case 'maintenance.completed':
+      case 'maintenance.cancelled': {
+        const id = event.data.maintenance_id;
+        const doc = evolveMaintenance(page.maintenances[id] ?? null, event);
+        return doc === null ? page : { ...page, maintenances: put(page.maintenances, id, doc) };
+      }
     }
-    case 'monitor.removed': {
-      const { [String(event.data.monitor_id)]: _removed, ...monitors } = page.monitors;
-      return { ...page, monitors };
-    }
-    case 'incident.opened':
-    case 'incident.updated': {
-      const id = event.data.incident_id;
-      const doc = evolveIncident(page.incidents[id] ?? null, event);
-      return doc === null ? page : { ...page, incidents: { ...page.incidents, [id]: doc } };
-    }
-    case 'maintenance.scheduled':
-    case 'maintenance.updated':
-    case 'maintenance.started':
-    case 'maintenance.completed':
-    case 'maintenance.cancelled': {
-      const id = event.data.maintenance_id;
-      const doc = evolveMaintenance(page.maintenances[id] ?? null, event);
-      return doc === null ? page : { ...page, maintenances: { ...page.maintenances, [id]: doc } };
-    }
-  }
-};
+  };
+
+export const evolvePageState = evolvePageStateWith(copyWith);
