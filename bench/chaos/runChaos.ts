@@ -17,13 +17,8 @@ import { elevenApiPaths } from '../../test/support/apiPaths.ts';
 import { startPgCluster } from '../../test/support/pgCluster.ts';
 import { freePort, startRedisServer } from '../../test/support/redisServer.ts';
 import { startFleet, waitForHttp, type Fleet } from './processes.ts';
-import {
-  leasedMessages,
-  notifierAtHead,
-  notifyFindings,
-  waitForOutboxDrained,
-  type Cause,
-} from './notifyChecks.ts';
+import type { Cause } from './classifyDeliveries.ts';
+import { leasedMessages, notifierAtHead, notifyFindings, waitForOutboxDrained } from './notifyChecks.ts';
 import type { ChaosReport } from './report.ts';
 import { startReceivers } from './subscribers.ts';
 import { monitorsOf, PAGES, startAgent, startReaders } from './traffic.ts';

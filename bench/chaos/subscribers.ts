@@ -96,6 +96,21 @@ const create = async (ingestUrl: string, token: string, wanted: Wanted): Promise
   throw new Error('the operator API did not take the subscribers');
 };
 
+/** Whether a webhook delivery verifies with the standardwebhooks package and the subscriber's secret. */
+const verifies = (subscriber: ChaosSubscriber, request: ReceivedRequest): boolean => {
+  if (subscriber.secret === undefined) return false;
+  try {
+    new Webhook(subscriber.secret).verify(request.body, {
+      'webhook-id': String(request.headers['webhook-id']),
+      'webhook-timestamp': String(request.headers['webhook-timestamp']),
+      'webhook-signature': String(request.headers['webhook-signature']),
+    });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 export const startReceivers = async (dir: string): Promise<ChaosReceivers> => {
   const certs = makeTestCertificates();
   const caFile = join(dir, 'notify-ca.pem');
@@ -139,19 +154,4 @@ export const startReceivers = async (dir: string): Promise<ChaosReceivers> => {
       await chat.close();
     },
   };
-};
-
-/** Whether a webhook delivery verifies with the standardwebhooks package and the subscriber's secret. */
-const verifies = (subscriber: ChaosSubscriber, request: ReceivedRequest): boolean => {
-  if (subscriber.secret === undefined) return false;
-  try {
-    new Webhook(subscriber.secret).verify(request.body, {
-      'webhook-id': String(request.headers['webhook-id']),
-      'webhook-timestamp': String(request.headers['webhook-timestamp']),
-      'webhook-signature': String(request.headers['webhook-signature']),
-    });
-    return true;
-  } catch {
-    return false;
-  }
 };
