@@ -1,4 +1,6 @@
 // The chaos run's table (README, "Reliability").
+import { notifyPassed, type NotifyFindings } from './notifyChecks.ts';
+
 export type ChaosReport = Readonly<{
   seconds: number;
   faults: ReadonlyMap<string, number>;
@@ -20,6 +22,7 @@ export type ChaosReport = Readonly<{
   staleVersions: number;
   modelKeys: number;
   modelsDiffering: number;
+  notify: NotifyFindings;
 }>;
 
 export const passed = (r: ChaosReport): boolean =>
@@ -32,7 +35,8 @@ export const passed = (r: ChaosReport): boolean =>
   r.lagEvents === 0 &&
   r.modelsDiffering === 0 &&
   r.staleVersions === 0 &&
-  r.modelKeys > 0;
+  r.modelKeys > 0 &&
+  notifyPassed(r.notify);
 
 export const formatReport = (r: ChaosReport): string => {
   const faults = [...r.faults].map(([name, n]) => `${name} ×${n}`).join(', ');
@@ -50,6 +54,7 @@ export const formatReport = (r: ChaosReport): string => {
     ['events appended / projected (lag)', `${r.eventsAppended} / ${r.eventsProjected} (${r.lagEvents})`],
     ['stale versions left in Redis', String(r.staleVersions)],
     ['read-model keys compared / differing', `${r.modelKeys} / ${r.modelsDiffering}`],
+    ...notifyRows(r.notify),
     ['result', passed(r) ? 'PASS' : 'FAIL'],
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
@@ -58,4 +63,25 @@ export const formatReport = (r: ChaosReport): string => {
     `| ${'-'.repeat(width)} | ----- |`,
     ...rows.map(([k, v]) => `| ${k.padEnd(width)} | ${v} |`),
   ].join('\n');
+};
+
+const notifyRows = (n: NotifyFindings): [string, string][] => {
+  const causes = [...n.causes].map(([cause, k]) => `${cause} ×${k}`).join(', ');
+  return [
+    ['subscribers (of which Slack / Discord)', `${n.subscribers} (${n.chatSubscribers})`],
+    ['outbox rows: sent / coalesced / unsettled', `${n.rows}: ${n.sent} / ${n.coalesced} / ${n.unsettled}`],
+    ['notifier checkpoint at the log head', n.checkpointAtHead ? 'yes' : 'no'],
+    ['deliveries received', String(n.received)],
+    ['webhooks failing standardwebhooks verification', String(n.unverified)],
+    ['chat bodies refused by the stand-ins', String(n.chatRefused)],
+    ['deliveries not a sent message of their subscriber', String(n.foreign)],
+    ['sent messages never received', String(n.missing)],
+    [
+      'messages received more than once (extra receipts)',
+      `${n.duplicated} (${n.extraReceipts})${causes === '' ? '' : `: ${causes}`}`,
+    ],
+    ['duplicated webhooks with one webhook-id', `${n.duplicatedWebhooksSameId} of ${n.duplicatedWebhooks}`],
+    ['one body under two ids, or one id with two bodies', String(n.idMismatches)],
+    ['deliveries after the clean rebuild', String(n.afterRebuild)],
+  ];
 };

@@ -1,12 +1,15 @@
 // The chaos run (README, "Reliability"): the real processes against a Redis (AOF on) and a
 // PostgreSQL cluster of its own, steady ingest and reads, and faults one after another: workers,
 // the API and a rebuild SIGKILLed at random points, Redis restarted (once after FLUSHALL),
-// PostgreSQL restarted, Redis frozen for 10 s. Then: lag 0, and the models equal a clean rebuild.
+// PostgreSQL restarted, Redis frozen for 10 s; subscribers on every page hear of the incidents.
+// Then: lag 0, the models equal a clean rebuild, every notification was sent and received, twice
+// only where a crash or a failed attempt left it in flight, and the rebuild sent nothing.
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
+import { appendEvents } from '../../src/eventLog/appendEvents.ts';
 import { createDb } from '../../src/eventLog/createDb.ts';
 import { readActive } from '../../src/store/control/versions.ts';
 import { migrate, withDatabase } from '../../src/eventLog/migrate.ts';
@@ -14,7 +17,10 @@ import { elevenApiPaths } from '../../test/support/apiPaths.ts';
 import { startPgCluster } from '../../test/support/pgCluster.ts';
 import { freePort, startRedisServer } from '../../test/support/redisServer.ts';
 import { startFleet, waitForHttp, type Fleet } from './processes.ts';
+import type { Cause } from './classifyDeliveries.ts';
+import { leasedMessages, notifierAtHead, notifyFindings, waitForOutboxDrained } from './notifyChecks.ts';
 import type { ChaosReport } from './report.ts';
+import { startReceivers } from './subscribers.ts';
 import { monitorsOf, PAGES, startAgent, startReaders } from './traffic.ts';
 import { compareWithRebuild, logCounts, staleVersions, waitForLagZero } from './verify.ts';
 
@@ -37,6 +43,7 @@ export const runChaos = async (options: ChaosOptions = {}): Promise<ChaosReport 
   const logFile = join(dir, 'processes.log');
   const redis = await startRedisServer({ aof: true });
   const pg = await startPgCluster();
+  const receivers = await startReceivers(dir);
   let fleet: Fleet | null = null;
   try {
     const dbUrl = withDatabase(pg.url, 'chaos');
@@ -54,6 +61,9 @@ export const runChaos = async (options: ChaosOptions = {}): Promise<ChaosReport 
         PROJECTOR_PARTITIONS: '4',
         PUBLIC_BASE_URL: URLS.baseUrl,
         LOG_LEVEL: 'warn',
+        // The subscribers' receivers are on this machine, under a CA of the run's own.
+        NOTIFY_ALLOW_HOSTS: 'localhost',
+        NODE_EXTRA_CA_CERTS: receivers.caFile,
       },
       logFile,
     );
@@ -64,15 +74,24 @@ export const runChaos = async (options: ChaosOptions = {}): Promise<ChaosReport 
     const api = `http://127.0.0.1:${apiPort}`;
     await waitForHttp(`${api}/healthz`);
     const started = Date.now();
-    const agent = startAgent(`http://127.0.0.1:${ingestPort}`, TOKEN, 200);
+    const ingest = `http://127.0.0.1:${ingestPort}`;
+    const agent = startAgent(ingest, TOKEN, 200, () => receivers.subscribe(ingest, TOKEN));
     const paths = PAGES.flatMap((page, p) => elevenApiPaths(page, monitorsOf(p)[0]!));
     const readers = startReaders(api, paths);
+    await agent.ready;
+    progress(`${receivers.subscribers.length} subscribers`);
+    // What a crash left claimed and unrecorded may be sent again: noted just after each.
+    const inFlight = new Map<string, Cause>();
+    const noteInFlight = async (cause: Cause) => {
+      for (const id of await leasedMessages(dbUrl)) if (!inFlight.has(id)) inFlight.set(id, cause);
+    };
 
     const admin = redis.admin(); // disconnected by redis.stop()
     const restartWorker = async () => {
       const name = Math.random() < 0.5 ? 'worker-1' : 'worker-2';
       await sleep(between(0, 1000)); // a random point: mid-batch, mid-render or idle
       await processes.kill(name);
+      await noteInFlight('worker SIGKILL');
       processes.start('work', name);
     };
     // Redis is flushed early, then a rebuild is killed: the killed rebuild's lock expires and its
@@ -115,7 +134,13 @@ export const runChaos = async (options: ChaosOptions = {}): Promise<ChaosReport 
       ],
       ['Redis restart (AOF)', () => redis.restart()],
       ['worker SIGKILL', restartWorker],
-      ['PostgreSQL restart', () => pg.restart()],
+      [
+        'PostgreSQL restart',
+        async () => {
+          await pg.restart();
+          await noteInFlight('PostgreSQL restart');
+        },
+      ],
       [
         'Redis SIGSTOP 10 s',
         async () => {
@@ -151,7 +176,10 @@ export const runChaos = async (options: ChaosOptions = {}): Promise<ChaosReport 
     const client = new Redis(redis.url, { maxRetriesPerRequest: null });
     try {
       const status = await waitForLagZero(db, client, PREFIX, 180_000);
-      progress(`lag ${status.lag_events}; stopping the processes`);
+      progress(`lag ${status.lag_events}; waiting for the outbox to drain`);
+      // A message in flight at the last crash waits out its lease (60 s) before it is sent again.
+      await waitForOutboxDrained(db, 180_000);
+      progress('stopping the processes');
       const log = await logCounts(db);
       // A killed rebuild's version is collected by the next worker start once its lock expires.
       let stale = await staleVersions(client, PREFIX);
@@ -162,6 +190,34 @@ export const runChaos = async (options: ChaosOptions = {}): Promise<ChaosReport 
       for (const name of ['worker-1', 'worker-2', 'api']) await processes.kill(name, 'SIGTERM');
       progress('comparing with a clean rebuild');
       const comparison = await compareWithRebuild(db, client, PREFIX, URLS);
+      progress('a worker after the rebuild: it must send nothing');
+      const receivedBefore = receivers.received().length;
+      processes.start('work', 'worker-1');
+      // Something new to read: once its notifier has passed it, it has seen the whole log.
+      const at = new Date();
+      await appendEvents(
+        db,
+        [
+          {
+            type: 'page.configured',
+            page: 'chaos-after',
+            at: at.toISOString(),
+            data: { title: 'After', plan: 'growth' },
+          },
+        ],
+        { now: at },
+      );
+      for (const waitFrom = Date.now(); !(await notifierAtHead(db)) && Date.now() - waitFrom < 60_000;)
+        await sleep(200);
+      await sleep(2000); // a dispatcher round for anything it might have planned
+      await processes.kill('worker-1', 'SIGTERM');
+      const notify = await notifyFindings(
+        db,
+        receivers,
+        inFlight,
+        receivers.received().length - receivedBefore,
+      );
+      for (const line of receivers.chatRefused().slice(0, 5)) progress(`chat refused: ${line}`);
       const all = [agent.stats, readers.stats];
       const statusCount = (match: (s: number) => boolean) =>
         all.reduce((n, s) => n + [...s.byStatus].filter(([c]) => match(c)).reduce((a, [, k]) => a + k, 0), 0);
@@ -186,6 +242,7 @@ export const runChaos = async (options: ChaosOptions = {}): Promise<ChaosReport 
         staleVersions: stale.length,
         modelKeys: comparison.keys,
         modelsDiffering: comparison.differing.length,
+        notify,
       };
     } finally {
       client.disconnect();
@@ -193,6 +250,7 @@ export const runChaos = async (options: ChaosOptions = {}): Promise<ChaosReport 
     }
   } finally {
     await fleet?.stopAll();
+    await receivers.close();
     await redis.stop();
     await pg.stop();
   }

@@ -47,6 +47,14 @@ const timed = async (stats: TrafficStats, what: string, request: () => Promise<R
   }
 };
 
+export const monitorName = (monitorId: number) => `Monitor ${monitorId}`;
+
+/** Incident k (on page p) names no component, p's first monitor or its second, in turn. */
+const incidentComponents = (p: number, k: number): string[] => {
+  const nth = k % 3;
+  return nth === 0 ? [] : [monitorName(monitorIds(p)[nth - 1]!)];
+};
+
 /** The configuration every page starts with (ids make resending harmless). */
 const setupEvents = (at: string) =>
   PAGES.flatMap((page, p) => [
@@ -62,7 +70,7 @@ const setupEvents = (at: string) =>
       type: 'monitor.configured',
       page,
       at,
-      data: { monitor_id: monitorId, name: `Monitor ${monitorId}` },
+      data: { monitor_id: monitorId, name: monitorName(monitorId) },
     })),
   ]);
 
@@ -82,38 +90,55 @@ const batchOf = (n: number, at: string) => {
       },
     })),
   );
-  // Incident k opens at batch 40k + 20 and is resolved at batch 40k + 40, on page k mod 4.
-  if (n % 20 === 0) {
-    const k = Math.floor((n - 20) / 40);
-    const page = PAGES[k % PAGES.length]!;
+  // Incident k opens at batch 20k + 10, is updated 5 batches later and resolved 10 batches later,
+  // on page k mod 4, naming no component, its page's first or its second monitor as k mod 3 says
+  // (subscribers scoped to components hear of some of them only).
+  if (n % 5 === 0 && n >= 10) {
+    const k = Math.floor((n - 10) / 20);
+    const p = k % PAGES.length;
+    const page = PAGES[p]!;
     const incident_id = `inc-${k}`;
-    events.push(
-      n % 40 === 20
-        ? {
-            id: `inc-${n}`,
-            type: 'incident.opened',
-            page,
-            at,
-            data: { incident_id, title: 'Slow', message: 'Looking' },
-          }
-        : {
-            id: `inc-${n}`,
-            type: 'incident.updated',
-            page,
-            at,
-            data: { incident_id, state: 'resolved', message: 'Fixed' },
-          },
-    );
+    const step = (n - 10) % 20;
+    if (step === 0)
+      events.push({
+        id: `inc-${n}`,
+        type: 'incident.opened',
+        page,
+        at,
+        data: { incident_id, title: 'Slow', message: 'Looking', components: incidentComponents(p, k) },
+      });
+    else if (step === 5 || step === 10)
+      events.push({
+        id: `inc-${n}`,
+        type: 'incident.updated',
+        page,
+        at,
+        data:
+          step === 5
+            ? { incident_id, state: 'identified', message: 'Found the cause' }
+            : { incident_id, state: 'resolved', message: 'Fixed' },
+      });
   }
   return events;
 };
 
 export type Agent = Readonly<{ stop: () => Promise<void>; stats: TrafficStats }>;
 
-/** Sends a batch every `everyMs` until stopped; each batch is resent until it is accepted. */
-export const startAgent = (ingestUrl: string, token: string, everyMs: number): Agent => {
+/**
+ * Sends the pages' configuration, awaits `afterSetup` (subscribers are made then: they hear only
+ * of what is appended after), then a batch every `everyMs` until stopped; each batch is resent
+ * until it is accepted.
+ */
+export const startAgent = (
+  ingestUrl: string,
+  token: string,
+  everyMs: number,
+  afterSetup: () => Promise<void> = () => Promise.resolve(),
+): Agent & { ready: Promise<void> } => {
   const stats = emptyStats();
   let running = true;
+  let setUp: () => void = () => undefined;
+  const ready = new Promise<void>((resolve) => (setUp = resolve));
   const send = async (events: object[]) => {
     stats.eventsSent += events.length;
     for (;;) {
@@ -136,6 +161,8 @@ export const startAgent = (ingestUrl: string, token: string, everyMs: number): A
   };
   const loop = (async () => {
     await send(setupEvents(new Date(Date.now() - 60_000).toISOString()));
+    await afterSetup();
+    setUp();
     for (let n = 1; running; n += 1) {
       const started = Date.now();
       await send(batchOf(n, new Date().toISOString()));
@@ -144,6 +171,8 @@ export const startAgent = (ingestUrl: string, token: string, everyMs: number): A
   })();
   return {
     stats,
+    // Rejects when the setup failed (the loop ended with it).
+    ready: Promise.race([ready, loop]),
     stop: async () => {
       running = false;
       await loop;

@@ -1,18 +1,18 @@
 // The notifier inside real `npm run work` processes: one SIGKILLed after a webhook went out but
 // before the attempt was recorded leaves a retry of the same message (same webhook-id); a flushed
 // Redis, a read-model rebuild (`npm run rebuild`) and a restart send nothing new.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ServerResponse } from 'node:http';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import request from 'supertest';
 import { sql } from 'slonik';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { RedisClient } from '../../src/store/redisClient.ts';
+import { killChild as kill, waitFor } from '../support/childProcesses.ts';
 import { monitorConfigured, pageConfigured } from '../support/events.ts';
 import {
   makeTestCertificates,
@@ -71,21 +71,6 @@ afterAll(async () => {
   await t.close();
 });
 
-const waitFor = async (what: string, done: () => Promise<boolean> | boolean) => {
-  for (const started = Date.now(); Date.now() - started < 60_000;) {
-    if (await done()) return;
-    await sleep(100);
-  }
-  throw new Error(`timed out waiting for ${what}`);
-};
-const kill = (child: ChildProcess, signal: NodeJS.Signals) =>
-  new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve();
-    else {
-      child.once('exit', () => resolve());
-      child.kill(signal);
-    }
-  });
 const runRebuild = () =>
   new Promise<number | null>((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'rebuild'], {

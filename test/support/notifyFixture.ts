@@ -85,3 +85,10 @@ export const outbox = async (t: TestDatabase) => [
 export const makeDue = async (t: TestDatabase): Promise<void> => {
   await t.db.query(sql.unsafe`UPDATE notifications SET due_at = now() WHERE state = 'pending'`);
 };
+
+/** Whether the notifier's checkpoint has reached the last event in the log. */
+export const notifierAtHead = async (t: TestDatabase): Promise<boolean> =>
+  t.db.oneFirst(sql.type(z.object({ caught: z.boolean() }))`
+    SELECT coalesce(split_part(c.checkpoint, ':', 2)::bigint >= (SELECT max(position) FROM event_log), false)
+      AS caught
+    FROM (SELECT 1) one LEFT JOIN notifier_checkpoints c ON true`);

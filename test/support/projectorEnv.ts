@@ -12,6 +12,7 @@ import { takeRebuildLock } from '../../src/store/control/rebuildLock.ts';
 import { activate, createVersion, readActive } from '../../src/store/control/versions.ts';
 import { createRedis } from '../../src/runtime/clients.ts';
 import { waitForLogHorizon } from './logHorizon.ts';
+import { URLS } from './testUrls.ts';
 import { dropRedisPrefix, freshDatabase, freshRedisPrefix, testRedis, type TestDatabase } from './testEnv.ts';
 
 export type ProjectorEnv = {
@@ -28,7 +29,7 @@ export type ProjectorEnv = {
   close: () => Promise<void>;
 };
 
-export const URLS = { baseUrl: 'http://status.test', pageUrlTemplate: '{base_url}/s/{slug}' } as const;
+export { URLS } from './testUrls.ts';
 
 /** A client of a server the test may stop: its reconnect errors are expected, not unhandled. */
 const ownRedis = (url: string): RedisClient => {

@@ -4,7 +4,8 @@ import { scanKeys } from '../../src/store/scanKeys.ts';
 import { decodeAvailability } from '../../projections/availability/codec.ts';
 import { pageKeys } from './pageKeys.ts';
 import { partitionOf } from '../../src/shared/pageHash.ts';
-import { URLS, type ProjectorEnv } from './projectorEnv.ts';
+import type { ProjectorEnv } from './projectorEnv.ts';
+import { URLS } from './testUrls.ts';
 import { createPageReads } from '../../src/readModels/pageReads.ts';
 import { assembleChart, type ChartModel } from '../../src/readModels/charts/routes.ts';
 
