@@ -31,7 +31,8 @@ const subscribe = async (body: Record<string, unknown>) =>
         .send(body)
     ).body as { id: string }
   ).id;
-const tick = (atMs: number) => planClock({ db: t.db, urls, coalesceMs: 30_000 }, atMs);
+// Chunks of 2 subscribers: the page's few are planned over several chunks.
+const tick = (atMs: number) => planClock({ db: t.db, urls, coalesceMs: 30_000, subscriberChunk: 2 }, atMs);
 const typesOf = async (subscriber: string) =>
   (await outbox(t)).filter((r) => r.subscriber_id === subscriber).map((r) => [r.source, r.type, r.state]);
 
