@@ -25,7 +25,9 @@ const dkimOf = (settings: MailSettings) =>
         dkim: {
           domainName: settings.dkim.domain,
           keySelector: settings.dkim.selector,
-          privateKey: settings.dkim.privateKey,
+          // nodemailer hands the key to crypto's sign() as is, which takes a KeyObject; its types
+          // name strings only.
+          privateKey: settings.dkim.privateKey as unknown as string,
           headerFieldNames: DKIM_HEADER_FIELDS,
         },
       }
