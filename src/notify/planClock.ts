@@ -1,7 +1,8 @@
 // The clock's side of the notifier, run by a tick: maintenance reminders, starts and completions
 // (clockNotices), and monitor states that have held for their page's state_hold_seconds. The
 // outbox's key makes each fact single however many ticks, or notifiers, see it. Subscribers are
-// read, planned and written a chunk at a time, like the log's batches.
+// read, planned and written a chunk at a time, like the log's batches; a maintenance's fact already
+// planned is not addressed again by the next ticks.
 import { sql, type CommonQueryMethods, type DatabasePool } from 'slonik';
 import { z } from 'zod';
 import { clockNotices } from '../../projections/notify/clockNotices.ts';
@@ -68,7 +69,27 @@ const planMaintenances = async (deps: PlanClockDeps, nowMs: number): Promise<num
         dueAt: moment,
       });
   }
-  return planForSubscribers(deps.db, deps, notices);
+  // Each fact is planned whole in one transaction: once it has rows, the ticks of its 15 minutes of
+  // news skip it instead of addressing every subscriber again every 5 s.
+  const planned = await plannedSources(
+    deps.db,
+    notices.map(({ notice }) => notice.source),
+  );
+  let inserted = 0;
+  for (const notice of notices.filter(({ notice }) => !planned.has(notice.source)))
+    inserted += await deps.db.transaction((tx) => planForSubscribers(tx, deps, [notice]));
+  return inserted;
+};
+
+const Source = z.object({ source: z.string() });
+
+/** Those of `sources` the outbox has rows of (a probe of its key each). */
+const plannedSources = async (db: CommonQueryMethods, sources: readonly string[]): Promise<Set<string>> => {
+  if (sources.length === 0) return new Set();
+  const rows = await db.any(sql.type(Source)`
+    SELECT s.source FROM unnest(${sql.array([...sources], 'text')}) AS s(source)
+    WHERE EXISTS (SELECT 1 FROM notifications n WHERE n.source = s.source)`);
+  return new Set(rows.map((row) => row.source));
 };
 
 const planMonitors = async (deps: PlanClockDeps, nowMs: number): Promise<number> => {
