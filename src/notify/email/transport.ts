@@ -43,7 +43,7 @@ const statusOf = (response: unknown): number | null => {
  * handshakes between an incident and its last mail. The query of MAIL_URL (`?pool=false`,
  * `?maxConnections=10`) overrides these: nodemailer merges the URL's parameters over them.
  */
-export const SMTP_POOL = { pool: true, maxConnections: 5, maxMessages: 1000 } as const;
+const SMTP_POOL = { pool: true, maxConnections: 5, maxMessages: 1000 } as const;
 
 const smtpTransport = (url: string, settings: MailSettings): MailTransport => {
   const transporter = nodemailer.createTransport({ url, ...SMTP_POOL, ...dkimOf(settings) });
