@@ -34,6 +34,7 @@ const SECTIONS: Record<string, string> = {
   hostile: 'Hostile and careless clients against one API process (defaults; npm run bench -- --only hostile)',
   procs: 'Processes: compiled startup and WEB_CONCURRENCY',
   notify: 'Notifications: append → webhook received, rebuild and replay',
+  notifyMail: 'Email notifications: one incident update to many subscribers, through a local SMTP server',
   integrations:
     'Integrations: an Alertmanager notification of 1,000 alerts (npm run bench -- --only integrations)',
   edge: 'Edge: the demo page behind Varnish (deploy/varnish/default.vcl), a herd of 64 connections',

@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [--only http|stream|load|edge|hostile|integrations | --scale]`: every figure beside a baseline measured in the
+// `npm run bench [-- --quick] [--only http|stream|load|edge|hostile|integrations|notify|notify-mail | --scale]`: every figure beside a baseline measured in the
 // same run, in an isolated environment (a fresh database sp_bench_<random> and a Redis prefix of
 // its own, both removed at the end). Prints a table; a full run writes bench/results/latest.json.
 // `--only http` (or `stream`) loads and projects the demo page and runs that phase alone; it prints
@@ -36,6 +36,7 @@ import { httpUnderLoad } from './httpUnderLoad.ts';
 import { runHostile } from './hostilePhase.ts';
 import { ingestPhase } from './ingestPhase.ts';
 import { runIntegrationsBench } from './integrationsPhase.ts';
+import { runNotifyMailBench } from './notifyMailPhase.ts';
 import { runNotifyBench } from './notifyPhase.ts';
 import { procsPhase } from './procsPhase.ts';
 import { memoryPhase, rebuildPhase } from './rebuildPhase.ts';
@@ -67,6 +68,11 @@ if (values.scale) {
 if (values.only === 'notify') {
   // Alone, in an environment of its own (bench/notifyPhase.ts).
   await runNotifyBench(formatTable);
+  process.exit(0);
+}
+if (values.only === 'notify-mail') {
+  // Alone, in an environment of its own (bench/notifyMailPhase.ts).
+  await runNotifyMailBench(values.quick, formatTable);
   process.exit(0);
 }
 if (values.only === 'integrations') {

@@ -2,21 +2,31 @@
 // transaction insert the outbox rows, the monitors' tracked states and the moved checkpoint. The
 // checkpoint row is locked and compared with the one the batch was read from: a second notifier
 // that got there first makes this batch a no-op, and a crash before the commit plans it again.
+// The notices are computed once; the subscribers are read, planned and written a chunk at a time.
 import { isNews } from '../../projections/notify/isNews.ts';
 import { incidentThread } from '../../projections/notify/notice.ts';
-import { planLogBatch, type NotifyEvent } from '../../projections/notify/planLogBatch.ts';
+import { planChunk } from '../../projections/notify/planChunk.ts';
+import { logBatchNotices, type NotifyEvent } from '../../projections/notify/planLogBatch.ts';
 import type { UrlSettings } from '../../projections/types.ts';
 import type { Db } from '../eventLog/createDb.ts';
 import { formatCheckpoint, readAfter } from '../eventLog/readAfter.ts';
 import { parseRows } from '../projector/parseRows.ts';
-import { activeSubscribers } from './activeSubscribers.ts';
 import { insertPlanned } from './insertPlanned.ts';
 import { loadNotifyPages } from './loadNotifyPages.ts';
 import { lockCheckpoint, readCheckpoint, saveCheckpoint } from './notifierCheckpoint.ts';
+import { subscribedPages } from './subscribedPages.ts';
+import { forEachSubscriberChunk, SUBSCRIBER_CHUNK } from './subscriberChunks.ts';
 import { readThreadHeads } from './threadHeads.ts';
 import { readTracked, writeTracked } from './trackedMonitors.ts';
 
-export type NotifyBatchDeps = Readonly<{ db: Db; urls: UrlSettings; coalesceMs: number; batchSize: number }>;
+export type NotifyBatchDeps = Readonly<{
+  db: Db;
+  urls: UrlSettings;
+  coalesceMs: number;
+  batchSize: number;
+  /** Subscribers planned at once (SUBSCRIBER_CHUNK). */
+  subscriberChunk?: number;
+}>;
 
 /** `read`: log rows read (0: caught up); `planned`: outbox rows inserted; `fenced`: another notifier moved first. */
 export type BatchResult = Readonly<{ read: number; planned: number; fenced: boolean }>;
@@ -40,8 +50,7 @@ export const notifyBatch = async (deps: NotifyBatchDeps): Promise<BatchResult> =
         .filter(({ event, recordedAt }) => event.type !== 'check.recorded' && isNews(event.at, recordedAt))
         .map(({ event }) => event.page),
     );
-    const subscribers = await activeSubscribers(tx, newsPages);
-    const planned = new Set(subscribers.keys());
+    const planned = new Set(await subscribedPages(tx, newsPages));
     // Only pages somebody hears from are folded; checks move the monitors' tracked states.
     const events = all.filter(({ event }) => event.type === 'check.recorded' || planned.has(event.page));
     const threads = unique(
@@ -56,17 +65,19 @@ export const notifyBatch = async (deps: NotifyBatchDeps): Promise<BatchResult> =
         ? [{ page: event.page, monitorId: event.data.monitor_id }]
         : [],
     );
-    const plan = planLogBatch({
+    const { notices, monitors } = logBatchNotices({
       events,
       pages: await loadNotifyPages(tx, [...planned], from),
-      subscribers,
-      heads: await readThreadHeads(tx, threads),
       monitors: await readTracked(tx, checks),
       urls: deps.urls,
-      coalesceMs: deps.coalesceMs,
     });
-    const inserted = await insertPlanned(tx, plan.rows);
-    await writeTracked(tx, plan.monitors);
+    let inserted = 0;
+    const noticePages = unique(notices.map(({ slug }) => slug));
+    await forEachSubscriberChunk(tx, noticePages, deps.subscriberChunk ?? SUBSCRIBER_CHUNK, async (chunk) => {
+      const heads = await readThreadHeads(tx, threads, chunk.ids);
+      inserted += await insertPlanned(tx, planChunk(notices, chunk.byPage, heads, deps.coalesceMs));
+    });
+    await writeTracked(tx, monitors);
     await saveCheckpoint(tx, scannedTo);
     return { read: rows.length, planned: inserted, fenced: false };
   });

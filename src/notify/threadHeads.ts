@@ -18,17 +18,23 @@ const HeadRow = z.object({
   carries: z.number(),
 });
 
-/** The heads of `threads` (each names its page): the newest message (not a coalesced record). */
+/**
+ * The heads of `threads` (each names its page) for some subscribers (a chunk of the planner's):
+ * the newest message (not a coalesced record).
+ */
 export const readThreadHeads = async (
   tx: CommonQueryMethods,
   threads: readonly string[],
+  subscriberIds: readonly string[],
 ): Promise<Map<string, ThreadHead>> => {
   const heads = new Map<string, ThreadHead>();
-  if (threads.length === 0) return heads;
+  if (threads.length === 0 || subscriberIds.length === 0) return heads;
+  const ofChunk = sql.fragment`thread = ANY(${sql.array([...threads], 'text')})
+    AND subscriber_id = ANY(${sql.array([...subscriberIds], 'text')})`;
   // Lock the open ones first: one claimed before the lock reads as not open below.
   await tx.query(sql.unsafe`
     SELECT 1 FROM notifications
-    WHERE thread = ANY(${sql.array([...threads], 'text')}) AND state = 'pending' AND attempts = 0
+    WHERE ${ofChunk} AND state = 'pending' AND attempts = 0
     FOR UPDATE`);
   const rows = await tx.any(sql.type(HeadRow)`
     SELECT DISTINCT ON (subscriber_id, thread)
@@ -36,7 +42,7 @@ export const readThreadHeads = async (
       (state = 'pending' AND attempts = 0) AS open,
       COALESCE((payload->>'coalesced')::int, 1) AS carries
     FROM notifications
-    WHERE thread = ANY(${sql.array([...threads], 'text')}) AND state <> 'coalesced'
+    WHERE ${ofChunk} AND state <> 'coalesced'
     ORDER BY subscriber_id, thread, created_at DESC, due_at DESC`);
   for (const row of rows)
     heads.set(headKey(row.subscriber_id, row.thread), {

@@ -11,9 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NotificationMessage } from '../../projections/notify/message.ts';
 import type { Recipient } from '../../src/notify/channel.ts';
 import { createEmailSender } from '../../src/notify/email/emailSender.ts';
-import { loadMailSettings } from '../../src/notify/email/mailSettings.ts';
+import { loadMailSettings, type MailSettings } from '../../src/notify/email/mailSettings.ts';
 import { verifyToken } from '../../src/notify/email/tokens.ts';
-import { createMailTransport } from '../../src/notify/email/transport.ts';
+import { createMailTransport, type MailTransport } from '../../src/notify/email/transport.ts';
 import { startSmtp, type TestSmtp } from '../support/smtpServer.ts';
 
 const NOW = new Date('2026-11-22T12:00:00Z');
@@ -59,14 +59,24 @@ describe('the email Sender', { timeout: 60_000 }, () => {
     keyFile = join(mkdtempSync(join(tmpdir(), 'dkim-')), 'key.pem');
     writeFileSync(keyFile, pair.privateKey.export({ type: 'pkcs8', format: 'pem' }));
   });
-  afterAll(() => smtp.close());
+  /** Closed before the server: a pooled connection left open holds its close back 30 s. */
+  const transports: MailTransport[] = [];
+  const transportOf = (settings: MailSettings): MailTransport => {
+    const transport = createMailTransport(settings)!;
+    transports.push(transport);
+    return transport;
+  };
+  afterAll(async () => {
+    for (const transport of transports) transport.close();
+    await smtp.close();
+  });
 
   const senderWith = (extra: Record<string, string> = {}) => {
     const settings = loadMailSettings(
       { MAIL_URL: smtp.url, MAIL_FROM: 'Acme Status <status@mail.example.com>', ...extra },
       'status.example.com',
     );
-    const transport = createMailTransport(settings)!;
+    const transport = transportOf(settings);
     return createEmailSender({ transport, settings, key: KEY, baseUrl: BASE, clock: () => NOW });
   };
 
@@ -177,13 +187,34 @@ describe('the email Sender', { timeout: 60_000 }, () => {
     });
   });
 
+  it('hands many mails over one kept connection, and one connection each with MAIL_URL ?pool=false', async () => {
+    const connectionsFor = async (url: string) => {
+      const settings = loadMailSettings(
+        { MAIL_URL: url, MAIL_FROM: 'status@mail.example.com' },
+        'status.example.com',
+      );
+      const transport = transportOf(settings);
+      const send = createEmailSender({ transport, settings, key: KEY, baseUrl: BASE, clock: () => NOW });
+      const before = smtp.connections();
+      for (const n of [1, 2, 3])
+        expect(await send(recipient(`pool${String(n)}@example.org`), message)).toEqual({
+          kind: 'delivered',
+          status: 250,
+        });
+      transport.close();
+      return smtp.connections() - before;
+    };
+    expect(await connectionsFor(smtp.url)).toBe(1);
+    expect(await connectionsFor(`${smtp.url}?pool=false`)).toBe(3);
+  });
+
   it('retries when the server does not answer at all', async () => {
     const settings = loadMailSettings(
       { MAIL_URL: 'smtp://127.0.0.1:1', MAIL_FROM: 'status@mail.example.com' },
       'status.example.com',
     );
     const send = createEmailSender({
-      transport: createMailTransport(settings)!,
+      transport: transportOf(settings),
       settings,
       key: KEY,
       baseUrl: BASE,

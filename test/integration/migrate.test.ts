@@ -30,6 +30,7 @@ describe('npm run migrate', () => {
       '0011_notifications.sql',
       '0012_notify_core.sql',
       '0013_notify_mail.sql',
+      '0014_subscribers_by_page_id.sql',
     ]);
     expect(await migrate(url)).toEqual([]);
     const client = new pg.Client({ connectionString: url });
@@ -85,6 +86,7 @@ describe('npm run migrate', () => {
       '0011_notifications.sql',
       '0012_notify_core.sql',
       '0013_notify_mail.sql',
+      '0014_subscribers_by_page_id.sql',
     ]);
     const admin = new pg.Client({ connectionString: withDatabase(inject('pgServerUrl'), 'postgres') });
     await admin.connect();
@@ -149,6 +151,7 @@ describe('npm run migrate', () => {
         '0011_notifications.sql',
         '0012_notify_core.sql',
         '0013_notify_mail.sql',
+        '0014_subscribers_by_page_id.sql',
       ]);
       const pages = await client.query<{ slug: string; custom_domain: string | null }>(
         'SELECT slug, custom_domain FROM pages ORDER BY slug',

@@ -31,7 +31,8 @@ const subscribe = async (body: Record<string, unknown>) =>
         .send(body)
     ).body as { id: string }
   ).id;
-const tick = (atMs: number) => planClock({ db: t.db, urls, coalesceMs: 30_000 }, atMs);
+// Chunks of 2 subscribers: the page's few are planned over several chunks.
+const tick = (atMs: number) => planClock({ db: t.db, urls, coalesceMs: 30_000, subscriberChunk: 2 }, atMs);
 const typesOf = async (subscriber: string) =>
   (await outbox(t)).filter((r) => r.subscriber_id === subscriber).map((r) => [r.source, r.type, r.state]);
 
@@ -65,6 +66,36 @@ describe('the notifier clock', () => {
       ['maintenance.started:acme:m1', 'maintenance.started', 'pending'],
       ['maintenance.completed:acme:m1', 'maintenance.completed', 'pending'],
     ]);
+  });
+
+  it('addresses a maintenance fact once: later ticks skip it, even for a subscriber confirmed since', async () => {
+    const first = await subscribe({ channel: 'email', email: 'first@example.com' });
+    const start = now + 3 * 60 * MIN;
+    await appendNow(t, [
+      {
+        type: 'maintenance.scheduled',
+        page: 'acme',
+        at: iso(now),
+        data: {
+          maintenance_id: 'm2',
+          title: 'Move',
+          scheduled_start: iso(start),
+          scheduled_end: iso(start + 30 * MIN),
+        },
+      },
+    ]);
+    await planAll(t);
+    await tick(start - 60 * MIN);
+    // Confirmed (on the wall clock) before the reminder's moment of the ticks' clock, after it was planned.
+    const later = await subscribe({ channel: 'email', email: 'later@example.com' });
+    await tick(start - 59 * MIN);
+    await tick(start + MIN);
+    const clockFacts = async (subscriber: string) =>
+      (await typesOf(subscriber))
+        .filter(([source]) => String(source).includes(':m2'))
+        .map(([, type]) => type);
+    expect(await clockFacts(first)).toEqual(['maintenance.reminder', 'maintenance.started']);
+    expect(await clockFacts(later)).toEqual(['maintenance.started']);
   });
 
   it('notifies a monitor state once, after the page hold, only to those who asked for monitor states', async () => {

@@ -39,7 +39,14 @@ export const planAll = async (t: TestDatabase): Promise<number> => {
   await waitForLogHorizon(t.url); // another database's open transaction on the shared server hides new rows
   let planned = 0;
   for (;;) {
-    const result = await notifyBatch({ db: t.db, urls, coalesceMs: 30_000, batchSize: 100 });
+    // Chunks of 2 subscribers: the tests' pages have a few, so planning runs over several chunks.
+    const result = await notifyBatch({
+      db: t.db,
+      urls,
+      coalesceMs: 30_000,
+      batchSize: 100,
+      subscriberChunk: 2,
+    });
     planned += result.planned;
     if (result.read === 0) return planned;
   }

@@ -10,6 +10,8 @@ export type TestSmtp = Readonly<{
   received: ReceivedMail[];
   /** RCPT TO answers by address: e.g. 550 for a mailbox that does not exist. */
   refuse: Map<string, number>;
+  /** How many connections clients have opened so far. */
+  connections: () => number;
   /** Resolves with the next message that reaches `to` (compared without case). */
   next: (to: string) => Promise<ReceivedMail>;
   close: () => Promise<void>;
@@ -19,10 +21,15 @@ export const startSmtp = async (): Promise<TestSmtp> => {
   const received: ReceivedMail[] = [];
   const refuse = new Map<string, number>();
   const waiting: { to: string; resolve: (mail: ReceivedMail) => void }[] = [];
+  let connections = 0;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onConnect: (_session, callback) => {
+      connections += 1;
+      callback();
+    },
     onRcptTo: (address, _session, callback) => {
       const code = refuse.get(address.address);
       if (code === undefined) callback();
@@ -50,6 +57,7 @@ export const startSmtp = async (): Promise<TestSmtp> => {
     url: `smtp://127.0.0.1:${String(port)}`,
     received,
     refuse,
+    connections: () => connections,
     next: (to) => {
       return new Promise((resolve) => {
         waiting.push({ to, resolve });

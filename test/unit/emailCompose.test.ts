@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -240,15 +241,36 @@ describe('mail settings', () => {
     expect(bad({ MAIL_TOKEN_SECRET: 'short' })).toThrow('MAIL_TOKEN_SECRET: must be at least 32 characters');
   });
 
-  it('reads the DKIM key file; MAIL_FOLDER counts only without MAIL_URL', () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'dkim-')), 'k.pem');
-    writeFileSync(file, 'PEM');
-    const env = { MAIL_DKIM_DOMAIN: 'example.com', MAIL_DKIM_SELECTOR: 's1', MAIL_DKIM_KEY_FILE: file };
-    expect(loadMailSettings(env, 'h.example').dkim).toEqual({
+  it('reads the DKIM key file once, as an RSA key; MAIL_FOLDER counts only without MAIL_URL', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dkim-'));
+    const keyFile = (name: string, text: string) => {
+      writeFileSync(join(dir, name), text);
+      return {
+        MAIL_DKIM_DOMAIN: 'example.com',
+        MAIL_DKIM_SELECTOR: 's1',
+        MAIL_DKIM_KEY_FILE: join(dir, name),
+      };
+    };
+    const pem = (type: 'rsa' | 'ed25519') =>
+      String(
+        (type === 'rsa'
+          ? generateKeyPairSync('rsa', { modulusLength: 1024 })
+          : generateKeyPairSync('ed25519')
+        ).privateKey.export({ type: 'pkcs8', format: 'pem' }),
+      );
+    const rsa = pem('rsa');
+    const dkim = loadMailSettings(keyFile('rsa.pem', rsa), 'h.example').dkim;
+    expect({ ...dkim, privateKey: dkim?.privateKey.export({ type: 'pkcs8', format: 'pem' }) }).toEqual({
       domain: 'example.com',
       selector: 's1',
-      privateKey: 'PEM',
+      privateKey: rsa,
     });
+    expect(() => loadMailSettings(keyFile('text.pem', 'PEM'), 'h.example')).toThrow(
+      'MAIL_DKIM_KEY_FILE: not a PEM private key',
+    );
+    expect(() => loadMailSettings(keyFile('ed.pem', pem('ed25519')), 'h.example')).toThrow(
+      'MAIL_DKIM_KEY_FILE: an RSA key is needed, not ed25519',
+    );
     expect(loadMailSettings({ MAIL_FOLDER: '/tmp/m' }, 'h.example').folder).toBe('/tmp/m');
     expect(
       loadMailSettings({ MAIL_FOLDER: '/tmp/m', MAIL_URL: 'smtp://x:25' }, 'h.example').folder,

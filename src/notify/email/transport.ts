@@ -25,7 +25,9 @@ const dkimOf = (settings: MailSettings) =>
         dkim: {
           domainName: settings.dkim.domain,
           keySelector: settings.dkim.selector,
-          privateKey: settings.dkim.privateKey,
+          // nodemailer hands the key to crypto's sign() as is, which takes a KeyObject; its types
+          // name strings only.
+          privateKey: settings.dkim.privateKey as unknown as string,
           headerFieldNames: DKIM_HEADER_FIELDS,
         },
       }
@@ -36,8 +38,15 @@ const statusOf = (response: unknown): number | null => {
   return Number.isFinite(code) ? code : null;
 };
 
+/**
+ * A few SMTP connections kept open and reused: one connection per mail would put 100,000
+ * handshakes between an incident and its last mail. The query of MAIL_URL (`?pool=false`,
+ * `?maxConnections=10`) overrides these: nodemailer merges the URL's parameters over them.
+ */
+const SMTP_POOL = { pool: true, maxConnections: 5, maxMessages: 1000 } as const;
+
 const smtpTransport = (url: string, settings: MailSettings): MailTransport => {
-  const transporter = nodemailer.createTransport({ url, ...dkimOf(settings) });
+  const transporter = nodemailer.createTransport({ url, ...SMTP_POOL, ...dkimOf(settings) });
   return {
     send: async (mail) => ({ status: statusOf((await transporter.sendMail(mail)).response) }),
     folder: null,
