@@ -5,7 +5,9 @@
 // its table and leaves latest.json as it is. `--only load` is the part of the HTTP phase with the
 // projector ingesting (read p99 under load, freshness) alone; `--only edge` the demo page behind a
 // private Varnish (bench/edgePhase.ts) alone; `--only hostile` the hostile and careless clients
-// against one API process (bench/hostilePhase.ts) alone.
+// against one API process (bench/hostilePhase.ts) alone. `--only notify` the notifications'
+// figures: webhooks to 1,000 subscribers, then one update to 10,000 and 100,000 email subscribers
+// (`--only notify-mail` the email part alone).
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
@@ -66,8 +68,10 @@ if (values.scale) {
   process.exit(0);
 }
 if (values.only === 'notify') {
-  // Alone, in an environment of its own (bench/notifyPhase.ts).
+  // Alone, each in an environment of its own: webhooks (bench/notifyPhase.ts), then email
+  // (bench/notifyMailPhase.ts, also alone as --only notify-mail).
   await runNotifyBench(formatTable);
+  await runNotifyMailBench(values.quick, formatTable);
   process.exit(0);
 }
 if (values.only === 'notify-mail') {
