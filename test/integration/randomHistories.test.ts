@@ -244,8 +244,9 @@ describe.each(SEEDS)('a random history (seed %i)', (seed) => {
     await env.project();
     const live = await answers(server);
     expect(live.filter(([, status]) => status >= 500)).toEqual([]);
-    // Something to compare: a page ends deleted at times, but not both and never for long.
-    expect(live.filter(([, status]) => status === 200).length).toBeGreaterThan(live.length / 2);
+    // Something to compare: a page ends deleted at times, but not both
+    // (one page's answers, and a removed monitor's availability, can all be 404 at the end).
+    expect(live.filter(([path, status]) => status === 200 && path.endsWith('/charts'))).not.toEqual([]);
 
     await rebuild(env.deps, { prefix: env.prefix, partitions: 2, graceMs: 0 });
     // A new app: an API process reads the active version it cached for up to a second, and the
