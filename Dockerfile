@@ -1,7 +1,8 @@
 # syntax=docker/dockerfile:1
 # The production image: compiled JavaScript (build/build.js) and runtime dependencies only,
 # run as an unprivileged user. One image for every role; the command picks it:
-#   docker run IMAGE                      node dist/main.js serve  (public API + operator listener)
+#   docker run IMAGE                      node --max-semi-space-size=8 dist/main.js serve  (public API +
+#                                         operator listener; the flag: docs/operations.md, "Memory of an API process")
 #   docker run IMAGE node dist/main.js work      (projector workers and scheduler)
 #   docker run IMAGE node dist/main.js migrate   (any CLI command: ingest, rebuild, …)
 # Node 24, the active LTS line (supported to April 2028); the project also runs on Node 20.11+
@@ -30,4 +31,4 @@ USER node
 # Public API; operator listener (ingest, probes, metrics); the worker's probes.
 EXPOSE 3000 3001 3002
 # node itself is PID 1 and gets SIGTERM from `docker stop`: it drains and exits 0.
-CMD ["node", "dist/main.js", "serve"]
+CMD ["node", "--max-semi-space-size=8", "dist/main.js", "serve"]

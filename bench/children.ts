@@ -7,6 +7,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import { API_NODE_FLAGS } from '../src/runtime/apiNodeFlags.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const running = new Set<ChildProcess>();
@@ -55,8 +56,10 @@ const startChild = <T>(
 ) =>
   new Promise<{ value: T; pid: number; stop: () => Promise<void>; output: () => string }>(
     (resolve, reject) => {
-      // --expose-gc: the hostile bench asks the API for its heap after a full collection.
-      const flags = args[0] === 'bench/server.ts' ? ['--expose-gc'] : [];
+      // --expose-gc: the hostile bench asks the API for its heap after a full collection. The
+      // API under test starts with the flags of every API process; the baselines with none.
+      const api = args[0] === 'bench/server.ts' && args[1] === 'app';
+      const flags = args[0] === 'bench/server.ts' ? ['--expose-gc', ...(api ? API_NODE_FLAGS : [])] : [];
       const loader = runner === 'tsx' ? ['--import', 'tsx'] : [];
       const child = spawn(process.execPath, [...profiling(args), ...flags, ...loader, ...args], {
         cwd: root,

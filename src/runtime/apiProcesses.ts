@@ -2,6 +2,7 @@
 // (docs/operations.md, "Processes: the build and WEB_CONCURRENCY").
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from '../shared/logger.ts';
+import { apiExecArgv } from './apiNodeFlags.ts';
 
 /** After this, a process still draining is killed. */
 export const DRAIN_WITHIN_MS = 15_000;
@@ -69,5 +70,7 @@ export const startApiProcesses = (count: number, log: Logger): Promise<ApiProces
       if (hadListened) cluster.fork();
       else setTimeout(() => stopping || cluster.fork(), RETRY_AFTER_MS);
     });
+    // Set before the first fork: every API process, replacements included, starts with the flags.
+    cluster.setupPrimary({ execArgv: apiExecArgv(process.execArgv, process.env['NODE_OPTIONS']) });
     for (let i = 0; i < count; i++) cluster.fork();
   });

@@ -5,7 +5,8 @@
 // 150–185 MB over 20 s of a page's distinct valid URLs with READ_CACHE_MAX_MB=16. Growing by 30 %
 // (V8's own factor when it saves memory) keeps the peak near what is kept, for more frequent full
 // collections (docs/operations.md, "Memory of an API process"). Not a cap: the limit follows what
-// is live, open streams' buffers included.
+// is live, open streams' buffers included. The young generation's size is a flag node must get
+// at start (apiNodeFlags.ts).
 import { setFlagsFromString } from 'node:v8';
 
 setFlagsFromString('--heap-growing-percent=30');

@@ -1,13 +1,14 @@
 // The production build (`node dist/main.js`, built by build/build.js) serves (the status page's
 // assets as built, the live-stream gauge on /metrics), and with
-// WEB_CONCURRENCY=2 `serve` runs the public API in two processes that both answer, replaces one
-// that is killed, and drains them all on SIGTERM, exiting 0; a guesser of a private page's token
-// gets no more wrong tokens checked from the two than from one; with its PostgreSQL stopped, an
-// API process stays ready for reads and answers them.
+// WEB_CONCURRENCY=2 `serve` runs the public API in two processes that both answer (each started
+// with the API's node flags), replaces one that is killed, and drains them all on SIGTERM, exiting
+// 0; a guesser of a private page's token gets no more wrong tokens checked from the two than from
+// one; with its PostgreSQL stopped, an API process stays ready for reads and answers them.
 import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { API_NODE_FLAGS } from '../../src/runtime/apiNodeFlags.ts';
 import { freePort } from '../support/redisServer.ts';
 import { buildDist, startDist, type Build, type DistProcess } from '../support/distProcess.ts';
 import { socketOwner } from '../support/socketOwner.ts';
@@ -45,6 +46,10 @@ const answeringPids = async (port: number, expected: readonly number[]): Promise
   }
   return owners;
 };
+
+/** The arguments a process was started with (Linux). */
+const commandLine = (pid: number): string[] =>
+  readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').slice(0, -1);
 
 const isRunning = (pid: number): boolean => {
   try {
@@ -132,6 +137,11 @@ describe('the production build', () => {
     });
     const after = await answeringPids(port, [second!, replaced.pid]);
     expect(new Set(after)).toEqual(new Set([second, replaced.pid]));
+    // Every API process, the replacement too, starts with the API's node flags; the primary as
+    // it was started.
+    for (const pid of [second!, replaced.pid])
+      expect(commandLine(pid)).toEqual([process.execPath, ...API_NODE_FLAGS, build.main, 'serve']);
+    expect(commandLine(primary)).toEqual([process.execPath, build.main, 'serve']);
 
     // The operator listener runs once, in the primary, and its metrics add up the living API
     // processes' counts (the killed one's went with it).

@@ -16,6 +16,7 @@ import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { JOB_BUDGET_MS } from '../../src/projector/projectPartition.ts';
+import { API_NODE_FLAGS } from '../../src/runtime/apiNodeFlags.ts';
 import { DRAIN_WITHIN_MS } from '../../src/runtime/apiProcesses.ts';
 import { manifestTypeErrors } from '../support/manifestTypes.ts';
 import { deployFile, kubernetesDocuments, root } from '../support/operatorKit.ts';
@@ -146,8 +147,11 @@ describe('the Kubernetes manifests', () => {
     };
     for (const doc of manifests.filter((d) => ['Deployment', 'Job'].includes(d.doc.kind)).map((d) => d.doc)) {
       for (const container of podSpec(doc).containers) {
-        expect(container.command.slice(0, 2)).toEqual(['node', 'dist/main.js']);
-        expect(main).toContain(`\n  ${container.command[2]}: `);
+        // `serve` runs the public API: node starts it with the API processes' flags.
+        const name = container.command.at(-1)!;
+        const flags = name === 'serve' ? API_NODE_FLAGS : [];
+        expect(container.command).toEqual(['node', ...flags, 'dist/main.js', name]);
+        expect(main).toContain(`\n  ${name}: `);
         for (const port of container.ports ?? [])
           expect(port.containerPort, port.name).toBe(ports[port.name]);
         for (const probe of [container.livenessProbe, container.readinessProbe].flatMap((p) => p ?? [])) {
@@ -161,7 +165,7 @@ describe('the Kubernetes manifests', () => {
       }
     }
     const api = podSpec(find('Deployment', 'statuspage-api')).containers[0]!;
-    expect(api.command[2]).toBe('serve');
+    expect(api.command).toEqual(['node', ...API_NODE_FLAGS, 'dist/main.js', 'serve']);
     expect(api.livenessProbe?.httpGet.path).toBe('/healthz');
     // Public reads need Redis and the read models, not PostgreSQL: /readyz asks PostgreSQL too, and a
     // database failover would empty the Service (readinessForReads.test.ts: /readyz/reads does not).
