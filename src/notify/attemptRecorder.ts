@@ -4,7 +4,7 @@
 import type { DatabasePool } from 'slonik';
 import type { Logger } from '../shared/logger.ts';
 import type { NotifyMetrics } from './notifyMetrics.ts';
-import { recordOutcomes, type Attempt } from './recordOutcome.ts';
+import { recordOutcomes, type Attempt } from './recordOutcomes.ts';
 
 const BATCH = 100;
 const WAIT_MS = 100;

@@ -30,7 +30,6 @@ export type NotifierDeps = Readonly<{
 
 /** Every 5 s: a reminder, start or settled state goes out within seconds of its moment. */
 export const CLOCK_CRON = '*/5 * * * * *';
-const CLAIM_LIMIT = 200;
 
 export type Notifier = Readonly<{
   /** Plans now rather than at the next look: the projector in this process read new events. */
@@ -77,7 +76,6 @@ export const startNotifier = (deps: NotifierDeps): Notifier => {
     senders: deps.senders,
     log: deps.log,
     metrics,
-    claimLimit: CLAIM_LIMIT,
   });
   const dispatching = loop('dispatch', async () => (await dispatcher.run()) > 0, dispatchWaker);
   const tick = cron.schedule(

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { guardedCollectors } from '../shared/guardedCollectors.ts';
 import type { Logger } from '../shared/logger.ts';
 import type { Channel } from './channel.ts';
-import type { Settled } from './recordOutcome.ts';
+import type { Settled } from './recordOutcomes.ts';
 import { CHANNELS } from './senders.ts';
 
 export type NotifyMetrics = Readonly<{ onAttempt: (channel: Channel, settled: Settled) => void }>;

@@ -1,7 +1,7 @@
 // One send through the recipient's channel, timed; whatever happens becomes an Outcome.
 import type { Outcome } from './channel.ts';
 import type { Claimed } from './claimDue.ts';
-import type { Attempt } from './recordOutcome.ts';
+import type { Attempt } from './recordOutcomes.ts';
 import type { Senders } from './senders.ts';
 
 export const sendAttempt = async (senders: Senders, claimed: Claimed, random: number): Promise<Attempt> => {
